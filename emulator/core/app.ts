@@ -1,0 +1,129 @@
+/**
+ * The HTTP server: Fastify with the cross-cutting behaviour every product shares.
+ *
+ * - `X-Request-ID` echoed when valid (1–128 of letters, digits, `.`, `_`, `-`), else generated.
+ * - One error handler rendering the shared error shape; 404 with no details for an
+ *   unknown path, 405 for a known path with another method.
+ * - Bodies read as raw bytes (ingest signs them), parsed as JSON here: invalid JSON is
+ *   422 `json_invalid`; on Inboxes a body that is not UTF-8 is 400 `bad_request`;
+ *   over the limit is 413 with `details.limit`.
+ * - The request log and fault injection of the control plane.
+ */
+import { randomUUID } from "node:crypto";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import FindMyWay from "find-my-way";
+import { ApiError, errorBody, methodNotAllowed, payloadTooLarge, unknownPath, badRequest, validationError } from "./errors";
+import type { EmulatorContext } from "./context";
+import { FaultInjector } from "./faults";
+import { RequestLog } from "./request-log";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    requestId: string;
+    /** The exact bytes received (ingest verifies signatures over them). */
+    rawBody?: Buffer;
+    /** Set by a `drop_after_response` fault: act, then drop the connection instead of answering. */
+    dropAfterHandling?: boolean;
+  }
+}
+
+export interface ProductModule {
+  /** Path prefix of the product, e.g. `/webhooks`. */
+  prefix: string;
+  /** The product's API routes, registered under `prefix`. */
+  routes(app: FastifyInstance, ctx: EmulatorContext): void;
+  /** Optional control-plane routes, registered under `/_emulator` + prefix. */
+  control?(app: FastifyInstance, ctx: EmulatorContext): void;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+const CONTROL_PREFIX = "/_emulator";
+/** Paths whose body is the raw provider request, not an API JSON body. */
+const RAW_BODY_PATHS = /^\/webhooks\/v1\/ingest\//;
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  log: RequestLog;
+  faults: FaultInjector;
+}
+
+export function buildApp(ctx: EmulatorContext, products: ProductModule[], control: (app: FastifyInstance, built: BuiltApp) => void): BuiltApp {
+  const app = Fastify({ bodyLimit: ctx.bodyLimit, logger: false, forceCloseConnections: true, return503OnClosing: false });
+  const log = new RequestLog();
+  const faults = new FaultInjector();
+  const built: BuiltApp = { app, log, faults };
+
+  // Every route pattern, whatever its method: tells 405 from 404.
+  const knownPaths = FindMyWay({ ignoreTrailingSlash: false });
+  app.addHook("onRoute", (route) => {
+    if (!knownPaths.hasRoute("GET", route.url)) knownPaths.on("GET", route.url, () => undefined);
+  });
+
+  app.decorateRequest("requestId", "");
+  app.addHook("onRequest", async (req, reply) => {
+    const given = req.headers["x-request-id"];
+    req.requestId = typeof given === "string" && REQUEST_ID.test(given) ? given : `req_${randomUUID().replace(/-/g, "")}`;
+    void reply.header("x-request-id", req.requestId);
+    if (!req.url.startsWith(CONTROL_PREFIX)) await faults.apply(req, reply);
+  });
+
+  app.addHook("onSend", async (req, _reply, payload) => {
+    if (req.dropAfterHandling) req.raw.socket?.destroy();
+    return payload;
+  });
+
+  app.addHook("onResponse", async (req, reply) => {
+    if (req.url.startsWith(CONTROL_PREFIX)) return;
+    log.add(req, reply.statusCode, reply.elapsedTime);
+  });
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("*", { parseAs: "buffer" }, (req: FastifyRequest, body: Buffer, done) => {
+    req.rawBody = body;
+    if (RAW_BODY_PATHS.test(req.url) || body.length === 0) return done(null, undefined);
+    if (req.url.startsWith("/inboxes/")) {
+      try {
+        utf8.decode(body);
+      } catch {
+        return done(badRequest("The body is not valid UTF-8."), undefined);
+      }
+    }
+    try {
+      done(null, JSON.parse(body.toString("utf8")));
+    } catch (e) {
+      done(validationError([{ loc: ["body", 0], type: "json_invalid", msg: `JSON decode error: ${(e as Error).message}` }]), undefined);
+    }
+  });
+
+  app.setErrorHandler((err: Error & { code?: string; statusCode?: number }, req, reply) => {
+    sendError(reply, req, toApiError(err, req, ctx.bodyLimit));
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split("?")[0]!;
+    sendError(reply, req, knownPaths.find("GET", path) ? methodNotAllowed(req.method) : unknownPath());
+  });
+
+  for (const product of products) {
+    void app.register(async (scoped) => product.routes(scoped, ctx), { prefix: product.prefix });
+    if (product.control) void app.register(async (scoped) => product.control!(scoped, ctx), { prefix: CONTROL_PREFIX + product.prefix });
+  }
+  void app.register(async (scoped) => control(scoped, built), { prefix: CONTROL_PREFIX });
+  return built;
+}
+
+function toApiError(err: Error & { code?: string; statusCode?: number }, req: FastifyRequest, bodyLimit: number): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
+    const length = Number(req.headers["content-length"]);
+    // Inboxes also reports the measured size.
+    return payloadTooLarge(bodyLimit, req.url.startsWith("/inboxes/") && Number.isFinite(length) ? length : undefined);
+  }
+  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return badRequest(err.message);
+  return new ApiError(500, "internal_error", "Internal error; idempotent requests are safe to retry.");
+}
+
+export function sendError(reply: FastifyReply, req: FastifyRequest, err: ApiError): void {
+  void reply.status(err.status).headers(err.headers).send(errorBody(err, req.requestId));
+}

@@ -1,0 +1,132 @@
+/**
+ * The emulator's whole state: one JSON-serialisable object, so that `--state-file`
+ * persistence is a plain write and `reset` is a plain re-initialisation.
+ *
+ * Handlers read and mutate it synchronously: Node runs one handler at a time, so a
+ * check-then-insert with no `await` in between can never race (200 parallel creates
+ * cannot pass a ceiling or duplicate a name).
+ */
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import type { PlanName } from "./plans";
+
+export type Product = "webhooks" | "inboxes" | "infra";
+
+export interface Workspace {
+  id: string;
+  name: string;
+  plan: PlanName;
+  frozen: boolean;
+  suspended: boolean;
+  default_project_id: string | null;
+  created_at: string;
+}
+
+export interface Project {
+  id: string;
+  workspace_id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface KeyRecord {
+  key: string;
+  product: Product;
+  /**
+   * Webhooks/Inboxes: one of admin, read, publish. Infrastructure: a list of
+   * scopes such as `vms:read`, `iam:write`.
+   */
+  scopes: string[];
+  /** Null models a credential not tied to a workspace (Inboxes `no_workspace`). */
+  workspace_id: string | null;
+  /** Webhooks/Inboxes: a project-confined credential. Infrastructure: the key's project. */
+  project_id: string | null;
+  revoked: boolean;
+  created_at: string;
+}
+
+/** A browser sign-in session (spec document 1: accepted; writes need X-CSRF). */
+export interface SessionRecord {
+  token: string;
+  workspace_id: string;
+  expired: boolean;
+  revoked: boolean;
+}
+
+export interface CoreState {
+  workspaces: Record<string, Workspace>;
+  projects: Record<string, Project>;
+  keys: Record<string, KeyRecord>;
+  sessions: Record<string, SessionRecord>;
+  /** Each product module keeps its own state here, under its name. */
+  products: Record<string, unknown>;
+}
+
+const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
+
+/** Random characters of `[a-z2-7]` (the infrastructure key alphabet; also used for ids). */
+export function randomBase32(length: number): string {
+  const bytes = randomBytes(length);
+  let out = "";
+  for (let i = 0; i < length; i++) out += BASE32[bytes[i]! & 31];
+  return out;
+}
+
+/** A new resource id such as `ep_3kq7...`. */
+export function newId(prefix: string): string {
+  return `${prefix}_${randomBase32(20)}`;
+}
+
+/** A JWT-shaped Webhooks/Inboxes key (starts with `eyJ`); opaque to clients. */
+export function newAppKey(product: Product, scope: string): string {
+  const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
+  return `${b64({ alg: "HS256", typ: "JWT" })}.${b64({ prd: product, scp: scope, jti: randomBase32(16) })}.${randomBytes(24).toString("base64url")}`;
+}
+
+/** An infrastructure key: `svc_test_` plus 40 characters of `[a-z2-7]`. */
+export function newInfraKey(): string {
+  return `svc_test_${randomBase32(40)}`;
+}
+
+/**
+ * Holds the state and persists it. Writes are coalesced: many mutations in one
+ * tick cause one atomic write (temp file + rename), so a crash never leaves a
+ * half-written file.
+ */
+export class Store {
+  state: CoreState;
+  private saveScheduled = false;
+
+  constructor(
+    private readonly stateFile: string | undefined,
+    private readonly initial: () => CoreState,
+  ) {
+    this.state = stateFile && existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, "utf8")) as CoreState) : initial();
+  }
+
+  /** Product state, created by `init` on first use (and after reset). */
+  product<T>(name: string, init: () => T): T {
+    if (!(name in this.state.products)) this.state.products[name] = init();
+    return this.state.products[name] as T;
+  }
+
+  reset(): void {
+    this.state = this.initial();
+    this.changed();
+  }
+
+  /** Call after a mutation; the write happens once per tick. */
+  changed(): void {
+    if (!this.stateFile || this.saveScheduled) return;
+    this.saveScheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  flush(): void {
+    this.saveScheduled = false;
+    if (!this.stateFile) return;
+    const tmp = `${this.stateFile}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(this.state));
+    renameSync(tmp, this.stateFile);
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Pieces every Webhooks route uses: authentication with the product's scopes,
+ * project resolution (explicit, the credential's confinement, or the workspace's
+ * default), and turning shared rule violations into a 422.
+ */
+import type { FastifyRequest } from "fastify";
+import { authenticateApp, type AppPrincipal, type AppScope } from "../core/auth";
+import type { EmulatorContext } from "../core/context";
+import { ApiError, notFound, validationError } from "../core/errors";
+import type { RuleViolation } from "../../rules/types";
+
+export type Principal = AppPrincipal;
+
+export function auth(ctx: EmulatorContext, req: FastifyRequest, need: AppScope): Principal {
+  return authenticateApp(ctx, req, "webhooks", need);
+}
+
+/**
+ * The project a write applies to: the given one (404 `project` if not in the
+ * workspace or outside a confined credential's reach), else the credential's
+ * confinement, else the workspace's default project (404 `default_project` when none).
+ */
+export function resolveProject(ctx: EmulatorContext, principal: Principal, projectId: string | null | undefined): string {
+  if (projectId) {
+    assertProjectVisible(ctx, principal, projectId);
+    return projectId;
+  }
+  if (principal.confinedProject) return principal.confinedProject;
+  const id = principal.workspace.default_project_id;
+  if (!id) throw new ApiError(404, "not_found", "The workspace has no default project; name one.", { reason: "default_project" });
+  return id;
+}
+
+/** 404 `project` unless the project is in the caller's workspace and reach. */
+export function assertProjectVisible(ctx: EmulatorContext, principal: Principal, projectId: string): void {
+  const project = ctx.state.projects[projectId];
+  const visible = project && project.workspace_id === principal.workspace.id && (!principal.confinedProject || principal.confinedProject === projectId);
+  if (!visible) throw notFound("project", projectId);
+}
+
+/** A resource is visible when it is in the caller's workspace and, for a confined credential, its project. */
+export function visible(principal: Principal, record: { workspace_id: string; project_id: string | null }): boolean {
+  return record.workspace_id === principal.workspace.id && (!principal.confinedProject || record.project_id === principal.confinedProject || record.project_id === null);
+}
+
+/** Throw a 422 with the violations as body entries (at most 20, as the spec caps them). */
+export function throwViolations(violations: RuleViolation[]): void {
+  if (violations.length === 0) return;
+  throw validationError(violations.map((v) => ({ loc: ["body", ...v.path], type: v.type, msg: v.msg, ...(v.params ? { params: v.params } : {}) })));
+}

@@ -1,0 +1,6 @@
+import type { FastifyInstance } from "fastify";
+import type { EmulatorContext } from "../core/context";
+
+export function registerWorkspace(_app: FastifyInstance, _ctx: EmulatorContext): void {
+  // Not implemented yet.
+}
