@@ -1,4 +1,4 @@
-import type { Reporter, TestModule } from "vitest/node";
+import type { Reporter, TestModule } from "vitest/node" with { "resolution-mode": "import" };
 
 /**
  * Prints one plain closing line, "N passed, N failed, N skipped", that CI reads
