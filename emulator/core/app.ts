@@ -68,13 +68,17 @@ export function buildApp(ctx: EmulatorContext, products: ProductModule[], contro
     if (!req.url.startsWith(CONTROL_PREFIX)) await faults.apply(req, reply);
   });
 
-  app.addHook("onSend", async (req, _reply, payload) => {
-    if (req.dropAfterHandling) req.raw.socket?.destroy();
+  app.addHook("onSend", async (req, reply, payload) => {
+    if (req.dropAfterHandling) {
+      // The server acted; log what it would have answered, then lose the answer.
+      log.add(req, reply.statusCode, reply.elapsedTime);
+      req.raw.socket?.destroy();
+    }
     return payload;
   });
 
   app.addHook("onResponse", async (req, reply) => {
-    if (req.url.startsWith(CONTROL_PREFIX)) return;
+    if (req.url.startsWith(CONTROL_PREFIX) || req.dropAfterHandling) return;
     log.add(req, reply.statusCode, reply.elapsedTime);
   });
 
