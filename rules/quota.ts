@@ -1,0 +1,147 @@
+/**
+ * Infrastructure quotas and quota requests (spec document 3, "Infrastructure
+ * quotas"; shared/design/api-assumptions.md). Shared by the emulator and the
+ * provider's `check`.
+ */
+import type { RuleViolation } from "./types";
+
+/** Service -> quota name -> default limit per project (spec document 3, Limits). */
+export const QUOTA_SERVICES: Record<string, Record<string, number>> = {
+  compute: { vms: 50, vcpu: 200, ram_gb: 800 },
+  "block-storage": { block_storage_gb: 5000, snapshots: 200, backups: 500 },
+  network: { floating_ips: 20, networks: 10, security_groups: 50, load_balancers: 10 },
+  dns: { dns_zones: 50 },
+  iam: { users: 25 },
+  /** Unlimited, soft only: no quota names. */
+  "object-storage": {},
+};
+
+export type QuotaScope = "region" | "project";
+
+/**
+ * Where each quota is counted. The spec names "per region" for VMs, snapshots,
+ * backups, floating IPs, networks, security groups and load balancers, and
+ * "project-wide" for DNS zones and users. Our decisions where it is silent:
+ * vCPU and RAM (counted across running VMs) per region like the VMs;
+ * block storage GB (sum of all volumes) project-wide.
+ */
+export const QUOTA_SCOPES: Record<string, QuotaScope> = {
+  vms: "region",
+  vcpu: "region",
+  ram_gb: "region",
+  block_storage_gb: "project",
+  snapshots: "region",
+  backups: "region",
+  floating_ips: "region",
+  networks: "region",
+  security_groups: "region",
+  load_balancers: "region",
+  dns_zones: "project",
+  users: "project",
+};
+
+/** The `scope` field of a quota entry: `region: <region>` or `project`. */
+export function quotaScopeLabel(name: string, region: string): string {
+  return QUOTA_SCOPES[name] === "region" ? `region: ${region}` : "project";
+}
+
+export const QUOTA_REQUEST_STATES = ["pending", "needs_updates", "approved", "rejected", "withdrawn"] as const;
+export type QuotaRequestState = (typeof QUOTA_REQUEST_STATES)[number];
+/** States in which the requester may still edit or withdraw. */
+export const OPEN_QUOTA_REQUEST_STATES: QuotaRequestState[] = ["pending", "needs_updates"];
+
+export const QUOTA_REQUEST_LIMITS = { justificationMaxLength: 2000 } as const;
+
+/**
+ * The quota-request state machine. `edit` is PATCH (back to `pending`),
+ * `withdraw` is DELETE, the others are the admin-only POSTs.
+ * Our decisions: only a `pending` request can be approved or flagged; a request
+ * waiting for updates can still be rejected.
+ */
+export type QuotaRequestAction = "edit" | "withdraw" | "approve" | "reject" | "update";
+export const QUOTA_REQUEST_TRANSITIONS: Record<QuotaRequestAction, { from: QuotaRequestState[]; to: QuotaRequestState }> = {
+  edit: { from: ["pending", "needs_updates"], to: "pending" },
+  withdraw: { from: ["pending", "needs_updates"], to: "withdrawn" },
+  approve: { from: ["pending"], to: "approved" },
+  reject: { from: ["pending", "needs_updates"], to: "rejected" },
+  update: { from: ["pending"], to: "needs_updates" },
+};
+
+/**
+ * The state after `action`, or the 409 reason when refused:
+ * `quota_request_decided` once approved, rejected or withdrawn;
+ * `quota_request_not_pending` for approve/update of a request waiting for updates.
+ */
+export function quotaRequestTransition(state: QuotaRequestState, action: QuotaRequestAction): { to: QuotaRequestState } | { conflict: string } {
+  const t = QUOTA_REQUEST_TRANSITIONS[action];
+  if (t.from.includes(state)) return { to: t.to };
+  return { conflict: OPEN_QUOTA_REQUEST_STATES.includes(state) ? "quota_request_not_pending" : "quota_request_decided" };
+}
+
+/**
+ * Violations of a `limits` object for `service` (PATCH /api/v1/quota/{service},
+ * quota-request create and edit): at least one entry, known names only,
+ * positive integers.
+ */
+export function quotaLimitsViolations(service: string, limits: unknown, path: (string | number)[] = ["limits"]): RuleViolation[] {
+  if (limits === undefined) return [{ path, type: "missing", msg: "Field required" }];
+  if (limits === null || typeof limits !== "object" || Array.isArray(limits)) return [{ path, type: "dict_type", msg: "Input should be a valid dictionary" }];
+  const entries = Object.entries(limits as Record<string, unknown>);
+  if (entries.length === 0) return [{ path, type: "too_short", msg: "Name at least one quota", params: { count: 1 } }];
+  const known = QUOTA_SERVICES[service];
+  const out: RuleViolation[] = [];
+  for (const [name, value] of entries) {
+    if (known && !(name in known)) out.push({ path: [...path, name], type: "extra_forbidden", msg: `Unknown quota '${name}' for service ${service}` });
+    else if (typeof value !== "number" || !Number.isInteger(value)) out.push({ path: [...path, name], type: "int_type", msg: "Input should be a valid integer" });
+    else if (value <= 0) out.push({ path: [...path, name], type: "greater_than", msg: "Input should be greater than 0", params: { limit: 0 } });
+  }
+  return out;
+}
+
+/** Is `service` a known quota service? */
+export function serviceViolations(service: unknown, path: (string | number)[] = ["service"]): RuleViolation[] {
+  if (service === undefined) return [{ path, type: "missing", msg: "Field required" }];
+  if (typeof service !== "string" || !(service in QUOTA_SERVICES)) return [{ path, type: "enum", msg: `Input should be one of ${Object.keys(QUOTA_SERVICES).join(", ")}` }];
+  return [];
+}
+
+/**
+ * Violations of a quota-request create body (`project_id` optional: the caller's
+ * project; `service`; `region`; `limits`; `justification`). Also used on the
+ * merged request of an edit. `region` is required (a non-empty string) when any
+ * named quota is per region, and must be null or absent when all are project-wide.
+ */
+export function quotaRequestViolations(body: Record<string, unknown>): RuleViolation[] {
+  const out: RuleViolation[] = [];
+  for (const name of Object.keys(body)) {
+    if (!["id", "project_id", "service", "region", "limits", "justification"].includes(name)) out.push({ path: [name], type: "extra_forbidden", msg: "Extra inputs are not permitted" });
+  }
+  if (body.project_id !== undefined && body.project_id !== null && typeof body.project_id !== "string") {
+    out.push({ path: ["project_id"], type: "string_type", msg: "Input should be a valid string" });
+  }
+  const serviceErrors = serviceViolations(body.service);
+  out.push(...serviceErrors);
+  if (serviceErrors.length === 0) {
+    const service = body.service as string;
+    const limitErrors = quotaLimitsViolations(service, body.limits);
+    out.push(...limitErrors);
+    if (limitErrors.length === 0) {
+      const regional = Object.keys(body.limits as object).some((n) => QUOTA_SCOPES[n] === "region");
+      const region = body.region;
+      if (regional && (typeof region !== "string" || region === "")) {
+        out.push(region === undefined || region === null
+          ? { path: ["region"], type: "missing", msg: "A per-region quota needs a region" }
+          : { path: ["region"], type: "string_type", msg: "Input should be a non-empty string" });
+      }
+      if (!regional && region !== undefined && region !== null) out.push({ path: ["region"], type: "none_required", msg: "Project-wide quotas take no region (null)" });
+    }
+  }
+  const j = body.justification;
+  if (j === undefined || j === null) out.push({ path: ["justification"], type: "missing", msg: "Field required" });
+  else if (typeof j !== "string") out.push({ path: ["justification"], type: "string_type", msg: "Input should be a valid string" });
+  else if (j.trim().length === 0) out.push({ path: ["justification"], type: "string_too_short", msg: "String should have at least 1 character", params: { count: 1 } });
+  else if ([...j].length > QUOTA_REQUEST_LIMITS.justificationMaxLength) {
+    out.push({ path: ["justification"], type: "string_too_long", msg: `String should have at most ${QUOTA_REQUEST_LIMITS.justificationMaxLength} characters`, params: { count: QUOTA_REQUEST_LIMITS.justificationMaxLength } });
+  }
+  return out;
+}
