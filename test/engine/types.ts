@@ -1,0 +1,112 @@
+// Shapes shared by the engine stand-in's modules and its callers.
+
+import type { Json, PropertyMap } from "./values";
+
+export type Verb = "preview" | "up" | "refresh" | "destroy";
+
+export type StepOp = "create" | "update" | "replace" | "delete" | "same" | "read";
+
+export interface Step {
+  urn: string;
+  type: string;
+  name: string;
+  op: StepOp;
+  /** Changed top-level keys: inputs for update/replace, outputs (drift) for refresh. */
+  diffs: string[];
+  /** Keys that forced a replacement. */
+  replaces?: string[];
+  /** For replace: true when the old object was deleted before the new one was created. */
+  deleteBeforeReplace?: boolean;
+  /** True when the step failed (its error is in diagnostics). */
+  failed?: boolean;
+}
+
+export type Severity = "debug" | "info" | "warning" | "error";
+
+export interface Diagnostic {
+  severity: Severity;
+  message: string;
+  urn?: string;
+  /** Where the text came from: the engine itself, the program, the plugin or a policy pack. */
+  source: "engine" | "program" | "provider" | "policy";
+}
+
+export interface PolicyViolation {
+  policyPack: string;
+  policyName: string;
+  description: string;
+  message: string;
+  enforcementLevel: "advisory" | "mandatory" | "remediate" | "disabled";
+  urn?: string;
+}
+
+export interface PendingOperationReport {
+  urn: string;
+  type: string;
+  op: "creating" | "updating" | "deleting" | "reading";
+  id?: string;
+}
+
+export interface EngineResult {
+  ok: boolean;
+  verb: Verb;
+  steps: Step[];
+  /** Stack outputs; secrets appear as "[secret]", unknowns (preview) as "[unknown]". */
+  outputs: Record<string, unknown>;
+  diagnostics: Diagnostic[];
+  /** Operations a previous, interrupted run left in the state (reported, kept until refresh). */
+  pendingOperations: PendingOperationReport[];
+  policyViolations: PolicyViolation[];
+  /** The human summary printed by the CLI. */
+  summary: string;
+  stateFile: string;
+}
+
+export interface EngineOptions {
+  verb: Verb;
+  /** The program directory (holds Pulumi.yaml). */
+  cwd: string;
+  stack: string;
+  /** Defaults to <cwd>/.pulumi-state/<stack>.json. */
+  stateFile?: string;
+  /** Plain config, "ns:key" -> value (a key without ":" gets the project's namespace). */
+  config?: Record<string, string>;
+  /** Secret config, same shape; never printed, encrypted in state. */
+  secrets?: Record<string, string>;
+  /** A policy pack directory, run with @pulumi/pulumi/cmd/run-policy-pack. */
+  policyPack?: string;
+  /** A JSON file of policy config ({policyName: {enforcementLevel?, ...props}}). */
+  policyConfig?: string;
+  /** Extra environment for the program, the plugin and the policy pack. */
+  env?: Record<string, string>;
+  /** Defaults to PULUMI_CONFIG_PASSPHRASE, else a fixed test passphrase. */
+  passphrase?: string;
+  organization?: string;
+  parallel?: number;
+}
+
+export interface ResourceGoal {
+  type: string;
+  name: string;
+  parent: string;
+  custom: boolean;
+  props: PropertyMap;
+  dependencies: string[];
+  provider: string;
+  protect?: boolean;
+  deleteBeforeReplace?: boolean;
+  ignoreChanges: string[];
+  replaceOnChanges: string[];
+  additionalSecretOutputs: string[];
+  /** Set for `Resource.get` (ReadResource). */
+  readId?: string;
+}
+
+export interface RegisterResult {
+  urn: string;
+  id: string;
+  outputs: PropertyMap;
+  stable?: boolean;
+}
+
+export type { Json, PropertyMap };
