@@ -14,8 +14,11 @@ import type { EmulatorContext } from "./context";
 import type { KeyRecord, Project, Workspace } from "./store";
 
 export type AppProduct = "webhooks" | "inboxes";
-/** What a route needs: `read` for reads, `admin` for writes, `publish` for publishing events. */
-export type AppScope = "read" | "admin" | "publish";
+/**
+ * What a route needs: `read` for reads, `admin` for writes, `publish` for publishing
+ * events; `any` for routes every valid credential may call (Webhooks `GET /v1/auth/me`).
+ */
+export type AppScope = "read" | "admin" | "publish" | "any";
 
 export interface AppPrincipal {
   kind: "key" | "session";
@@ -56,7 +59,7 @@ const isWrite = (req: FastifyRequest) => req.method !== "GET" && req.method !== 
 
 /** Does a credential of scope `have` satisfy a route needing `need`? */
 function scopeAllows(have: string, need: AppScope): boolean {
-  return have === "admin" || have === need;
+  return need === "any" || have === "admin" || have === need;
 }
 
 /**

@@ -12,6 +12,7 @@ import { registerIngest } from "./ingest";
 import { registerCaptures } from "./captures";
 import { registerOperationalEndpoints } from "./operational-endpoints";
 import { registerWorkspace } from "./workspace";
+import { registerEndpointControl } from "./endpoint-control";
 
 export const webhooksModule: ProductModule = {
   prefix: "/webhooks",
@@ -20,5 +21,8 @@ export const webhooksModule: ProductModule = {
       registerEndpoints, registerEvents, registerDeliveries, registerEventTypes, registerSources,
       registerIngest, registerCaptures, registerOperationalEndpoints, registerWorkspace,
     ]) register(app, ctx);
+  },
+  control(app, ctx) {
+    registerEndpointControl(app, ctx);
   },
 };
