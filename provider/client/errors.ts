@@ -1,0 +1,138 @@
+/**
+ * The client's error types. Every refusal of the service becomes one SvcApiError
+ * whose message a person can act on: what was called, the stable code and reason,
+ * the details the service gave, and the request id to quote to support. Messages
+ * never contain request bodies, headers or credentials.
+ */
+
+/** The `{"error": {...}}` body every Webhooks/Inboxes/Infrastructure refusal carries. */
+export interface ApiErrorBody {
+  code?: string;
+  message?: string;
+  request_id?: string;
+  details?: Record<string, unknown>;
+}
+
+export interface SvcApiErrorInit {
+  status: number;
+  method: string;
+  path: string;
+  body?: ApiErrorBody;
+  /** From the `X-Request-ID` response header, or the id we sent. */
+  requestId?: string;
+  /** Overrides the generated message (a resource's own explanation with the fix). */
+  message?: string;
+}
+
+/** Detail keys whose values are never echoed into a message, whatever the service sent. */
+const REDACTED_DETAIL_KEY = /secret|password|token|api[_-]?key|authorization|value/i;
+
+export class SvcApiError extends Error {
+  readonly status: number;
+  /** Stable machine code (`quota_exceeded`, `conflict`, ...); `http_<status>` for an edge answer with no body. */
+  readonly code: string;
+  /** `details.reason` when the service gave one. */
+  readonly reason: string | undefined;
+  readonly details: Record<string, unknown>;
+  readonly requestId: string | undefined;
+  readonly method: string;
+  readonly path: string;
+  /** The service's own English text (never parsed). */
+  readonly serviceMessage: string | undefined;
+
+  constructor(init: SvcApiErrorInit) {
+    const code = init.body?.code ?? `http_${init.status}`;
+    const details = init.body?.details ?? {};
+    const reason = typeof details.reason === "string" ? details.reason : undefined;
+    const requestId = init.body?.request_id ?? init.requestId;
+    super(init.message ?? describeApiError({ ...init, code, reason, details, requestId }));
+    this.name = "SvcApiError";
+    this.status = init.status;
+    this.code = code;
+    this.reason = reason;
+    this.details = details;
+    this.requestId = requestId;
+    this.method = init.method;
+    this.path = init.path;
+    this.serviceMessage = init.body?.message;
+  }
+
+  /** The same error with a message that explains the fix; keeps every field. */
+  withMessage(message: string): SvcApiError {
+    return new SvcApiError({
+      status: this.status,
+      method: this.method,
+      path: this.path,
+      body: { code: this.code, message: this.serviceMessage, request_id: this.requestId, details: this.details },
+      requestId: this.requestId,
+      message: `${message} (${this.method} ${this.path} → ${this.status} ${this.code}${this.reason ? `/${this.reason}` : ""}${this.requestId ? `, request id ${this.requestId}` : ""})`,
+    });
+  }
+}
+
+/** A request that never got an answer: connection refused, timed out or dropped. */
+export class SvcConnectionError extends Error {
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    /** undici's code, e.g. `UND_ERR_SOCKET`, `ECONNREFUSED`. */
+    readonly failure: string,
+    /** True when the request may have reached the service (so it may have acted). */
+    readonly maybeSent: boolean,
+    readonly requestId: string,
+  ) {
+    super(`${method} ${path}: no answer from the service (${failure}); request id ${requestId}. Check the address and the network, then run again.`);
+    this.name = "SvcConnectionError";
+  }
+}
+
+/**
+ * A create whose outcome is unknown: it was sent, and then the connection dropped,
+ * timed out, or the service answered 5xx. The object may exist; creating again could
+ * make a duplicate, so this is never retried, and the message says how to adopt it.
+ */
+export class SvcUnknownOutcomeError extends Error {
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly requestId: string,
+    what: string,
+    adoptHint: string,
+  ) {
+    super(
+      `${method} ${path}: the request was sent but its outcome is unknown (${what}; request id ${requestId}). ` +
+        `The object may have been created. It was not retried, to avoid a duplicate. ${adoptHint}`,
+    );
+    this.name = "SvcUnknownOutcomeError";
+  }
+}
+
+function describeApiError(e: { status: number; method: string; path: string; code: string; reason?: string; details: Record<string, unknown>; requestId?: string; body?: ApiErrorBody }): string {
+  const parts = [`${e.method} ${e.path} failed: ${e.status} ${e.code}${e.reason ? ` (${e.reason})` : ""}`];
+  if (e.body?.message) parts.push(`: ${e.body.message}`);
+  const shown = describeDetails(e.details);
+  if (shown) parts.push(` [${shown}]`);
+  if (e.requestId) parts.push(`; request id ${e.requestId}`);
+  if (e.code === "invalid_credential") parts.push(". The key is not recognised: replace it (retrying never helps)");
+  return parts.join("");
+}
+
+/** `details` as `key=value` pairs, validation entries as `loc: type (msg)`; secrets never shown. */
+export function describeDetails(details: Record<string, unknown>): string {
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(details)) {
+    if (key === "reason") continue;
+    if (key === "errors" && Array.isArray(value)) {
+      for (const entry of value as { loc?: unknown[]; type?: string; msg?: string; params?: Record<string, unknown> }[]) {
+        const params = entry.params ? ` ${JSON.stringify(entry.params)}` : "";
+        out.push(`${(entry.loc ?? []).join(".")}: ${entry.type ?? "?"}${params}${entry.msg ? ` (${entry.msg})` : ""}`);
+      }
+      continue;
+    }
+    out.push(`${key}=${REDACTED_DETAIL_KEY.test(key) ? "[redacted]" : JSON.stringify(value)}`);
+  }
+  return out.join("; ");
+}
+
+export const isApiError = (e: unknown, status?: number, code?: string): e is SvcApiError =>
+  e instanceof SvcApiError && (status === undefined || e.status === status) && (code === undefined || e.code === code);

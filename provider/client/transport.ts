@@ -1,0 +1,171 @@
+/**
+ * HTTP transport: undici with ONE keep-alive Agent per process, created lazily on
+ * first use inside the plugin (module state is never reached by the serialized
+ * provider shim, so no socket pool or key is ever captured into `__provider`).
+ *
+ * Every call gets `User-Agent: pulumi-svc/<version>` and its own `X-Request-ID`;
+ * retries happen here and nowhere else (see retry.ts).
+ */
+import { randomUUID } from "node:crypto";
+import { Agent, request as undiciRequest } from "undici";
+import { USER_AGENT } from "../version";
+import { SvcApiError, SvcConnectionError, SvcUnknownOutcomeError, type ApiErrorBody } from "./errors";
+import { decideRetry, DEFAULT_RETRY_POLICY, type AttemptOutcome, type RetryPolicy } from "./retry";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export const TIMEOUTS = { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000, keepAliveMs: 30_000 };
+
+let sharedAgent: Agent | undefined;
+
+/** The process's one dispatcher; created on first request. */
+export function sharedDispatcher(): Agent {
+  sharedAgent ??= new Agent({
+    connectTimeout: TIMEOUTS.connectMs,
+    headersTimeout: TIMEOUTS.headersMs,
+    bodyTimeout: TIMEOUTS.bodyMs,
+    keepAliveTimeout: TIMEOUTS.keepAliveMs,
+  });
+  return sharedAgent;
+}
+
+/** Close the shared dispatcher (tests; the plugin just exits). */
+export async function closeSharedDispatcher(): Promise<void> {
+  const agent = sharedAgent;
+  sharedAgent = undefined;
+  await agent?.close();
+}
+
+export interface RequestOptions {
+  method: HttpMethod;
+  /** Path under the product's base URL, e.g. `/v1/endpoints/ep_1`. */
+  path: string;
+  query?: Record<string, string | number | boolean | undefined | null>;
+  body?: unknown;
+  /**
+   * May this exact request be sent twice without harm? Defaults: GET, PUT, PATCH,
+   * DELETE yes; POST no. A POST action that is idempotent (e.g. `enable`) says so.
+   */
+  safeToRepeat?: boolean;
+  /**
+   * For a create: what to tell the person when the outcome is unknown (how to
+   * adopt the object if it exists). Makes a sent-then-failed request an
+   * SvcUnknownOutcomeError instead of a plain error.
+   */
+  adoptHint?: string;
+}
+
+export interface ClientOptions {
+  /** Product base URL, e.g. `http://127.0.0.1:4010/webhooks`. */
+  baseUrl: string;
+  apiKey: string;
+  retry?: Partial<RetryPolicy>;
+}
+
+export interface Response<T> {
+  status: number;
+  body: T;
+  requestId: string;
+}
+
+export class SvcClient {
+  private readonly baseUrl: string;
+  private readonly policy: RetryPolicy;
+  // A getter over a closure instead of a field: the key stays out of enumerable
+  // state, so it cannot be printed by a debugger dump or JSON.stringify(client).
+  private readonly authorization: () => string;
+
+  constructor(options: ClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    const header = `Bearer ${options.apiKey}`;
+    this.authorization = () => header;
+  }
+
+  async request<T = unknown>(options: RequestOptions): Promise<Response<T>> {
+    const started = Date.now();
+    const safeToRepeat = options.safeToRepeat ?? options.method !== "POST";
+    const pathWithQuery = options.path + queryString(options.query);
+    for (let retries = 0; ; retries++) {
+      const requestId = `pulumi-svc-${randomUUID()}`;
+      let outcome: AttemptOutcome;
+      let failure: Error;
+      try {
+        const res = await undiciRequest(this.baseUrl + pathWithQuery, {
+          method: options.method,
+          dispatcher: sharedDispatcher(),
+          headers: {
+            authorization: this.authorization(),
+            "user-agent": USER_AGENT,
+            "x-request-id": requestId,
+            accept: "application/json",
+            ...(options.body !== undefined ? { "content-type": "application/json" } : {}),
+          },
+          body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
+        });
+        const text = await res.body.text();
+        const answeredId = headerValue(res.headers["x-request-id"]) ?? requestId;
+        const parsed = parseJson(text);
+        if (res.statusCode < 400) return { status: res.statusCode, body: parsed as T, requestId: answeredId };
+        const errorBody = (parsed as { error?: ApiErrorBody } | undefined)?.error;
+        failure = new SvcApiError({ status: res.statusCode, method: options.method, path: options.path, body: errorBody, requestId: answeredId });
+        outcome = {
+          kind: "response",
+          status: res.statusCode,
+          retryAfterHeader: headerValue(res.headers["retry-after"]),
+          retryAfterDetail: errorBody?.details?.retry_after,
+        };
+        if (res.statusCode >= 500 && options.adoptHint) {
+          failure = new SvcUnknownOutcomeError(options.method, options.path, answeredId, `the service answered ${res.statusCode}`, options.adoptHint);
+        }
+      } catch (e) {
+        const code = (e as { code?: string }).code ?? (e as Error).name;
+        const maybeSent = !NEVER_SENT_CODES.has(code);
+        outcome = { kind: "network", maybeSent };
+        failure =
+          maybeSent && options.adoptHint
+            ? new SvcUnknownOutcomeError(options.method, options.path, requestId, `no answer: ${code}`, options.adoptHint)
+            : new SvcConnectionError(options.method, options.path, code, maybeSent, requestId);
+      }
+      const decision = decideRetry(outcome, { retriesSoFar: retries, elapsedMs: Date.now() - started, safeToRepeat, policy: this.policy });
+      if (!decision.retry) throw failure;
+      await new Promise((resolve) => setTimeout(resolve, decision.delayMs));
+    }
+  }
+
+  /** Every item of a `{data, total, limit, offset}` list, page after page. */
+  async listAll<T>(path: string, query: RequestOptions["query"] = {}, pageSize = 200): Promise<T[]> {
+    const items: T[] = [];
+    for (let offset = 0; ; ) {
+      const page = await this.request<{ data: T[]; total?: number }>({ method: "GET", path, query: { ...query, limit: pageSize, offset } });
+      const data = page.body?.data ?? [];
+      items.push(...data);
+      offset += data.length;
+      if (data.length === 0 || (typeof page.body.total === "number" ? offset >= page.body.total : data.length < pageSize)) return items;
+    }
+  }
+}
+
+/** undici codes meaning the request never left: the service cannot have acted on it. */
+const NEVER_SENT_CODES = new Set(["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT", "ENOTFOUND", "EAI_AGAIN", "ConnectTimeoutError"]);
+
+function headerValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function parseJson(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function queryString(query: RequestOptions["query"]): string {
+  if (!query) return "";
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null) params.set(k, String(v));
+  const s = params.toString();
+  return s ? `?${s}` : "";
+}

@@ -1,0 +1,40 @@
+/**
+ * diff: which declared fields changed, computed by the provider (the engine's
+ * `replaceOnChanges` has no effect on dynamic resources, so `replaces` is ours).
+ *
+ * `olds` are the previous OUTPUTS: for write-only fields they hold the last
+ * applied value, for the others what the service last returned.
+ */
+import { isInputField, type FieldSpec, type Props, type ResourceDefinition } from "./fields";
+import { jsonEqual } from "./json";
+import { containsUnknown } from "./unknown";
+
+export interface FieldDiff {
+  changed: string[];
+  replaces: string[];
+  deleteBeforeReplace: boolean;
+}
+
+/** The value a declared input stands for: an omitted field means null (clear) unless unmanaged. */
+export function declared(spec: FieldSpec, news: Props, name: string): { managed: boolean; value: unknown } {
+  const value = news[name];
+  if (value === undefined && spec.whenOmitted === "unmanaged") return { managed: false, value: undefined };
+  return { managed: true, value: value ?? null };
+}
+
+export function fieldChanged(spec: FieldSpec, name: string, olds: Props, news: Props): boolean {
+  const { managed, value } = declared(spec, news, name);
+  if (!managed) return false;
+  if (containsUnknown(value)) return true;
+  return !jsonEqual(value, olds[name]);
+}
+
+export function diffFields(def: ResourceDefinition, olds: Props, news: Props): FieldDiff {
+  const changed = Object.entries(def.fields)
+    .filter(([name, spec]) => isInputField(spec) && fieldChanged(spec, name, olds, news))
+    .map(([name]) => name);
+  const replaces = changed.filter((name) => def.fields[name]!.mode === "createOnly");
+  // A replacement that keeps a unique name cannot exist next to the old object.
+  const keepsUniqueName = Object.entries(def.fields).some(([name, spec]) => spec.uniqueName && !changed.includes(name));
+  return { changed, replaces, deleteBeforeReplace: replaces.length > 0 && keepsUniqueName };
+}

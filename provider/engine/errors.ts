@@ -1,0 +1,84 @@
+/**
+ * Refusals turned into messages that name the reason and the fix. Resource files
+ * add their own (hooks.explainError); what every resource shares lives here.
+ */
+import { describeDetails, SvcApiError } from "../client";
+import { settingNames } from "../config";
+import { apiPathToProperty, type Operation, type Props, type ResourceDefinition } from "./fields";
+import type { PathSegment } from "./unknown";
+
+/**
+ * A create or update that did part of its work. The dynamic-provider plugin turns
+ * an error carrying `id`, `properties` and `reasons` into ErrorResourceInitFailed:
+ * the engine keeps the resource in state with these properties and retries the
+ * update on the next run.
+ */
+export class PartialFailure extends Error {
+  constructor(
+    message: string,
+    readonly id: string,
+    readonly properties: Props,
+    readonly reasons: string[],
+  ) {
+    super(message);
+    this.name = "PartialFailure";
+  }
+}
+
+export function explainApiError(def: ResourceDefinition, err: SvcApiError, operation: Operation, inputs: Props | undefined, id?: string): SvcApiError {
+  const own = def.hooks?.explainError?.(err, operation, inputs);
+  if (own) return err.withMessage(own);
+  const generic = genericExplanation(def, err, operation, inputs, id);
+  return generic ? err.withMessage(generic) : err;
+}
+
+function genericExplanation(def: ResourceDefinition, err: SvcApiError, operation: Operation, inputs: Props | undefined, id?: string): string | undefined {
+  const profile = typeof inputs?.profile === "string" ? inputs.profile : undefined;
+  const key = settingNames(def.product, "ApiKey", profile);
+  const noun = def.noun;
+  const d = err.details;
+  switch (err.code) {
+    case "validation_error": {
+      const entries = Array.isArray(d.errors) ? (d.errors as { loc?: PathSegment[]; type?: string; msg?: string; params?: Record<string, unknown> }[]) : [];
+      const lines = entries.map((e) => {
+        const loc = (e.loc ?? []).slice((e.loc ?? [])[0] === "body" ? 1 : 0);
+        const params = e.params ? ` ${JSON.stringify(e.params)}` : "";
+        return `${apiPathToProperty(def.fields, loc)}: ${e.msg ?? ""} (${e.type ?? "?"}${params})`;
+      });
+      return `The service refused the ${noun}'s inputs: ${lines.join("; ")}. Fix the properties named and run again.`;
+    }
+    case "unauthorized":
+      return `The API key for ${def.product} (${key.configKey} or ${key.envVar}) was refused (${err.reason ?? "unauthorized"}${err.reason === "revoked" ? ": the key was revoked" : ""}). Set a valid key; retrying never helps.`;
+    case "invalid_credential":
+      return `The API key for ${def.product} (${key.configKey} or ${key.envVar}) is not recognised. Replace it with a current key; retrying never helps.`;
+    case "forbidden":
+      if (err.reason === "scope")
+        return `The API key in ${key.configKey} (or ${key.envVar}) cannot ${operation} a ${noun}: it needs the ${String(d.required ?? "admin")} scope. Use a key with that scope.`;
+      if (err.reason === "project")
+        return `The API key cannot reach the ${noun}'s project${inputs?.projectId ? ` ${String(inputs.projectId)}` : ""}. Use a key with access to it, or another projectId.`;
+      return `The API key in ${key.configKey} may not ${operation} this ${noun} (${err.reason ?? "forbidden"}).`;
+    case "workspace_frozen":
+      return `The workspace is frozen because a charge is unsettled: the service refuses every change (plan upgrades too) until it is paid. Settle the payment in the account console, then run again.`;
+    case "workspace_suspended":
+      return `The workspace is suspended (the grace period after an unsettled charge ended); the service is stopped for it. Settle the payment in the account console, then run again.`;
+    case "not_entitled":
+      return `The workspace's plan does not include ${String(d.feature ?? "this feature")}. Upgrade the plan, or stop using the feature.`;
+    case "quota_exceeded":
+      return `The workspace's plan allows ${String(d.limit)} ${String(d.metric ?? "")}${d.current !== undefined ? ` and ${String(d.current)} are in use` : ""}. Free some, upgrade the plan, or wait for the next period; retrying never helps.`;
+    case "rate_limited":
+      return `The service kept rate-limiting the request after the retries allowed; run again later${d.retry_after !== undefined ? ` (it asked to wait ${String(d.retry_after)} s)` : ""}.`;
+    case "not_found":
+      if (err.reason === "project") return `The project ${String(d.id ?? inputs?.projectId ?? "")} does not exist in the workspace, or the key cannot see it. Check projectId.`;
+      if (err.reason === "default_project") return `The workspace has no default project: set projectId on the ${noun}.`;
+      if (operation === "update" || operation === "adopt")
+        return `The ${noun} ${id ?? ""} does not exist any more (deleted outside Pulumi?). Run \`pulumi refresh\` to drop it from the state, then \`pulumi up\` to create it again.`;
+      return undefined;
+    case "bad_request":
+      if (err.reason === "project_required")
+        return `The key reaches several projects: set projectId on the ${noun} (one of ${JSON.stringify(d.projects ?? [])}).`;
+      return undefined;
+    default:
+      if (err.status >= 500) return `The service failed (${err.status} ${err.code}) after the retries allowed. Run again later; ${describeDetails(d)}`;
+      return undefined;
+  }
+}

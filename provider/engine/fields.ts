@@ -1,0 +1,198 @@
+/**
+ * A resource is data: a table of its fields, like the spec's tables, read by the
+ * generic engine (check.ts, diff.ts, plan.ts, provider.ts). See provider/README.md.
+ */
+import type { z } from "zod";
+import type { RuleViolation } from "../../rules/types";
+import type { Product } from "../config";
+import type { ResourceKind } from "../../sdk/tokens";
+import type { SvcApiError, SvcClient } from "../client";
+import type { PathSegment } from "./unknown";
+
+/**
+ * How a field changes:
+ * - `createOnly`: sent on create; a change replaces the resource. Without `api`, a
+ *    provider-side setting whose change replaces (e.g. `profile`: another workspace).
+ * - `patch`: sent in ONE PATCH together with every other changed patch field.
+ * - `put`: its own call replacing a sub-resource's whole set (`put` says where).
+ * - `action`: never sent as a value; a change triggers a POST (`action` says where).
+ * - `output`: never sent; read back.
+ * - `local`: never sent; steers the provider (e.g. `verify`, `drainTimeoutSeconds`).
+ */
+export type FieldMode = "createOnly" | "patch" | "put" | "action" | "output" | "local";
+
+/** Converts one field's value between the program's camelCase shape and the API's. */
+export interface Codec {
+  toApi(value: unknown): unknown;
+  fromApi(value: unknown): unknown;
+  /** Property path (camelCase) of a path below the field in API names. */
+  propertyPath(apiPath: PathSegment[]): PathSegment[];
+}
+
+export interface FieldSpec {
+  mode: FieldMode;
+  /** The API's name for it (`max_attempts`); absent for `local` and provider-side fields. */
+  api?: string;
+  /** zod schema of the input value (camelCase shape). Required for every input field. */
+  input?: z.ZodType;
+  codec?: Codec;
+  /**
+   * Sent, never returned (custom header values, a given secret): diff compares the
+   * new value with the last applied one, kept in the outputs under the same name
+   * (the SDK marks the input secret, so the output is secret too).
+   */
+  writeOnly?: boolean;
+  /**
+   * `false`: not accepted by the API's create (endpoint `status`); applied by an
+   * update call right after create when the declared value differs.
+   */
+  onCreate?: boolean;
+  /**
+   * `"unmanaged"`: leaving the input out leaves the service's value alone (fields
+   * with a service default). Default `"clear"`: leaving it out sends null.
+   */
+  whenOmitted?: "clear" | "unmanaged";
+  /** Value check() fills in when the input is absent. */
+  default?: unknown;
+  /** A name unique in its scope that a replacement keeps: forces delete-before-replace. */
+  uniqueName?: boolean;
+  /** For `put`: path of the call (relative to the item path) and the body key. */
+  put?: { path: string; bodyKey: string };
+  /** For `action`: path of the POST (relative to the item path) and whether repeating it is harmless. */
+  action?: { path: string; safeToRepeat: boolean; body?: (value: unknown) => unknown };
+  /** TSDoc-like note used in messages (optional). */
+  label?: string;
+}
+
+export type Fields = Record<string, FieldSpec>;
+export type Props = Record<string, unknown>;
+
+/** One HTTP call of an update, in the order PATCH, PUT(s), action(s). */
+export interface PlannedCall {
+  kind: "patch" | "put" | "action";
+  method: "PATCH" | "PUT" | "POST";
+  /** Relative to the item path ("" for the item itself). */
+  path: string;
+  body?: unknown;
+  /** The camelCase fields this call applies (their values become "last applied" when it succeeds). */
+  fields: string[];
+  safeToRepeat: boolean;
+  /** A label for messages, e.g. `PATCH` or `rotate-secret`. */
+  label: string;
+}
+
+/** What a hook gets to talk to the service. */
+export interface OperationContext {
+  client: SvcClient;
+  /** The resource's `profile` (undefined: the default profile). */
+  profile: string | undefined;
+  /** Cache of read-only answers, kept once per process per connection (check's remote reads). */
+  cached<T>(key: string, load: () => Promise<T>): Promise<T>;
+}
+
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+
+export interface ApplyContext extends OperationContext {
+  id: string;
+  def: ResourceDefinition;
+  /** The item path (e.g. `/v1/endpoints/ep_1`). */
+  itemPath: string;
+}
+
+/** The few things a table cannot say; every hook is optional. */
+export interface ResourceHooks {
+  /** Preview checks that need a read (cached once per process), e.g. a plan ceiling. */
+  checkRemote?(inputs: Props, ctx: OperationContext): Promise<CheckFailure[]>;
+  /** Reshape the update's calls, e.g. `status: enabled` on an auto-disabled endpoint → POST enable. */
+  adjustPlan?(calls: PlannedCall[], olds: Props, news: Props): PlannedCall[];
+  /** Outputs that are not fields, from a response (e.g. the signing secret of create or rotate-secret). */
+  extraOutputs?(response: Props, previous: Props): Props;
+  /** Inputs rebuilt by refresh for write-only fields (e.g. header names read back, values kept). */
+  refreshWriteOnly?(field: string, remote: Props, lastApplied: unknown): unknown;
+  /** After a create or update succeeded (e.g. verify). May throw a PartialFailure. */
+  afterApply?(ctx: ApplyContext, event: { created: boolean; olds: Props | undefined; news: Props; outputs: Props }): Promise<Props>;
+  /** A refusal turned into a message naming the reason and the fix; undefined keeps the generic one. */
+  explainError?(err: SvcApiError, operation: Operation, inputs: Props | undefined): string | undefined;
+  /** DELETE refused: wait or explain. Return "retry" to send DELETE again, or throw. */
+  onDeleteRefused?(err: SvcApiError, ctx: ApplyContext, props: Props): Promise<"retry">;
+  /** Body of create beyond the fields (rare). */
+  createQuery?(inputs: Props): Record<string, string | undefined>;
+}
+
+export type Operation = "check" | "create" | "read" | "update" | "delete" | "adopt";
+
+export interface ResourceDefinition {
+  kind: ResourceKind;
+  product: Product;
+  /** Singular noun for messages, e.g. `endpoint`. */
+  noun: string;
+  fields: Fields;
+  paths: { create: string; item: (id: string) => string };
+  /** API name of the id in responses. */
+  idField?: string;
+  /** Shared rules (rules/*.ts) over the API-shaped body: preview predicts the API's own 422s. */
+  rules?: (apiBody: Props) => RuleViolation[];
+  /** How to adopt an existing object, for unknown-outcome messages. */
+  adoptHint: string;
+  hooks?: ResourceHooks;
+}
+
+/* ---------- codecs ---------- */
+
+/** Same value both ways; nested path segments kept as they are (e.g. header names). */
+export const asIs: Codec = {
+  toApi: (v) => v,
+  fromApi: (v) => v,
+  propertyPath: (p) => p,
+};
+
+/**
+ * An object whose keys the API spells differently, e.g. `{ eventType }` ↔ `{ event_type }`.
+ * `names` maps camelCase → API.
+ */
+export function renamedObject(names: Record<string, string>): Codec {
+  const toCamel = Object.fromEntries(Object.entries(names).map(([camel, api]) => [api, camel]));
+  const rename = (v: unknown, map: Record<string, string>) =>
+    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).map(([k, item]) => [map[k] ?? k, item])) : v;
+  return {
+    toApi: (v) => rename(v, names),
+    fromApi: (v) => rename(v, toCamel),
+    propertyPath: ([first, ...rest]) => (first === undefined ? [] : [toCamel[String(first)] ?? first, ...rest]),
+  };
+}
+
+/** A list whose items use `item`. */
+export function listOf(item: Codec): Codec {
+  const map = (v: unknown, f: (x: unknown) => unknown) => (Array.isArray(v) ? v.map(f) : v);
+  return {
+    toApi: (v) => map(v, item.toApi),
+    fromApi: (v) => map(v, item.fromApi),
+    propertyPath: ([index, ...rest]) => (index === undefined ? [] : [index, ...item.propertyPath(rest)]),
+  };
+}
+
+/** Is this field one the program declares (everything but outputs)? */
+export const isInputField = (spec: FieldSpec) => spec.mode !== "output";
+
+/** `customHeaders["X-Team"]`, `subscriptions[0].eventType`. */
+export function formatPropertyPath(path: PathSegment[]): string {
+  let out = "";
+  for (const seg of path) {
+    if (typeof seg === "number") out += `[${seg}]`;
+    else if (/^[A-Za-z_$][\w$]*$/.test(seg)) out += out ? `.${seg}` : seg;
+    else out += `[${JSON.stringify(seg)}]`;
+  }
+  return out;
+}
+
+/** Map an API location (`["custom_headers", "X-A"]`, without the leading `body`) to a property path. */
+export function apiPathToProperty(fields: Fields, apiPath: PathSegment[]): string {
+  const [first, ...rest] = apiPath;
+  const entry = Object.entries(fields).find(([, spec]) => spec.api === first);
+  if (!entry) return formatPropertyPath(apiPath);
+  const [name, spec] = entry;
+  return formatPropertyPath([name, ...(spec.codec ?? asIs).propertyPath(rest)]);
+}

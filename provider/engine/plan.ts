@@ -1,0 +1,32 @@
+/**
+ * The calls of an update, in a fixed order: ONE PATCH holding only the changed
+ * `patch` fields, then one PUT per changed `put` field, then one POST per changed
+ * `action` field. Unchanged fields cost nothing; a no-op update makes no call.
+ */
+import { asIs, type PlannedCall, type Props, type ResourceDefinition } from "./fields";
+import { declared, fieldChanged } from "./diff";
+
+export function planUpdate(def: ResourceDefinition, olds: Props, news: Props): PlannedCall[] {
+  const patchBody: Props = {};
+  const patchFields: string[] = [];
+  const puts: PlannedCall[] = [];
+  const actions: PlannedCall[] = [];
+  for (const [name, spec] of Object.entries(def.fields)) {
+    if (!["patch", "put", "action"].includes(spec.mode) || !fieldChanged(spec, name, olds, news)) continue;
+    const apiValue = (spec.codec ?? asIs).toApi(declared(spec, news, name).value);
+    if (spec.mode === "patch") {
+      patchBody[spec.api!] = apiValue;
+      patchFields.push(name);
+    } else if (spec.mode === "put") {
+      const put = spec.put!;
+      puts.push({ kind: "put", method: "PUT", path: put.path, body: { [put.bodyKey]: apiValue ?? [] }, fields: [name], safeToRepeat: true, label: `PUT ${put.path}` });
+    } else {
+      const action = spec.action!;
+      actions.push({ kind: "action", method: "POST", path: action.path, body: action.body?.(apiValue), fields: [name], safeToRepeat: action.safeToRepeat, label: action.path.replace(/^\//, "") });
+    }
+  }
+  const calls: PlannedCall[] = [];
+  if (patchFields.length > 0) calls.push({ kind: "patch", method: "PATCH", path: "", body: patchBody, fields: patchFields, safeToRepeat: true, label: "PATCH" });
+  calls.push(...puts, ...actions);
+  return def.hooks?.adjustPlan ? def.hooks.adjustPlan(calls, olds, news) : calls;
+}

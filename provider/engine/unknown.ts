@@ -1,0 +1,37 @@
+/**
+ * Preview's "not known yet" value. During preview, an input computed from another
+ * resource's output that does not exist yet reaches check and diff as this string.
+ */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+export type PathSegment = string | number;
+
+export const isUnknown = (v: unknown): boolean => v === UNKNOWN;
+
+export function containsUnknown(v: unknown): boolean {
+  if (v === UNKNOWN) return true;
+  if (Array.isArray(v)) return v.some(containsUnknown);
+  if (v && typeof v === "object") return Object.values(v).some(containsUnknown);
+  return false;
+}
+
+/** Paths (from the value's root) of every unknown inside it. */
+export function unknownPaths(v: unknown, at: PathSegment[] = []): PathSegment[][] {
+  if (v === UNKNOWN) return [at];
+  if (Array.isArray(v)) return v.flatMap((item, i) => unknownPaths(item, [...at, i]));
+  if (v && typeof v === "object") return Object.entries(v).flatMap(([k, item]) => unknownPaths(item, [...at, k]));
+  return [];
+}
+
+/** Is `path` at or under one of `unknowns`? (A failure there cannot be decided yet.) */
+export function touchesUnknown(path: PathSegment[], unknowns: PathSegment[][]): boolean {
+  return unknowns.some((u) => u.length <= path.length && u.every((seg, i) => String(seg) === String(path[i])));
+}
+
+/** The value with every nested unknown string replaced by `""`, for rules that aggregate (sizes, counts). */
+export function neutraliseUnknowns(v: unknown): unknown {
+  if (v === UNKNOWN) return "";
+  if (Array.isArray(v)) return v.map(neutraliseUnknowns);
+  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, item]) => [k, neutraliseUnknowns(item)]));
+  return v;
+}

@@ -1,0 +1,33 @@
+/**
+ * `pulumi-svc/provider`: what runs inside the dynamic-provider plugin. The SDK's
+ * serialized shim requires this module by name and asks for a kind's provider, so
+ * state never holds provider code, clients or credentials, and a package upgrade
+ * applies to unchanged resources too.
+ */
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import type { ResourceKind } from "../sdk/tokens";
+import { makeResourceProvider } from "./engine/resource-provider";
+import type { ResourceDefinition } from "./engine/fields";
+import { DEFINITIONS } from "./registry";
+import { PACKAGE_VERSION } from "./version";
+
+export type ResourceProviderOf = dynamic.ResourceProvider & { definition: ResourceDefinition };
+
+/** One provider per kind. Building one makes no call and reads no setting. */
+export const providers: Partial<Record<ResourceKind, ResourceProviderOf>> = Object.fromEntries(
+  Object.entries(DEFINITIONS).map(([kind, def]) => [kind, makeResourceProvider(def)]),
+);
+
+/** The provider of a kind; throws for a kind this version does not know (state from a newer package). */
+export function providerFor(kind: string): ResourceProviderOf {
+  const provider = providers[kind as ResourceKind];
+  if (!provider) throw new Error(`pulumi-svc ${PACKAGE_VERSION} has no resource kind "${kind}"; upgrade the pulumi-svc package.`);
+  return provider;
+}
+
+export { SvcClient, SvcApiError, SvcConnectionError, SvcUnknownOutcomeError, closeSharedDispatcher } from "./client";
+export { resolveConnection, settingNames, MissingSettingError, type ConfigSource, type Connection, type Product } from "./config";
+export { operationContext, clearReadCache } from "./engine/resource-provider";
+export { PartialFailure } from "./engine/errors";
+export { UNKNOWN } from "./engine/unknown";
+export type { ResourceDefinition, FieldSpec, FieldMode, ResourceHooks } from "./engine/fields";

@@ -1,0 +1,11 @@
+/**
+ * Every resource the provider serves, by kind. Adding a resource: write its
+ * definition file (see README.md) and add one line here.
+ */
+import type { ResourceKind } from "../sdk/tokens";
+import type { ResourceDefinition } from "./engine/fields";
+import { endpointDefinition } from "./webhooks/endpoint";
+
+export const DEFINITIONS: Partial<Record<ResourceKind, ResourceDefinition>> = {
+  "webhooks:Endpoint": endpointDefinition,
+};

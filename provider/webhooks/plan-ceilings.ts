@@ -1,0 +1,33 @@
+/**
+ * Plan ceilings the provider predicts at preview. The service does not publish the
+ * numbers (spec document 2: "Numeric plan ceilings: not shown"); these are the values
+ * of shared/design/api-assumptions.md. Only used to fail a preview early: the
+ * service stays the judge (its 422 is mapped too), so a stale number here can only
+ * cost an early warning, never a wrong change.
+ */
+import type { OperationContext } from "../engine/fields";
+
+export const MAX_ATTEMPTS_BY_PLAN: Record<string, number> = { free: 5, pro: 15, enterprise: 30 };
+
+export interface WorkspaceInfo {
+  id: string;
+  plan: string;
+  endpoint_verification?: string;
+  event_type_policy?: string;
+}
+
+/** `GET /v1/workspace`, read once per process per connection; undefined when it cannot be read. */
+export async function readWorkspace(ctx: OperationContext): Promise<WorkspaceInfo | undefined> {
+  try {
+    return await ctx.cached("webhooks:workspace", async () => (await ctx.client.request<WorkspaceInfo>({ method: "GET", path: "/v1/workspace" })).body);
+  } catch {
+    // A key without read access, an older service: skip the early check.
+    return undefined;
+  }
+}
+
+/** The plan's max_attempts ceiling, when the plan can be read and is known. */
+export async function maxAttemptsCeiling(ctx: OperationContext): Promise<number | undefined> {
+  const ws = await readWorkspace(ctx);
+  return ws ? MAX_ATTEMPTS_BY_PLAN[ws.plan] : undefined;
+}
