@@ -7,7 +7,7 @@ import { registerEndpoints } from "./endpoints";
 import { registerEvents } from "./events";
 import { registerDeliveries } from "./deliveries";
 import { registerEventTypes } from "./event-types";
-import { registerSources } from "./sources";
+import { registerSources, registerSourcesControl } from "./sources";
 import { registerIngest } from "./ingest";
 import { registerCaptures } from "./captures";
 import { registerOperationalEndpoints } from "./operational-endpoints";
@@ -24,5 +24,6 @@ export const webhooksModule: ProductModule = {
   },
   control(app, ctx) {
     registerEndpointControl(app, ctx);
+    registerSourcesControl(app, ctx);
   },
 };
