@@ -1,0 +1,344 @@
+/**
+ * The Endpoint resource against the emulator over HTTP: every operation, every
+ * update mode with its call count, replace, refresh after out-of-band changes,
+ * adoption, the mapped refusals, retries, and no secret in any message.
+ */
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { closeSharedDispatcher, providers, PartialFailure } from "../../provider";
+import { clearReadCache } from "../../provider/engine/resource-provider";
+import { control, useEmulator } from "../support/emulator";
+import { configure, Driver, useWorkspace, type Props, type Workspace } from "./support";
+
+const provider = providers["webhooks:Endpoint"]!;
+const emu = useEmulator();
+const d = () => new Driver(emu(), provider);
+afterAll(() => closeSharedDispatcher());
+
+let n = 0;
+const url = () => `https://hooks-${++n}.example.com/in`;
+const HEADER_VALUE = "Bearer header-value-7f3a";
+
+describe("Endpoint: lifecycle and call counts", () => {
+  let ws: Workspace;
+  beforeEach(async () => {
+    ws = await useWorkspace(emu(), provider);
+  });
+
+  it("create is one call and returns every output as plain JSON", async () => {
+    const checked = await d().check({ url: url(), subscriptions: [{ eventType: "order.*" }], customHeaders: { "X-Team": HEADER_VALUE }, maxAttempts: 4, retrySchedule: [5, 60], description: "orders" });
+    expect(checked.failures).toEqual([]);
+    // check read the plan once (GET /v1/workspace) to judge maxAttempts; create itself is one call.
+    const { result, calls } = await d().calls(() => provider.create(checked.inputs));
+    expect(calls).toEqual(["POST /v1/endpoints"]);
+    const { id, outs } = result as { id: string; outs: Props };
+    expect(id).toMatch(/^ep_/);
+    expect(outs).toMatchObject({
+      subscriptions: [{ eventType: "order.*" }],
+      customHeaders: { "X-Team": HEADER_VALUE },
+      customHeaderNames: ["X-Team"],
+      maxAttempts: 4,
+      retrySchedule: [5, 60],
+      projectId: ws.project_id,
+      status: "enabled",
+      verified: false,
+      suspension: null,
+      drainTimeoutSeconds: 0,
+      verify: false,
+    });
+    expect(outs.signingSecret).toMatch(/^whsec_/);
+    expect(JSON.stringify(outs)).not.toContain("undefined");
+    for (const [k, v] of Object.entries(outs)) expect(v, k).not.toBeUndefined();
+  });
+
+  it("read gives the same outputs; a no-op makes no write", async () => {
+    const declared = { url: url(), subscriptions: [{ eventType: "a.b" }], customHeaders: { "X-A": "1" } };
+    const { id, outs } = await d().create(declared);
+    const read = await provider.read!(id, outs);
+    expect(read.id).toBe(id);
+    expect(read.props).toEqual({ ...outs, updatedAt: read.props.updatedAt });
+    const { result, writes } = await d().calls(() => d().update(id, read.props, declared));
+    expect(result.diff.changes).toBe(false);
+    expect(writes).toEqual([]);
+  });
+
+  it("one patch field: one PATCH; several patch fields: still one PATCH", async () => {
+    const declared = { url: url(), description: "a", maxAttempts: 3 };
+    const { id, outs } = await d().create(declared);
+    const one = await d().calls(() => d().update(id, outs, { ...declared, description: "b" }));
+    expect(one.writes).toEqual([`PATCH /v1/endpoints/${id}`]);
+    expect(one.result.outs.description).toBe("b");
+    const several = await d().calls(() => d().update(id, one.result.outs, { ...declared, description: "c", maxAttempts: 5, customHeaders: { "X-B": "2" }, deliveryTimeoutMs: 5000 }));
+    expect(several.writes).toEqual([`PATCH /v1/endpoints/${id}`]);
+    expect(several.result.outs).toMatchObject({ description: "c", maxAttempts: 5, customHeaders: { "X-B": "2" }, customHeaderNames: ["X-B"], deliveryTimeoutMs: 5000 });
+  });
+
+  it("subscriptions only: one PUT", async () => {
+    const declared = { url: url(), subscriptions: [{ eventType: "order.*" }] };
+    const { id, outs } = await d().create(declared);
+    const { writes, result } = await d().calls(() => d().update(id, outs, { ...declared, subscriptions: [{ eventType: "order.**" }, { eventType: "invoice.paid" }] }));
+    expect(writes).toEqual([`PUT /v1/endpoints/${id}/subscriptions`]);
+    expect(result.outs.subscriptions).toEqual([{ eventType: "order.**" }, { eventType: "invoice.paid" }]);
+  });
+
+  it("a custom header value change (write-only) is seen and PATCHed; names are read back", async () => {
+    const declared = { url: url(), customHeaders: { "X-A": "1" } };
+    const { id, outs } = await d().create(declared);
+    const { result, writes } = await d().calls(() => d().update(id, outs, { ...declared, customHeaders: { "X-A": "2" } }));
+    expect(result.diff.changes).toBe(true);
+    expect(writes).toEqual([`PATCH /v1/endpoints/${id}`]);
+    expect(result.outs.customHeaders).toEqual({ "X-A": "2" });
+  });
+
+  it("projectId and secret changes replace; url does not", async () => {
+    const project2 = await control(emu(), "POST", "/projects", { workspace_id: ws.workspace_id, name: "p2" });
+    const declared = { url: url(), secret: "whsec_first" };
+    const { id, outs } = await d().create(declared);
+    expect(outs.signingSecret).toBe("whsec_first");
+    const check = async (news: Props) => provider.diff!(id, outs, (await d().check(news)).inputs);
+    expect(await check({ ...declared, projectId: project2.id })).toMatchObject({ changes: true, replaces: ["projectId"], deleteBeforeReplace: false });
+    expect(await check({ ...declared, secret: "whsec_second" })).toMatchObject({ changes: true, replaces: ["secret"] });
+    expect(await check({ ...declared, url: url() })).toMatchObject({ changes: true, replaces: [] });
+    expect(await check({ ...declared, projectId: ws.project_id })).toMatchObject({ changes: false });
+  });
+
+  it("status: disabled is a PATCH; enabled on an auto-disabled endpoint is POST /enable", async () => {
+    const declared = { url: url() };
+    const { id, outs } = await d().create(declared);
+    const disabled = await d().calls(() => d().update(id, outs, { ...declared, status: "disabled" }));
+    expect(disabled.writes).toEqual([`PATCH /v1/endpoints/${id}`]);
+    expect(disabled.result.outs.status).toBe("disabled");
+    await control(emu(), "POST", `/webhooks/endpoints/${id}/status`, { status: "auto_disabled" });
+    const refreshed = await provider.read!(id, disabled.result.outs);
+    expect(refreshed.props!.status).toBe("auto_disabled");
+    const enabled = await d().calls(() => d().update(id, refreshed.props!, { ...declared, status: "enabled" }));
+    expect(enabled.writes).toEqual([`POST /v1/endpoints/${id}/enable`]);
+    expect(enabled.result.outs.status).toBe("enabled");
+  });
+
+  it("status declared disabled at create: POST then one PATCH", async () => {
+    const { calls, result } = await d().calls(() => d().create({ url: url(), status: "disabled" }));
+    expect(calls).toEqual(["POST /v1/endpoints", `PATCH /v1/endpoints/${result.id}`]);
+    expect(result.outs.status).toBe("disabled");
+  });
+
+  it("secretRotation change calls rotate-secret and updates signingSecret", async () => {
+    const declared = { url: url(), secretRotation: 1 };
+    const { id, outs } = await d().create(declared);
+    const { writes, result } = await d().calls(() => d().update(id, outs, { ...declared, secretRotation: 2 }));
+    expect(writes).toEqual([`POST /v1/endpoints/${id}/rotate-secret`]);
+    expect(result.outs.signingSecret).toMatch(/^whsec_/);
+    expect(result.outs.signingSecret).not.toBe(outs.signingSecret);
+    expect(result.outs.secretRotation).toBe(2);
+  });
+
+  it("delete, and delete again (already gone)", async () => {
+    const { id, outs } = await d().create({ url: url() });
+    const { writes } = await d().calls(() => provider.delete!(id, outs));
+    expect(writes).toEqual([`DELETE /v1/endpoints/${id}`]);
+    await expect(provider.delete!(id, outs)).resolves.toBeUndefined();
+  });
+
+  it("refresh after an out-of-band change shows the drift in inputs; after an out-of-band delete drops it", async () => {
+    const declared = { url: url(), description: "mine", customHeaders: { "X-A": HEADER_VALUE } };
+    const { id, outs } = await d().create(declared);
+    await d().raw("PATCH", `/v1/endpoints/${id}`, ws.webhooks.admin, { description: "theirs", custom_headers: { "X-A": "changed", "X-Extra": "1" } });
+    const read = await provider.read!(id, outs);
+    expect(read.props).toMatchObject({ description: "theirs", customHeaderNames: ["X-A", "X-Extra"], customHeaders: { "X-A": HEADER_VALUE } });
+    expect(read.inputs).toMatchObject({ url: declared.url, description: "theirs", customHeaders: { "X-A": HEADER_VALUE, "X-Extra": "" } });
+    // The next up puts it back: description and the headers in one PATCH.
+    const { writes } = await d().calls(() => d().update(id, { ...read.props, customHeaders: read.inputs!.customHeaders }, declared));
+    expect(writes).toEqual([`PATCH /v1/endpoints/${id}`]);
+    await d().raw("DELETE", `/v1/endpoints/${id}`, ws.webhooks.admin);
+    expect(await provider.read!(id, outs)).toEqual({});
+  });
+
+  it("Resource.get-style read with no state", async () => {
+    const { id } = await d().create({ url: url(), description: "x" });
+    const read = await provider.read!(id, {});
+    expect(read.props).toMatchObject({ description: "x", signingSecret: null, customHeaders: null });
+  });
+
+  it("adoptId: create reads the endpoint and brings it to the declared state with PATCH/PUT, no POST", async () => {
+    const existing = await d().raw("POST", "/v1/endpoints", ws.webhooks.admin, { url: "https://old.example.com/h", description: "old" });
+    const id = existing.body.id as string;
+    const declared = { url: "https://new.example.com/h", description: "new", subscriptions: [{ eventType: "x.*" }], adoptId: id };
+    const { calls, result } = await d().calls(() => d().create(declared));
+    expect(result.id).toBe(id);
+    expect(calls).toEqual([`GET /v1/endpoints/${id}`, `PATCH /v1/endpoints/${id}`, `PUT /v1/endpoints/${id}/subscriptions`]);
+    expect(result.outs).toMatchObject({ url: declared.url, description: "new", subscriptions: [{ eventType: "x.*" }], adoptId: id });
+    const again = await d().calls(() => d().update(id, result.outs, declared));
+    expect(again.writes).toEqual([]);
+  });
+
+  it("adoptId of a missing endpoint fails naming it", async () => {
+    const err = await d().create({ url: url(), adoptId: "ep_missing" }).catch((e) => e);
+    expect(err.message).toMatch(/adoptId ep_missing: no endpoint/);
+  });
+});
+
+describe("Endpoint: verification", () => {
+  beforeEach(async () => {
+    await useWorkspace(emu(), provider);
+  });
+
+  it("verify: true calls /verify after create and keeps verified", async () => {
+    const { calls, result } = await d().calls(() => d().create({ url: url(), verify: true }));
+    expect(calls).toEqual(["POST /v1/endpoints", `POST /v1/endpoints/${result.id}/verify`]);
+    expect(result.outs.verified).toBe(true);
+  });
+
+  it("a failed verification keeps the resource (partial failure with id, properties, reasons) and names the failure_reason", async () => {
+    await control(emu(), "PUT", "/webhooks/targets/down.example.com", { result: "connection_failed" });
+    const err = await d().create({ url: "https://down.example.com/h", verify: true, __provider: "shim" }).catch((e) => e);
+    expect(err).toBeInstanceOf(PartialFailure);
+    expect(err.id).toMatch(/^ep_/);
+    expect(err.properties).toMatchObject({ url: "https://down.example.com/h", verified: false, __provider: "shim" });
+    expect(err.reasons[0]).toMatch(/connection_failed/);
+    expect(err.message).toMatch(/not verified \(connection_failed/);
+  });
+
+  it("a URL change with verify: true verifies again", async () => {
+    const declared = { url: url(), verify: true };
+    const { id, outs } = await d().create(declared);
+    const next = url();
+    const { writes, result } = await d().calls(() => d().update(id, outs, { ...declared, url: next }));
+    expect(writes).toEqual([`PATCH /v1/endpoints/${id}`, `POST /v1/endpoints/${id}/verify`]);
+    expect(result.outs.verified).toBe(true);
+  });
+});
+
+describe("Endpoint: refusals mapped to the reason and the fix", () => {
+  it("quota_exceeded names the limit and the current count", async () => {
+    await useWorkspace(emu(), provider, "free");
+    for (let i = 0; i < 3; i++) await d().create({ url: url() });
+    const err = await d().create({ url: url() }).catch((e) => e);
+    expect(err.message).toMatch(/plan allows 3 endpoints and 3 exist/);
+    expect(err).toMatchObject({ status: 402, code: "quota_exceeded" });
+  });
+
+  it("max_attempts above the plan fails the preview (plan read once) and the create names the ceiling", async () => {
+    clearReadCache();
+    await useWorkspace(emu(), provider, "free");
+    const checked = await d().check({ url: url(), maxAttempts: 10 });
+    expect(checked.failures).toEqual([{ property: "maxAttempts", reason: expect.stringMatching(/webhooks.max_attempts_above_plan, count 5.*Lower maxAttempts to 5/) }]);
+    const err = await provider.create({ url: url(), maxAttempts: 10, subscriptions: [] }).catch((e) => e);
+    expect(err.message).toMatch(/maxAttempts 10 is above the plan's ceiling of 5/);
+  });
+
+  it("workspace_frozen says to settle the payment", async () => {
+    const ws = await useWorkspace(emu(), provider);
+    const { id, outs } = await d().create({ url: url() });
+    await control(emu(), "PATCH", `/workspaces/${ws.workspace_id}`, { frozen: true });
+    const err = await d().update(id, outs, { url: url() }).catch((e) => e);
+    expect(err).toMatchObject({ status: 402, code: "workspace_frozen" });
+    expect(err.message).toMatch(/frozen.*Settle the payment/);
+  });
+
+  it("a read-only key names the scope and the config key", async () => {
+    const ws = await useWorkspace(emu(), provider);
+    await configure(provider, { "svc:webhooksUrl": emu().webhooksUrl, "svc:webhooksApiKey": ws.webhooks.read });
+    const err = await provider.create({ url: url(), subscriptions: [] }).catch((e) => e);
+    expect(err.message).toMatch(/svc:webhooksApiKey.*needs the admin scope/);
+    expect(err.message).not.toContain(ws.webhooks.read);
+  });
+
+  it("an unknown project names projectId", async () => {
+    await useWorkspace(emu(), provider);
+    const err = await provider.create({ url: url(), projectId: "proj_nope", subscriptions: [] }).catch((e) => e);
+    expect(err.message).toMatch(/project proj_nope does not exist/);
+  });
+
+  it("the API's own 422 names the camelCase property, type and limit, and never the value", async () => {
+    await useWorkspace(emu(), provider);
+    const err = await provider.create({ url: url(), customHeaders: { "X-A": HEADER_VALUE + "v".repeat(1100) }, subscriptions: [] }).catch((e) => e);
+    expect(err.message).toMatch(/customHeaders: .*webhooks.custom_header_value_too_long.*1024/);
+    expect(err.message).not.toContain("header-value-7f3a");
+  });
+
+  it("delete with pending deliveries: waits drainTimeoutSeconds, then fails saying it is disabled, how many, and what to do", async () => {
+    const ws = await useWorkspace(emu(), provider);
+    const { id, outs } = await d().create({ url: url(), subscriptions: [{ eventType: "order.*" }], drainTimeoutSeconds: 1 });
+    await d().raw("POST", "/v1/events", ws.webhooks.admin, { event_type: "order.created", payload: {} });
+    await d().raw("POST", "/v1/events", ws.webhooks.admin, { event_type: "order.created", payload: {} });
+    const started = Date.now();
+    const err = await provider.delete!(id, outs).catch((e) => e);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(err.message).toMatch(/was not deleted: 2 deliveries are still pending .* after waiting 1 s\. The service has disabled the endpoint/);
+    expect(err.message).toMatch(/drainTimeoutSeconds/);
+    expect((await provider.read!(id, outs)).props!.status).toBe("disabled");
+  });
+
+  it("delete with pending deliveries that drain in time succeeds", async () => {
+    const ws = await useWorkspace(emu(), provider);
+    const { id, outs } = await d().create({ url: url(), subscriptions: [{ eventType: "**" }], drainTimeoutSeconds: 10 });
+    await d().raw("POST", "/v1/events", ws.webhooks.admin, { event_type: "a.b", payload: {} });
+    const deleting = provider.delete!(id, outs);
+    await new Promise((r) => setTimeout(r, 1200));
+    await control(emu(), "POST", `/webhooks/endpoints/${id}/deliveries`, { to: "sent" });
+    await expect(deleting).resolves.toBeUndefined();
+    expect((await d().raw("GET", `/v1/endpoints/${id}`, ws.webhooks.admin)).status).toBe(404);
+  });
+});
+
+describe("Endpoint: transport faults", () => {
+  beforeEach(async () => {
+    await useWorkspace(emu(), provider);
+    await control(emu(), "DELETE", "/faults");
+  });
+
+  it("429 then success on create: retried, one endpoint", async () => {
+    await control(emu(), "POST", "/faults", { method: "POST", path: "/webhooks/v1/endpoints", status: 429, retry_after: 0, count: 1 });
+    const { calls, result } = await d().calls(() => d().create({ url: url() }));
+    expect(calls).toEqual(["POST /v1/endpoints", "POST /v1/endpoints"]);
+    expect(result.id).toMatch(/^ep_/);
+  });
+
+  it("500 on read (GET) is retried", async () => {
+    const { id, outs } = await d().create({ url: url() });
+    await control(emu(), "POST", "/faults", { method: "GET", path: `/webhooks/v1/endpoints/${id}`, status: 500, count: 1 });
+    const { calls, result } = await d().calls(() => provider.read!(id, outs));
+    expect(calls).toEqual([`GET /v1/endpoints/${id}`, `GET /v1/endpoints/${id}`]);
+    expect(result.id).toBe(id);
+  });
+
+  it("500 on create is not retried; the message says it may exist and how to adopt it", async () => {
+    await control(emu(), "POST", "/faults", { method: "POST", path: "/webhooks/v1/endpoints", status: 500, count: 1 });
+    const { calls, result } = await d().calls(() => d().create({ url: url() }).catch((e) => e));
+    expect(calls).toEqual(["POST /v1/endpoints"]);
+    expect(result.message).toMatch(/may have been created/);
+    expect(result.message).toMatch(/adoptId/);
+  });
+});
+
+describe("Endpoint: credentials", () => {
+  it("a missing key fails check naming the config key and the env variable", async () => {
+    const saved = process.env.SVC_WEBHOOKS_API_KEY;
+    delete process.env.SVC_WEBHOOKS_API_KEY;
+    await configure(provider, { "svc:webhooksUrl": emu().webhooksUrl });
+    const checked = await d().check({ url: url() });
+    expect(checked.failures).toEqual([{ property: "profile", reason: expect.stringMatching(/svc:webhooksApiKey.*SVC_WEBHOOKS_API_KEY/) }]);
+    if (saved !== undefined) process.env.SVC_WEBHOOKS_API_KEY = saved;
+  });
+
+  it("env fallback, and named profiles from svc:profiles or SVC_PROFILE_<NAME>_*", async () => {
+    const ws = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "pro" });
+    const other = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "pro" });
+    process.env.SVC_WEBHOOKS_URL = emu().webhooksUrl;
+    process.env.SVC_WEBHOOKS_API_KEY = ws.webhooks.admin;
+    process.env.SVC_PROFILE_OTHER_WS_WEBHOOKS_URL = emu().webhooksUrl;
+    process.env.SVC_PROFILE_OTHER_WS_WEBHOOKS_API_KEY = other.webhooks.admin;
+    try {
+      await configure(provider, { "svc:profiles": JSON.stringify({ staging: { webhooksUrl: emu().webhooksUrl, webhooksApiKey: other.webhooks.admin } }) });
+      const a = await d().create({ url: url() });
+      const b = await d().create({ url: url(), profile: "staging" });
+      const c = await d().create({ url: url(), profile: "other-ws" });
+      expect(a.outs.projectId).toBe(ws.project_id);
+      expect(b.outs.projectId).toBe(other.project_id);
+      expect(c.outs.projectId).toBe(other.project_id);
+      const diff = await provider.diff!(b.id, b.outs, (await d().check({ url: b.inputs.url, profile: "other-ws" })).inputs);
+      expect(diff.replaces).toEqual(["profile"]);
+    } finally {
+      for (const k of ["SVC_WEBHOOKS_URL", "SVC_WEBHOOKS_API_KEY", "SVC_PROFILE_OTHER_WS_WEBHOOKS_URL", "SVC_PROFILE_OTHER_WS_WEBHOOKS_API_KEY"]) delete process.env[k];
+    }
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * Drive a provider the way the engine does (check → diff → create/update/read/delete),
+ * against the emulator, with configure() given its URL and a workspace's key.
+ */
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { expect } from "vitest";
+import type { RunningEmulator } from "../../emulator";
+import { call, control, lastSeq, requestsSince } from "../support/emulator";
+
+export interface Workspace {
+  workspace_id: string;
+  project_id: string;
+  webhooks: { admin: string; read: string; publish: string };
+}
+
+export type Props = Record<string, any>;
+
+export function configure(provider: dynamic.ResourceProvider, values: Record<string, string | undefined>): Promise<void> {
+  return provider.configure!({
+    config: {
+      get: (k: string) => values[k],
+      require: (k: string) => {
+        const v = values[k];
+        if (v === undefined) throw new Error(`missing ${k}`);
+        return v;
+      },
+    },
+  });
+}
+
+/** A fresh workspace whose admin key the provider uses (the default profile). */
+export async function useWorkspace(emu: RunningEmulator, provider: dynamic.ResourceProvider, plan: "free" | "pro" | "enterprise" = "pro", extra: Record<string, string> = {}): Promise<Workspace> {
+  const ws = await control<Workspace>(emu, "POST", "/workspaces", { plan });
+  await configure(provider, { "svc:webhooksUrl": emu.webhooksUrl, "svc:webhooksApiKey": ws.webhooks.admin, ...extra });
+  return ws;
+}
+
+export class Driver {
+  constructor(
+    readonly emu: RunningEmulator,
+    readonly provider: dynamic.ResourceProvider,
+  ) {}
+
+  async check(news: Props, olds: Props = {}) {
+    return this.provider.check!(olds, news);
+  }
+
+  async create(news: Props): Promise<{ id: string; outs: Props; inputs: Props }> {
+    const checked = await this.check(news);
+    expect(checked.failures ?? []).toEqual([]);
+    const res = await this.provider.create(checked.inputs);
+    return { id: res.id, outs: res.outs, inputs: checked.inputs };
+  }
+
+  /** check, diff, and update when diff says so. */
+  async update(id: string, olds: Props, news: Props) {
+    const checked = await this.check(news);
+    expect(checked.failures ?? []).toEqual([]);
+    const diff = await this.provider.diff!(id, olds, checked.inputs);
+    if (!diff.changes) return { diff, outs: olds };
+    const res = await this.provider.update!(id, olds, checked.inputs);
+    return { diff, outs: res.outs as Props };
+  }
+
+  /** Run `fn` and return the API calls it made (method and path). */
+  async calls<T>(fn: () => Promise<T>): Promise<{ result: T; calls: string[]; writes: string[] }> {
+    const since = await lastSeq(this.emu);
+    const result = await fn();
+    const log = await requestsSince(this.emu, since);
+    const calls = log.map((r) => `${r.method} ${r.path.replace(/^\/webhooks/, "")}`);
+    return { result, calls, writes: calls.filter((c) => !c.startsWith("GET ")) };
+  }
+
+  raw(method: string, path: string, key: string, body?: unknown) {
+    return call(this.emu, method, `/webhooks${path}`, { key, body });
+  }
+}
