@@ -19,6 +19,12 @@ export const QUOTA_SERVICES: Record<string, Record<string, number>> = {
 export type QuotaScope = "region" | "project";
 
 /**
+ * The region a quota read or change applies to when the request names none
+ * (our decision; the spec names no regions).
+ */
+export const DEFAULT_REGION = "us-east-1";
+
+/**
  * Where each quota is counted. The spec names "per region" for VMs, snapshots,
  * backups, floating IPs, networks, security groups and load balancers, and
  * "project-wide" for DNS zones and users. Our decisions where it is silent:

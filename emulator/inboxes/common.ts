@@ -6,10 +6,9 @@ import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import { authenticateApp, type AppPrincipal, type AppScope } from "../core/auth";
 import type { EmulatorContext } from "../core/context";
-import { notEntitled, notFound, validationError } from "../core/errors";
+import { notEntitled, notFound } from "../core/errors";
 import { newId } from "../core/store";
 import { offsetPageQuery } from "../core/validation";
-import type { RuleViolation } from "../../rules/types";
 import { inboxesState, isLive, nextSeq, type InboxRecord } from "./state";
 
 export function auth(ctx: EmulatorContext, req: FastifyRequest, need: AppScope): AppPrincipal {
@@ -29,18 +28,6 @@ export function visibleInbox(ctx: EmulatorContext, principal: AppPrincipal, id: 
   const inbox = inboxesState(ctx).inboxes[id];
   if (!inbox || inbox.workspace_id !== principal.workspace.id || !isLive(ctx, inbox)) throw notFound("inbox", id);
   return inbox;
-}
-
-/** A request body as an object; an absent body is `{}`. */
-export function objectBody(body: unknown): Record<string, unknown> {
-  if (body === undefined) return {};
-  if (body === null || typeof body !== "object" || Array.isArray(body)) throw validationError([{ loc: ["body"], type: "dict_type", msg: "Input should be a valid dictionary" }]);
-  return body as Record<string, unknown>;
-}
-
-export function throwViolations(violations: RuleViolation[]): void {
-  if (violations.length === 0) return;
-  throw validationError(violations.map((v) => ({ loc: ["body", ...v.path], type: v.type, msg: v.msg, ...(v.params ? { params: v.params } : {}) })));
 }
 
 // ISO 8601 date or date-time; a time without an offset is UTC.

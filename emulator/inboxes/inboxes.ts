@@ -9,7 +9,8 @@ import { notEntitled, quotaExceeded } from "../core/errors";
 import { newId, randomBase32, type Workspace } from "../core/store";
 import { offsetPage, offsetPageQuery, parse } from "../core/validation";
 import { INBOX_DEFAULT_TRANSPORT, PHRASE_FEATURE, inboxNeedsPhraseGate, inboxViolations, type InboxStatus, type InboxTransport } from "../../rules/inbox";
-import { audit, auth, objectBody, throwViolations, visibleInbox } from "./common";
+import { objectBody, throwViolations } from "../core/violations";
+import { audit, auth, visibleInbox } from "./common";
 import { EMAIL_DOMAIN, inboxView, inboxesState, isLive, type InboxRecord } from "./state";
 
 const listQuery = offsetPageQuery.extend({ address: z.string().optional() });
