@@ -377,17 +377,19 @@ function alternativesOverlap(alternatives: AST.Alternative[]): boolean {
 // 4. Draft-7 validity, and payload validation
 
 /**
- * One ajv for both saving (meta-schema) and publishing (payloads): draft 7, every
- * error collected (`total` counts them), formats of ajv-formats. Draft 7 lets a schema
- * carry unknown keywords and unknown formats (they are annotations), so ajv's strict
- * mode, which would refuse them, is off; the meta-schema and compilation are strict.
+ * The one ajv configuration for saving (meta-schema) and publishing (payloads): draft
+ * 7, every error collected (`total` counts them), formats of ajv-formats. Draft 7 lets
+ * a schema carry unknown keywords and unknown formats (they are annotations), so ajv's
+ * strict mode, which would refuse them, is off; the meta-schema and compilation are
+ * strict. Each schema compiles in its own instance, so that two event types may use
+ * the same `$id` (an instance keeps every `$id` it has seen).
  */
 function newAjv(): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: false, logger: false, addUsedSchema: false, validateSchema: false });
+  const ajv = new Ajv({ allErrors: true, strict: false, logger: false, validateSchema: false });
   addFormats(ajv);
   return ajv;
 }
-let ajv = newAjv();
+const meta = newAjv();
 const compiled = new Map<string, ValidateFunction>();
 const MAX_COMPILED = 500;
 
@@ -403,8 +405,8 @@ function validityProblem(schema: unknown): SchemaProblem | undefined {
     return schemaInvalid("/$schema", "only draft 7 (http://json-schema.org/draft-07/schema#) is supported");
   }
   const { $schema: _ignored, ...rest } = schema;
-  if (!ajv.validateSchema(rest)) {
-    const err = ajv.errors![0]!;
+  if (!meta.validateSchema(rest)) {
+    const err = meta.errors![0]!;
     return schemaInvalid(err.instancePath, `${err.instancePath || "the schema"} ${err.message ?? "is invalid"}`);
   }
   try {
@@ -433,11 +435,8 @@ function compile(schema: Record<string, unknown>): ValidateFunction {
   const key = canonicalJson(schema);
   let fn = compiled.get(key);
   if (!fn) {
-    if (compiled.size >= MAX_COMPILED) {
-      compiled.clear();
-      ajv = newAjv();
-    }
-    fn = ajv.compile(structuredClone(schema));
+    if (compiled.size >= MAX_COMPILED) compiled.clear();
+    fn = newAjv().compile(structuredClone(schema));
     compiled.set(key, fn);
   }
   return fn;

@@ -135,3 +135,12 @@ describe("canonicalJson", () => {
     expect(canonicalJson({ a: [1, 2] })).not.toBe(canonicalJson({ a: [2, 1] }));
   });
 });
+
+describe("schemaProblem: recursion and ids", () => {
+  it("a root-recursive $ref and two schemas sharing an $id are valid", () => {
+    expect(schemaProblem({ type: "object", properties: { child: { $ref: "#" } } })).toBeUndefined();
+    expect(schemaProblem({ $id: "http://example.com/a.json", type: "object" })).toBeUndefined();
+    expect(schemaProblem({ $id: "http://example.com/a.json", type: "string" })).toBeUndefined();
+    expect(payloadProblem({ $id: "http://example.com/a.json", type: "string" }, 1)?.details.errors).toEqual([{ path: "", keyword: "type", params: { type: "string" } }]);
+  });
+});
