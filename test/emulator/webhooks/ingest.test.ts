@@ -140,3 +140,30 @@ describe("ingest: publishing", () => {
     expect(error.details.current).toBe(10_000);
   });
 });
+
+describe("ingest: bodies and the control plane", () => {
+  const emu = useEmulator();
+
+  it("accepts any content type, none at all, and an empty body", async () => {
+    const ws = await newWorkspace(emu());
+    const s = await createSource(emu(), ws.webhooks.admin, { default_event_type: "raw.in" });
+    const noType = await fetch(`${emu().url}/webhooks/v1/ingest/${s.id}`, { method: "POST", body: new Uint8Array(Buffer.from('{"type":"t.none"}')), headers: { "x-webhook-signature": sign(s.secret!, '{"type":"t.none"}') } });
+    expect(noType.status).toBe(202);
+    expect((await noType.json()).event_type).toBe("t.none");
+    const xml = await ingest(emu(), s.id, "<a/>", { secret: s.secret, headers: { "content-type": "application/xml" } });
+    expect(xml.body).toMatchObject({ outcome: "accepted", event_type: "raw.in" });
+    const empty = await ingest(emu(), s.id, "", { secret: s.secret });
+    expect(empty.status).toBe(202);
+  });
+
+  it("POST /_emulator/webhooks/sources/{id}/sign gives the header value the source accepts", async () => {
+    const ws = await newWorkspace(emu());
+    const s = await createSource(emu(), ws.webhooks.admin, { provider: "codehost", secret: "gh-secret" });
+    const body = '{"zen":"ok"}';
+    const signed = await control<{ header: string; signature: string }>(emu(), "POST", `/webhooks/sources/${s.id}/sign`, { body });
+    expect(signed).toEqual({ header: "X-Webhook-Signature", signature: sign("gh-secret", body) });
+    expect((await ingest(emu(), s.id, body, { signature: signed.signature, headers: { "x-codehost-event": "ping" } })).status).toBe(202);
+    const secret = await control(emu(), "GET", `/webhooks/sources/${s.id}/secret`);
+    expect(secret).toEqual({ secret: "gh-secret", previous_secret: null, previous_secret_expires_at: null });
+  });
+});
