@@ -1,0 +1,8 @@
+/**
+ * pulumi-svc: Pulumi resources for the svc platform.
+ *
+ *   import * as svc from "pulumi-svc";
+ *   new svc.webhooks.Endpoint("orders", { url: "https://example.com/hooks", subscriptions: [{ eventType: "order.*" }] });
+ */
+export * as webhooks from "./webhooks";
+export { RESOURCE_KINDS, TYPE_TOKENS, typeToken, type ResourceKind } from "./tokens";

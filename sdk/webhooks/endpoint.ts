@@ -1,0 +1,187 @@
+/**
+ * `svc.webhooks.Endpoint`: a receiving endpoint of the Webhooks product.
+ *
+ *   const ep = new svc.webhooks.Endpoint("orders", {
+ *     url: "https://example.com/hooks/orders",
+ *     subscriptions: [{ eventType: "order.*" }],
+ *     customHeaders: { "X-Team": "orders" },
+ *     maxAttempts: 5,
+ *     retrySchedule: [5, 60, 600],
+ *   });
+ *   export const endpointId = ep.id;
+ */
+import * as pulumi from "@pulumi/pulumi";
+import * as dynamic from "@pulumi/pulumi/dynamic";
+import { providerShim } from "../shim";
+import { moduleAndType, TYPE_TOKENS } from "../tokens";
+
+const KIND = "webhooks:Endpoint";
+
+/** A subscription: event type names matched by a pattern. */
+export interface EndpointSubscriptionArgs {
+  /**
+   * Pattern over whole dot-separated names: `*` matches exactly one segment, `**`
+   * one or more, anything else literally (`order.*` matches `order.created`, not
+   * `order.item.added`; `order.**` matches both). The type need not be registered.
+   */
+  eventType: pulumi.Input<string>;
+}
+
+export interface EndpointSubscription {
+  /** The pattern, as set. */
+  eventType: string;
+}
+
+/** Why the service suspended an endpoint. */
+export interface EndpointSuspension {
+  cause: "abuse" | "non_payment" | "plan_downgrade";
+}
+
+/** `enabled`, `disabled`, or `auto_disabled` (switched off after repeated delivery failures; only enabling recovers it). */
+export type EndpointStatus = "enabled" | "disabled" | "auto_disabled";
+
+export interface EndpointArgs {
+  /** The receiver's address; must be an absolute `https://` URL. Changing it resets `verified`. */
+  url: pulumi.Input<string>;
+  /** Event type patterns this endpoint receives, in order (at most 100). Changing them replaces the whole set in one call. Default: none. */
+  subscriptions?: pulumi.Input<pulumi.Input<EndpointSubscriptionArgs>[]>;
+  /**
+   * The signing secret to use instead of a generated `whsec_` one. Only accepted on
+   * create: changing it REPLACES the endpoint. Always stored as a Pulumi secret.
+   * To get a fresh secret without replacing, change `secretRotation` instead.
+   */
+  secret?: pulumi.Input<string>;
+  /** Delivery attempts before a delivery is dead. Above the plan's ceiling (free 5, pro 15, enterprise 30) the preview fails. Omit for the service default. */
+  maxAttempts?: pulumi.Input<number>;
+  /** Delays between attempts, in seconds, each 0 to 604800. Omit for the service default. */
+  retrySchedule?: pulumi.Input<pulumi.Input<number>[]>;
+  /** Project of the workspace the endpoint belongs to. Omit for the workspace's default project. Changing it REPLACES the endpoint. */
+  projectId?: pulumi.Input<string>;
+  /** Free text, at most 1024 characters. */
+  description?: pulumi.Input<string>;
+  /**
+   * Headers sent with every delivery, test ping and verification: at most 20, each
+   * value at most 1024 ASCII characters, names plus values at most 8192 bytes; not
+   * `Content-Type`, `User-Agent`, `X-Webhook-*` or hop-by-hop names. The service never
+   * returns the values, so the provider compares them with the last applied ones.
+   * Always stored as a Pulumi secret.
+   */
+  customHeaders?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** Per-delivery timeout in milliseconds, 1 to 60000. Omit for the service default. */
+  deliveryTimeoutMs?: pulumi.Input<number>;
+  /**
+   * `enabled` or `disabled`. Omit to leave the status to the service. `enabled` on an
+   * endpoint the service auto-disabled calls `POST /enable` (after `pulumi refresh`
+   * has seen the `auto_disabled` status).
+   */
+  status?: pulumi.Input<"enabled" | "disabled">;
+  /** Any value; every change rotates the signing secret (`rotate-secret`) and updates `signingSecret`. Not used on create. */
+  secretRotation?: pulumi.Input<string | number>;
+  /**
+   * Verify the URL after create and after a URL change (`POST /verify`: a signed
+   * challenge the receiver must echo with a 2xx). When verification fails the
+   * endpoint is kept in the state, the update fails with the reason, and the next
+   * `pulumi up` retries it. Default false.
+   */
+  verify?: pulumi.Input<boolean>;
+  /**
+   * Seconds `pulumi destroy` waits for queued, sending or retrying deliveries before
+   * giving up (the service refuses to delete an endpoint with pending deliveries, and
+   * disables it instead). Default 0: fail at once with the count.
+   */
+  drainTimeoutSeconds?: pulumi.Input<number>;
+  /**
+   * Id of an existing endpoint to take over instead of creating one: create reads it
+   * and brings it to the declared state with PATCH/PUT. (Pulumi's `import` does not
+   * work for dynamic resources.) `secret` cannot be given together with it.
+   */
+  adoptId?: pulumi.Input<string>;
+  /**
+   * Connection profile: which workspace (address and key) to use. Omit for the
+   * stack's `svc:webhooksUrl` / `svc:webhooksApiKey` (or `SVC_WEBHOOKS_URL` /
+   * `SVC_WEBHOOKS_API_KEY`); a name picks `svc:profiles.<name>` (or
+   * `SVC_PROFILE_<NAME>_WEBHOOKS_URL` / `..._API_KEY`). Changing it REPLACES the endpoint.
+   */
+  profile?: string;
+}
+
+/** What `Endpoint.get` may be told besides the id. */
+export interface EndpointState {
+  /** Profile to read the endpoint with (see `EndpointArgs.profile`). */
+  profile?: string;
+}
+
+export class Endpoint extends dynamic.Resource {
+  /** The type token, so `@pulumi/policy`'s `validateResourceOfType(Endpoint, ...)` matches. */
+  static readonly __pulumiType: string = TYPE_TOKENS[KIND];
+
+  /** Read an existing endpoint into the program (no changes are made to it). */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions, state?: EndpointState): Endpoint {
+    return new Endpoint(name, { ...(state ?? {}) } as EndpointArgs, { ...opts, id });
+  }
+
+  /** The receiver's address. */
+  declare readonly url: pulumi.Output<string>;
+  /** The subscriptions, in the order set. */
+  declare readonly subscriptions: pulumi.Output<EndpointSubscription[]>;
+  /** The signing secret given in `secret` (secret), or null when the service generated it. */
+  declare readonly secret: pulumi.Output<string | null>;
+  /** The secret deliveries are signed with: from create or the last rotation (secret). Null after `Endpoint.get`. */
+  declare readonly signingSecret: pulumi.Output<string | null>;
+  declare readonly maxAttempts: pulumi.Output<number | null>;
+  declare readonly retrySchedule: pulumi.Output<number[] | null>;
+  /** The project the endpoint belongs to (the default project when none was given). */
+  declare readonly projectId: pulumi.Output<string>;
+  declare readonly description: pulumi.Output<string | null>;
+  /** The custom headers last applied (secret). */
+  declare readonly customHeaders: pulumi.Output<Record<string, string> | null>;
+  /** Names of the custom headers the service holds (sorted); values are never returned. */
+  declare readonly customHeaderNames: pulumi.Output<string[]>;
+  declare readonly deliveryTimeoutMs: pulumi.Output<number | null>;
+  /** `enabled`, `disabled` or `auto_disabled`. */
+  declare readonly status: pulumi.Output<EndpointStatus>;
+  /** True once the URL passed verification; false again after a URL change. */
+  declare readonly verified: pulumi.Output<boolean>;
+  /** Null, or the most serious cause of a suspension. */
+  declare readonly suspension: pulumi.Output<EndpointSuspension | null>;
+  /** ISO 8601 UTC. */
+  declare readonly createdAt: pulumi.Output<string>;
+  /** ISO 8601 UTC. */
+  declare readonly updatedAt: pulumi.Output<string>;
+  declare readonly secretRotation: pulumi.Output<string | number | null>;
+  declare readonly verify: pulumi.Output<boolean>;
+  declare readonly drainTimeoutSeconds: pulumi.Output<number>;
+  declare readonly adoptId: pulumi.Output<string | null>;
+  declare readonly profile: pulumi.Output<string | null>;
+
+  constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {
+    const { module, type } = moduleAndType(KIND);
+    const props: Record<string, unknown> = {
+      url: args.url,
+      subscriptions: args.subscriptions,
+      // Secrets in the program's hands stay secrets in the state and the CLI output.
+      secret: args.secret === undefined ? undefined : pulumi.secret(args.secret),
+      maxAttempts: args.maxAttempts,
+      retrySchedule: args.retrySchedule,
+      projectId: args.projectId,
+      description: args.description,
+      customHeaders: args.customHeaders === undefined ? undefined : pulumi.secret(args.customHeaders),
+      deliveryTimeoutMs: args.deliveryTimeoutMs,
+      status: args.status,
+      secretRotation: args.secretRotation,
+      verify: args.verify,
+      drainTimeoutSeconds: args.drainTimeoutSeconds,
+      adoptId: args.adoptId,
+      profile: args.profile,
+      // Outputs must be present (undefined) for the SDK to resolve them (pulumi/pulumi#2931).
+      signingSecret: undefined,
+      customHeaderNames: undefined,
+      verified: undefined,
+      suspension: undefined,
+      createdAt: undefined,
+      updatedAt: undefined,
+    };
+    const secretOutputs = ["signingSecret", "secret", "customHeaders"];
+    super(providerShim(KIND), name, props, { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secretOutputs] }, module, type);
+  }
+}

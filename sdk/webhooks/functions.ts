@@ -1,0 +1,66 @@
+/**
+ * Read-only functions that run in the program process (not in the plugin):
+ * settings come from `new pulumi.Config("svc")` there, else the environment.
+ * They return plain data, not Outputs.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { ConfigSource } from "../../provider/config";
+import { operationContext, remoteFields } from "../../provider/engine/resource-provider";
+import { endpointDefinition } from "../../provider/webhooks/endpoint";
+import type { EndpointStatus, EndpointSubscription, EndpointSuspension } from "./endpoint";
+
+/** An endpoint as the service reports it (write-only values and the signing secret are never returned). */
+export interface EndpointInfo {
+  id: string;
+  url: string;
+  subscriptions: EndpointSubscription[];
+  projectId: string;
+  description: string | null;
+  maxAttempts: number | null;
+  retrySchedule: number[] | null;
+  deliveryTimeoutMs: number | null;
+  status: EndpointStatus;
+  verified: boolean;
+  customHeaderNames: string[];
+  suspension: EndpointSuspension | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface GetEndpointArgs {
+  /** The endpoint's id. */
+  id: string;
+  /** Connection profile (see `EndpointArgs.profile`). */
+  profile?: string;
+}
+
+export interface GetEndpointsArgs {
+  /** Only endpoints of this project. */
+  projectId?: string;
+  /** Connection profile (see `EndpointArgs.profile`). */
+  profile?: string;
+}
+
+function programConfig(): ConfigSource {
+  const config = new pulumi.Config("svc");
+  return (key) => config.get(key);
+}
+
+function toInfo(remote: Record<string, unknown>): EndpointInfo {
+  const fields = remoteFields(endpointDefinition, remote);
+  return { id: String(remote.id), ...fields } as unknown as EndpointInfo;
+}
+
+/** One endpoint by id. Fails when it does not exist or the key cannot see it. */
+export async function getEndpoint(args: GetEndpointArgs): Promise<EndpointInfo> {
+  const ctx = operationContext(endpointDefinition, args.profile, programConfig());
+  const res = await ctx.client.request<Record<string, unknown>>({ method: "GET", path: endpointDefinition.paths.item(args.id) });
+  return toInfo(res.body);
+}
+
+/** Every endpoint the key can see (all pages), optionally of one project. */
+export async function getEndpoints(args: GetEndpointsArgs = {}): Promise<EndpointInfo[]> {
+  const ctx = operationContext(endpointDefinition, args.profile, programConfig());
+  const items = await ctx.client.listAll<Record<string, unknown>>(endpointDefinition.paths.create, { project_id: args.projectId });
+  return items.map(toInfo);
+}

@@ -1,0 +1,2 @@
+export { Endpoint, type EndpointArgs, type EndpointState, type EndpointStatus, type EndpointSubscription, type EndpointSubscriptionArgs, type EndpointSuspension } from "./endpoint";
+export { getEndpoint, getEndpoints, type EndpointInfo, type GetEndpointArgs, type GetEndpointsArgs } from "./functions";

@@ -1,0 +1,91 @@
+/**
+ * The SDK in the program process: the class registers under its own type token
+ * with the shim as `__provider`, secrets wrapped, every output declared; the
+ * functions read through stack config / env and return plain data.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as svc from "../../sdk";
+import { closeSharedDispatcher } from "../../provider";
+import { control, useEmulator } from "../support/emulator";
+import type { Workspace } from "./support";
+
+interface Registered {
+  type: string;
+  name: string;
+  inputs: Record<string, any>;
+}
+const registered: Registered[] = [];
+
+beforeAll(async () => {
+  await pulumi.runtime.setMocks(
+    {
+      newResource: (args) => {
+        registered.push({ type: args.type, name: args.name, inputs: args.inputs });
+        return { id: `${args.name}-id`, state: { ...args.inputs, signingSecret: "whsec_mock", verified: false } };
+      },
+      call: () => ({}),
+    },
+    "project",
+    "stack",
+    false,
+  );
+});
+
+const value = <T>(o: pulumi.Output<T>) => new Promise<T>((resolve) => o.apply((v) => resolve(v)));
+const isSecret = <T>(o: pulumi.Output<T>) => (o as any).isSecret as Promise<boolean>;
+
+describe("svc.webhooks.Endpoint", () => {
+  it("registers under pulumi-nodejs:dynamic/svc/webhooks:Endpoint, with the static __pulumiType equal to it", async () => {
+    const ep = new svc.webhooks.Endpoint("orders", {
+      url: "https://example.com/h",
+      subscriptions: [{ eventType: "order.*" }],
+      customHeaders: { "X-Team": "orders" },
+      secret: "whsec_given",
+      maxAttempts: 3,
+    });
+    expect(svc.webhooks.Endpoint.__pulumiType).toBe("pulumi-nodejs:dynamic/svc/webhooks:Endpoint");
+    expect(await value(ep.urn)).toContain("pulumi-nodejs:dynamic/svc/webhooks:Endpoint::orders");
+    const reg = registered.find((r) => r.name === "orders")!;
+    expect(reg.type).toBe(svc.webhooks.Endpoint.__pulumiType);
+    expect(typeof reg.inputs.__provider).toBe("string");
+    expect(reg.inputs.__provider).toContain("pulumi-svc/provider");
+    expect(reg.inputs.subscriptions).toEqual([{ eventType: "order.*" }]);
+    expect(await value(ep.maxAttempts)).toBe(3);
+    expect(await value(ep.signingSecret)).toBe("whsec_mock");
+    expect(await isSecret(ep.customHeaders)).toBe(true);
+    expect(await isSecret(ep.secret)).toBe(true);
+    // signingSecret is made secret by the engine (additionalSecretOutputs), which mocks do not run: see the e2e test.
+    expect(await isSecret(ep.url)).toBe(false);
+  });
+});
+
+describe("svc.webhooks.getEndpoint / getEndpoints (program process)", () => {
+  const emu = useEmulator();
+  let ws: Workspace;
+  beforeAll(async () => {
+    ws = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "pro" });
+    process.env.SVC_WEBHOOKS_URL = emu().webhooksUrl;
+    process.env.SVC_WEBHOOKS_API_KEY = ws.webhooks.admin;
+    for (let i = 0; i < 5; i++) {
+      await fetch(`${emu().webhooksUrl}/v1/endpoints`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${ws.webhooks.admin}`, "content-type": "application/json" },
+        body: JSON.stringify({ url: `https://h${i}.example.com/in`, subscriptions: [{ event_type: "a.*" }], custom_headers: { "X-A": "v" } }),
+      });
+    }
+  });
+  afterAll(async () => {
+    delete process.env.SVC_WEBHOOKS_URL;
+    delete process.env.SVC_WEBHOOKS_API_KEY;
+    await closeSharedDispatcher();
+  });
+
+  it("getEndpoints walks every page and returns camelCase plain data", async () => {
+    const all = await svc.webhooks.getEndpoints({ projectId: ws.project_id });
+    expect(all).toHaveLength(5);
+    expect(all[0]).toMatchObject({ subscriptions: [{ eventType: "a.*" }], customHeaderNames: ["X-A"], projectId: ws.project_id, status: "enabled" });
+    const one = await svc.webhooks.getEndpoint({ id: all[2]!.id });
+    expect(one).toEqual(all[2]);
+  });
+});
