@@ -35,9 +35,8 @@ export function takeRedeliverToken(ctx: EmulatorContext, workspaceId: string): v
   throw rateLimited(retryAfter);
 }
 
-/** Forget every bucket (after a size change, or for a test). */
+/** Forget every bucket (after a size change): each starts full again. */
 export function resetRedeliverBuckets(ctx: EmulatorContext): void {
-  ctx.store.product<Record<string, Bucket>>("webhooks.deliveries.buckets", () => ({}));
   ctx.state.products["webhooks.deliveries.buckets"] = {};
   ctx.store.changed();
 }
