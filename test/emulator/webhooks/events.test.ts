@@ -66,6 +66,26 @@ describe("publish and fan-out", () => {
   });
 });
 
+describe("publish runs the type policy and schema before fan-out", () => {
+  const emu = useEmulator();
+
+  it("strict policy: 422 unknown_event_type, no event and no delivery; a registered schema is enforced", async () => {
+    const ws = await newWorkspace(emu());
+    await createEndpoint(emu(), ws.webhooks.admin);
+    expect((await wh(emu(), "PUT", "/v1/event-types/policy", { key: ws.webhooks.admin, body: { policy: "strict" } })).status).toBe(200);
+    expectError(await publish(emu(), ws.webhooks.publish, { event_type: "order.created" }), 422, "unknown_event_type", { event_type: "order.created" });
+    const schema = { type: "object", required: ["id"], properties: { id: { type: "string" } } };
+    expect((await wh(emu(), "POST", "/v1/event-types", { key: ws.webhooks.admin, body: { name: "order.created", payload_schema: schema } })).status).toBe(201);
+    const bad = await publish(emu(), ws.webhooks.publish, { event_type: "order.created", payload: {} });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error).toMatchObject({ code: "invalid_payload", details: { reason: "payload" } });
+    expect((await wh(emu(), "GET", "/v1/deliveries", { key: ws.webhooks.read })).body.total).toBe(0);
+    const ok = await publish(emu(), ws.webhooks.publish, { event_type: "order.created", payload: { id: "o1" } });
+    expect(ok.body.deliveries).toBe(1);
+    expect((await wh(emu(), "GET", "/v1/events", { key: ws.webhooks.read })).body.total).toBe(1);
+  });
+});
+
 describe("Idempotency-Key", () => {
   const emu = useEmulator();
 
