@@ -46,16 +46,19 @@ function requestOf(ctx: EmulatorContext, p: InfraPrincipal, id: string): QuotaRe
   return r;
 }
 
-/** Move `r` by `action`, or 409 `conflict` with the reason of rules/quota.ts, the id and the state. */
-function transition(ctx: EmulatorContext, r: QuotaRequest, action: QuotaRequestAction): void {
+/** The state `action` leads to, or 409 `conflict` with the reason of rules/quota.ts, the id and the state. */
+function nextState(r: QuotaRequest, action: QuotaRequestAction): QuotaRequestState {
   const next = quotaRequestTransition(r.state, action);
-  if ("conflict" in next) {
-    throw conflict(next.conflict, `Quota request ${r.id} is ${r.state}; '${action}' is not possible in that state.`, { id: r.id, state: r.state });
-  }
+  if ("conflict" in next) throw conflict(next.conflict, `Quota request ${r.id} is ${r.state}; '${action}' is not possible in that state.`, { id: r.id, state: r.state });
+  return next.to;
+}
+
+function moveTo(ctx: EmulatorContext, r: QuotaRequest, state: QuotaRequestState): void {
   const now = ctx.nowIso();
-  r.state = next.to;
+  r.state = state;
   r.updated_at = now;
-  if (["approved", "rejected", "withdrawn"].includes(next.to)) r.decided_at = now;
+  if (["approved", "rejected", "withdrawn"].includes(state)) r.decided_at = now;
+  ctx.store.changed();
 }
 
 /** Non-admin callers may change only their own request. */
@@ -101,12 +104,12 @@ export function registerQuotaRequests(app: FastifyInstance, ctx: EmulatorContext
       const body = parse(editBody, objectBody(req.body));
       const r = requestOf(ctx, p, body.id);
       assertMayChange(p, r);
+      const to = nextState(r, "edit");
       const merged = { service: r.service, region: r.region, limits: body.limits ?? r.limits, justification: body.justification ?? r.justification };
       throwViolations(quotaRequestViolations(merged));
-      transition(ctx, r, "edit");
       r.limits = merged.limits as Record<string, number>;
       r.justification = merged.justification as string;
-      ctx.store.changed();
+      moveTo(ctx, r, to);
       return view(r);
     });
 
@@ -114,8 +117,7 @@ export function registerQuotaRequests(app: FastifyInstance, ctx: EmulatorContext
       const p = auth(ctx, req, SCOPES.quotaRequest);
       const r = requestOf(ctx, p, parse(idQuery, req.query, "query").id);
       assertMayChange(p, r);
-      transition(ctx, r, "withdraw");
-      ctx.store.changed();
+      moveTo(ctx, r, nextState(r, "withdraw"));
       return reply.status(204).send();
     });
   }
@@ -135,10 +137,10 @@ export function registerQuotaRequests(app: FastifyInstance, ctx: EmulatorContext
       const p = auth(ctx, req, SCOPES.admin);
       const body = parse(schema, objectBody(req.body));
       const r = requestOf(ctx, p, body.id);
-      transition(ctx, r, action);
+      const to = nextState(r, action);
       if (body.message !== undefined) r.admin_message = body.message;
       if (action === "approve") setQuotaLimits(ctx, r.project_id, r.region ?? "", r.limits);
-      ctx.store.changed();
+      moveTo(ctx, r, to);
       return view(r);
     });
   decide("approve", decisionBody);

@@ -72,6 +72,8 @@ describe("Quota requests", () => {
     expect(limits).toEqual({ vms: 90, vcpu: 300, ram_gb: 800 });
 
     expectConflict(await call(emu(), "PATCH", base, { key: member(), body: { id: r.id, justification: "more" } }), "quota_request_decided", r.id, "approved");
+    // the state conflict wins over a bad edit
+    expectConflict(await call(emu(), "PATCH", base, { key: member(), body: { id: r.id, limits: { vms: -1 } } }), "quota_request_decided", r.id, "approved");
     expectConflict(await call(emu(), "DELETE", `${base}?id=${r.id}`, { key: member() }), "quota_request_decided", r.id, "approved");
     expectConflict(await call(emu(), "POST", `${base}approve`, { key: admin(), body: { id: r.id } }), "quota_request_decided", r.id, "approved");
     expectConflict(await call(emu(), "POST", `${base}reject`, { key: admin(), body: { id: r.id, message: "no" } }), "quota_request_decided", r.id, "approved");
