@@ -1,0 +1,38 @@
+/**
+ * Production stacks declare the workspace's event type policy as `strict`: only
+ * registered event types can then be published, so a typo in a producer fails loudly
+ * instead of creating a new type nobody subscribes to. A stack policy, because the
+ * violation is an absence.
+ */
+import type { StackValidationPolicy } from "@pulumi/policy";
+import { configSchema, productionStacksProperty, readConfig, type ProductionConfig } from "../lib/config";
+import { stackView } from "../lib/match";
+import { isUnknown } from "../lib/props";
+import { isProductionStack } from "../lib/stacks";
+
+const schema = configSchema<ProductionConfig>({ productionStacks: productionStacksProperty });
+
+export const strictEventTypePolicyInProduction: StackValidationPolicy = {
+  name: "strict-event-type-policy-in-production",
+  description: "Production stacks declare a workspace EventTypePolicy with policy: strict.",
+  enforcementLevel: "mandatory",
+  remediationSteps: 'Declare `new EventTypePolicy("workspace", { policy: "strict" })` (no projectId) in the stack, and an EventType for every type you publish.',
+  configSchema: schema,
+  validateStack: (args, report) => {
+    const view = stackView(args);
+    const { productionStacks } = readConfig(schema, args);
+    if (!isProductionStack(view.stack, productionStacks)) return;
+    const workspacePolicies = view.ofKind("webhooks:EventTypePolicy").filter((p) => p.props.projectId === undefined || p.props.projectId === null);
+    if (workspacePolicies.length === 0) {
+      report(
+        `production stack "${view.stack}" (config productionStacks) declares no workspace EventTypePolicy; declare one with policy: "strict" and no projectId.`,
+      );
+      return;
+    }
+    for (const p of workspacePolicies) {
+      const policy = p.props.policy;
+      if (policy === "strict" || isUnknown(policy)) continue;
+      report(`policy is ${JSON.stringify(policy ?? null)}; the workspace EventTypePolicy on production stack "${view.stack}" must be "strict".`, p.urn);
+    }
+  },
+};

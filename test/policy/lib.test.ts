@@ -1,0 +1,122 @@
+/** The pack's shared helpers: host classification, header names, stacks, token matching, property reading. */
+import { describe, expect, it } from "vitest";
+import { Secret, unknownCheckingProxy } from "@pulumi/policy";
+import { RESOURCE_KINDS, TYPE_TOKENS } from "../../sdk/tokens";
+import { canonicalHeaderName, DEFAULT_CREDENTIAL_NAME_FRAGMENTS, looksLikeCredential } from "../../policy/lib/headers";
+import { blockedHost, hostAllowed } from "../../policy/lib/hosts";
+import { kindOf } from "../../policy/lib/match";
+import { plain, UNKNOWN } from "../../policy/lib/props";
+import { isProductionStack, stackOfUrn } from "../../policy/lib/stacks";
+import { lowerCaseHost } from "../../policy/policies/endpoint-url-host-lowercase";
+import { UNKNOWN_STRING } from "./wire";
+
+const host = (url: string) => blockedHost(new URL(url).hostname)?.reason;
+
+describe("blockedHost", () => {
+  it.each([
+    ["https://10.0.0.0/", "a private address (10.0.0.0/8)"],
+    ["https://10.255.255.255/", "a private address (10.0.0.0/8)"],
+    ["https://172.16.0.0/", "a private address (172.16.0.0/12)"],
+    ["https://172.31.255.255/", "a private address (172.16.0.0/12)"],
+    ["https://192.168.255.1/", "a private address (192.168.0.0/16)"],
+    ["https://127.1/", "a loopback address (127.0.0.0/8)"],
+    ["https://2130706433/", "a loopback address (127.0.0.0/8)"],
+    ["https://169.254.0.1/", "a link-local address (169.254.0.0/16)"],
+    ["https://0.0.0.0/", "an unspecified address (0.0.0.0/8)"],
+    ["https://[::1]/", "a loopback address (::1)"],
+    ["https://[0:0:0:0:0:0:0:1]/", "a loopback address (::1)"],
+    ["https://[::]/", "an unspecified address (::)"],
+    ["https://[fc00::1]/", "a unique local address (fc00::/7)"],
+    ["https://[fdff:ffff::1]/", "a unique local address (fc00::/7)"],
+    ["https://[fe80::abcd]/", "a link-local address (fe80::/10)"],
+    ["https://[febf::1]/", "a link-local address (fe80::/10)"],
+    ["https://[::ffff:127.0.0.1]/", "a loopback address (127.0.0.0/8)"],
+    ["https://LocalHost./", "a loopback name (localhost, *.localhost)"],
+    ["https://x.y.localhost/", "a loopback name (localhost, *.localhost)"],
+    ["https://metadata.google.internal/", "an internal-only name (*.internal)"],
+    ["https://nas.local/", "a link-local multicast DNS name (*.local)"],
+  ])("%s is %s", (url, reason) => expect(host(url)).toBe(reason));
+
+  it.each([
+    "https://9.255.255.255/",
+    "https://11.0.0.0/",
+    "https://172.15.255.255/",
+    "https://172.32.0.0/",
+    "https://192.169.0.1/",
+    "https://169.255.0.1/",
+    "https://[2001:db8::1]/",
+    "https://[fec0::1]/",
+    "https://[::ffff:8.8.8.8]/",
+    "https://example.com/",
+    "https://localhost.example.com/",
+    "https://internal.example.com/",
+    "https://local.example.com/",
+  ])("%s is not blocked", (url) => expect(host(url)).toBeUndefined());
+
+  it("allowedHosts: exact names case-insensitively, *.suffix below a name only, IPv6 with or without brackets", () => {
+    expect(hostAllowed("Hooks.Corp.Internal", ["hooks.corp.internal"])).toBe(true);
+    expect(hostAllowed("a.b.corp.internal", ["*.corp.internal"])).toBe(true);
+    expect(hostAllowed("corp.internal", ["*.corp.internal"])).toBe(false);
+    expect(hostAllowed("evilcorp.internal", ["*.corp.internal"])).toBe(false);
+    expect(hostAllowed("[::1]", ["::1"])).toBe(true);
+    expect(hostAllowed("[::1]", ["[::1]"])).toBe(true);
+  });
+});
+
+describe("header names", () => {
+  it.each([
+    ["x-api-key", "X-Api-Key"],
+    ["AUTHORIZATION", "Authorization"],
+    ["X-API-Key", "X-Api-Key"],
+    ["x--double", "X--Double"],
+    ["x_underscore", "X_underscore"],
+    ["bad name", "bad name"],
+  ])("canonical %s -> %s", (name, canonical) => expect(canonicalHeaderName(name)).toBe(canonical));
+
+  it.each([
+    ["Authorization", true],
+    ["X-Auth-Token", true],
+    ["X-API-KEY", true],
+    ["X-Client-Secret", true],
+    ["X-Team", false],
+    ["Keep-Alive-Ish", false],
+  ])("credential-like %s: %s", (name, expected) => expect(looksLikeCredential(name, DEFAULT_CREDENTIAL_NAME_FRAGMENTS)).toBe(expected));
+});
+
+describe("stacks", () => {
+  it("reads the stack from a URN, including parented types", () => {
+    expect(stackOfUrn(`urn:pulumi:prod-eu::proj::${TYPE_TOKENS["webhooks:Endpoint"]}::ep`)).toBe("prod-eu");
+    expect(stackOfUrn("urn:pulumi:dev::proj::my:component:Thing$pulumi-nodejs:dynamic/svc/webhooks:Endpoint::ep")).toBe("dev");
+    expect(stackOfUrn("not-a-urn")).toBeUndefined();
+  });
+  it("matches production globs", () => {
+    const globs = ["prod", "prod-*", "production"];
+    expect(["prod", "prod-eu", "production"].map((s) => isProductionStack(s, globs))).toEqual([true, true, true]);
+    expect(["dev", "preprod", "prod2", "staging-prod", undefined].map((s) => isProductionStack(s, globs))).toEqual([false, false, false, false, false]);
+  });
+});
+
+describe("token matching", () => {
+  it("maps every token of sdk/tokens.ts back to its kind and nothing else", () => {
+    for (const kind of RESOURCE_KINDS) expect(kindOf(TYPE_TOKENS[kind])).toBe(kind);
+    expect(kindOf("pulumi-nodejs:dynamic:Resource")).toBeUndefined();
+    expect(kindOf("pulumi-nodejs:dynamic/other/webhooks:Endpoint")).toBeUndefined();
+  });
+});
+
+describe("plain", () => {
+  it("reads past the unknown-checking proxy: unknowns become UNKNOWN, secrets are revealed, nothing throws", () => {
+    const props = unknownCheckingProxy({ a: UNKNOWN_STRING, b: [1, UNKNOWN_STRING], c: { d: new Secret("s") }, e: new Secret({ f: "g" }) });
+    expect(() => (props as Record<string, unknown>)["a"]).toThrow(/can't be known during preview/);
+    expect(plain(props)).toEqual({ a: UNKNOWN, b: [1, UNKNOWN], c: { d: "s" }, e: { f: "g" } });
+  });
+});
+
+describe("lowerCaseHost", () => {
+  it.each([
+    ["https://A.example.com", "https://a.example.com"],
+    ["https://[FE80::AB]:8443/P", "https://[fe80::ab]:8443/P"],
+    ["https://u:P@X.io/Q?R=S", "https://u:P@x.io/Q?R=S"],
+  ])("%s -> %s", (url, lowered) => expect(lowerCaseHost(url)).toBe(lowered));
+  it.each(["https://a.example.com/UPPER", "not a url", "mailto:X@Y"])("%s: unchanged", (url) => expect(lowerCaseHost(url)).toBeUndefined());
+});
