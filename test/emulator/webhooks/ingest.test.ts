@@ -167,3 +167,23 @@ describe("ingest: bodies and the control plane", () => {
     expect(secret).toEqual({ secret: "gh-secret", previous_secret: null, previous_secret_expires_at: null });
   });
 });
+
+describe("ingest: limits and billing state", () => {
+  const emu = useEmulator({ bodyLimit: 1024 });
+
+  it("a body over the limit is 413 payload_too_large with the limit", async () => {
+    const ws = await newWorkspace(emu());
+    const s = await createSource(emu(), ws.webhooks.admin);
+    const body = JSON.stringify({ type: "big", pad: "x".repeat(2000) });
+    expectError(await ingest(emu(), s.id, body, { secret: s.secret }), 413, "payload_too_large", { limit: 1024 });
+  });
+
+  it("a frozen workspace's source answers 402 workspace_frozen, captured as that outcome", async () => {
+    const ws = await newWorkspace(emu());
+    const s = await createSource(emu(), ws.webhooks.admin, { capture_enabled: true });
+    await control(emu(), "PATCH", `/workspaces/${ws.workspace_id}`, { frozen: true });
+    expectError(await ingest(emu(), s.id, '{"type":"a"}', { secret: s.secret }), 402, "workspace_frozen", undefined);
+    const captures = await wh(emu(), "GET", `/v1/captures?source_id=${s.id}`, { key: ws.webhooks.read });
+    expect(captures.body.data.map((c: any) => c.outcome)).toEqual(["workspace_frozen"]);
+  });
+});
