@@ -149,7 +149,7 @@ describe("ingest: bodies and the control plane", () => {
     const s = await createSource(emu(), ws.webhooks.admin, { default_event_type: "raw.in" });
     const noType = await fetch(`${emu().url}/webhooks/v1/ingest/${s.id}`, { method: "POST", body: new Uint8Array(Buffer.from('{"type":"t.none"}')), headers: { "x-webhook-signature": sign(s.secret!, '{"type":"t.none"}') } });
     expect(noType.status).toBe(202);
-    expect((await noType.json()).event_type).toBe("t.none");
+    expect(((await noType.json()) as { event_type: string }).event_type).toBe("t.none");
     const xml = await ingest(emu(), s.id, "<a/>", { secret: s.secret, headers: { "content-type": "application/xml" } });
     expect(xml.body).toMatchObject({ outcome: "accepted", event_type: "raw.in" });
     const empty = await ingest(emu(), s.id, "", { secret: s.secret });
