@@ -120,7 +120,7 @@ export function serviceViolations(service: unknown, path: (string | number)[] = 
 export function quotaRequestViolations(body: Record<string, unknown>): RuleViolation[] {
   const out: RuleViolation[] = [];
   for (const name of Object.keys(body)) {
-    if (!["id", "project_id", "service", "region", "limits", "justification"].includes(name)) out.push({ path: [name], type: "extra_forbidden", msg: "Extra inputs are not permitted" });
+    if (!["project_id", "service", "region", "limits", "justification"].includes(name)) out.push({ path: [name], type: "extra_forbidden", msg: "Extra inputs are not permitted" });
   }
   if (body.project_id !== undefined && body.project_id !== null && typeof body.project_id !== "string") {
     out.push({ path: ["project_id"], type: "string_type", msg: "Input should be a valid string" });

@@ -11,29 +11,43 @@ import { parse } from "../core/validation";
 import { acceptMessage } from "./messages";
 import { inboxesState, inboxView, isLive, messageView } from "./state";
 
-const emailIn = z.object({
+const messageIn = z.object({
   inbox_id: z.string().optional(),
-  /** Alternative to inbox_id: the inbox's email address. */
+  /** Alternative to inbox_id: the inbox's email address, or a bin's slug. */
   address: z.string().optional(),
+  headers: z.record(z.string(), z.string()).default({}),
+  // email inboxes
   from: z.string().default("sender@example.test"),
   subject: z.string().default(""),
   text: z.string().default(""),
   html: z.string().nullable().default(null),
-  headers: z.record(z.string(), z.string()).default({}),
+  // http inboxes (what the bin URL would have received)
+  method: z.string().default("POST"),
+  path: z.string().default("/"),
+  query: z.string().default(""),
+  body: z.string().default(""),
+  content_type: z.string().nullable().default(null),
 });
 const rateIn = z.object({ rate_per_min: z.number().int().min(1) });
 const ingestIn = z.object({ enabled: z.boolean() });
 
 export function inboxesControl(app: FastifyInstance, ctx: EmulatorContext): void {
   app.post("/messages", async (req, reply) => {
-    const body = parse(emailIn, req.body ?? {});
-    const s = inboxesState(ctx);
-    const inbox = Object.values(s.inboxes).find(
-      (i) => isLive(ctx, i) && i.transport === "email" && (i.id === body.inbox_id || (body.address !== undefined && i.address === body.address.toLowerCase())),
+    const b = parse(messageIn, req.body ?? {});
+    const address = b.address?.toLowerCase();
+    const inbox = Object.values(inboxesState(ctx).inboxes).find(
+      (i) => isLive(ctx, i) && (i.id === b.inbox_id || (address !== undefined && (i.address === address || (i.transport === "http" && i.slug === b.address)))),
     );
-    if (!inbox) throw notFound("inbox", body.inbox_id ?? body.address);
-    const size = Buffer.byteLength(body.subject + body.text + (body.html ?? ""));
-    const m = acceptMessage(ctx, inbox, { from: body.from, to: inbox.address, subject: body.subject, text: body.text, html: body.html, headers: body.headers, size_bytes: size });
+    if (!inbox) throw notFound("inbox", b.inbox_id ?? b.address);
+    const m = inbox.transport === "email"
+      ? acceptMessage(ctx, inbox, {
+        from: b.from, to: inbox.address, subject: b.subject, text: b.text, html: b.html, headers: b.headers,
+        size_bytes: Buffer.byteLength(b.subject + b.text + (b.html ?? "")),
+      })
+      : acceptMessage(ctx, inbox, {
+        method: b.method.toUpperCase(), path: b.path, query: b.query, body: b.body, body_encoding: "utf8", content_type: b.content_type,
+        headers: b.content_type ? { ...b.headers, "content-type": b.content_type } : b.headers, size_bytes: Buffer.byteLength(b.body),
+      });
     return reply.status(201).send(messageView(m));
   });
 

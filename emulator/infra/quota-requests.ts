@@ -78,7 +78,6 @@ export function registerQuotaRequests(app: FastifyInstance, ctx: EmulatorContext
       const p = auth(ctx, req, SCOPES.quotaRequest);
       const body = objectBody(req.body);
       throwViolations(quotaRequestViolations(body));
-      if ("id" in body) throwViolations([{ path: ["id"], type: "extra_forbidden", msg: "The id is assigned by the API" }]);
       const now = ctx.nowIso();
       const r: QuotaRequest = {
         id: newId("qr"),

@@ -44,6 +44,35 @@ describe("Inboxes messages", () => {
     expect(extracted.extracted).toEqual({ kind: "codes", matches: ["123456"] });
     const links = (await call(emu(), "GET", `/inboxes/v1/inboxes/${a.id}/messages?extract=links`, { key: ws.inboxes.read })).body;
     expect(links.data[1].extracted).toEqual({ kind: "links", matches: ["https://x.test/verify"] });
+    for (const kind of ["qr", "constructor"]) {
+      const other = await call(emu(), "GET", `/inboxes/v1/inboxes/${a.id}/messages/${m1.id}?extract=${kind}`, { key: ws.inboxes.read });
+      expect(other.status).toBe(200);
+      expect(other.body.extracted).toEqual({ kind, matches: [] });
+    }
+    expect((await call(emu(), "GET", `/inboxes/v1/inboxes/${a.id}/messages/${m1.id}`, { key: ws.inboxes.read })).body).not.toHaveProperty("extracted");
+  });
+
+  it("the control plane delivers an http request to a bin by id or slug", async () => {
+    const ws = await workspace(emu());
+    const bin = await createInbox(emu(), ws.inboxes.admin, { transport: "http" });
+    const res = await call(emu(), "POST", "/_emulator/inboxes/messages", { body: { address: bin.slug, method: "put", path: "/x", body: "{}", content_type: "application/json" } });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ inbox_id: bin.id, transport: "http", method: "PUT", path: "/x", body: "{}", content_type: "application/json", from: null, subject: null });
+    expect((await call(emu(), "POST", "/_emulator/inboxes/messages", { body: { inbox_id: bin.id } })).body.method).toBe("POST");
+    expect((await call(emu(), "POST", "/_emulator/inboxes/messages", { body: { inbox_id: "inb_nope" } })).status).toBe(404);
+  });
+
+  it("a bin takes a JSON body as is and answers 413 with limit and size over the body limit", async () => {
+    const ws = await workspace(emu());
+    const bin = await createInbox(emu(), ws.inboxes.admin, { transport: "http" });
+    const hit = await call(emu(), "POST", `/inboxes/bin/${bin.slug}`, { raw: '{"a":1', headers: { "content-type": "application/json" } });
+    expect(hit.status).toBe(200);
+    const m = (await call(emu(), "GET", `/inboxes/v1/inboxes/${bin.id}/messages/${hit.body.message_id}`, { key: ws.inboxes.read })).body;
+    expect(m.body).toBe('{"a":1');
+    const big = Buffer.alloc(1024 * 1024 + 1, 97);
+    const res = await call(emu(), "POST", `/inboxes/bin/${bin.slug}`, { raw: big, headers: { "content-type": "text/plain" } });
+    expect(res.status).toBe(413);
+    expect(errorOf(res).details).toEqual({ limit: 1024 * 1024, size: big.length });
   });
 
   it("404 message for a message of another inbox; 404 inbox for messages of a released inbox", async () => {
