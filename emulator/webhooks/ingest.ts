@@ -64,14 +64,18 @@ function headerValue(req: FastifyRequest, name: string): string | undefined {
   return typeof v === "string" && v !== "" ? v : undefined;
 }
 
-/** The event type as read from the request, or undefined when it cannot be read. */
+/** Longest event type name, as on `POST /v1/events`; a longer one counts as unreadable. */
+const MAX_EVENT_TYPE_LENGTH = 255;
+
+/** The event type read from the request with the source's prefix, or undefined when it cannot be read. */
 function readEventType(source: SourceRecord, req: FastifyRequest, json: unknown): string | undefined {
   const where =
     source.event_type_source === "header" ? { header: source.event_type_key ?? "" }
     : source.event_type_source === "path" ? { path: source.event_type_key ?? "" }
     : PROVIDER_EVENT_TYPE_LOCATION[source.provider];
   const value = "header" in where ? headerValue(req, where.header) : atPath(json, where.path);
-  return typeof value === "string" && value !== "" ? value : undefined;
+  const full = typeof value === "string" && value !== "" ? (source.event_type_prefix ?? "") + value : undefined;
+  return full !== undefined && full.length <= MAX_EVENT_TYPE_LENGTH ? full : undefined;
 }
 
 /** The payload: the JSON body when it is an object, else the bytes wrapped. */
@@ -104,8 +108,7 @@ export function registerIngest(app: FastifyInstance, ctx: EmulatorContext): void
 
     const ws = ctx.state.workspaces[source.workspace_id]!;
     const json = parseJson(body);
-    const read = readEventType(source, req, json);
-    const eventType = read !== undefined ? (source.event_type_prefix ?? "") + read : source.default_event_type ?? RECEIVED_EVENT_TYPE;
+    const eventType = readEventType(source, req, json) ?? source.default_event_type ?? RECEIVED_EVENT_TYPE;
     const principal: Principal = { kind: "key", workspace: ws, confinedProject: null, scope: "admin" };
     let result: { outcome: CaptureOutcome; event_type: string; event_id: string | null; replayed: boolean };
     let refusal: ApiError | undefined;

@@ -187,3 +187,18 @@ describe("ingest: limits and billing state", () => {
     expect(captures.body.data.map((c: any) => c.outcome)).toEqual(["workspace_frozen"]);
   });
 });
+
+describe("ingest: unreadable types", () => {
+  const emu = useEmulator();
+
+  it.each([
+    ["a number", '{"type": 42}'],
+    ["an empty string", '{"type": ""}'],
+    ["over 255 characters with the prefix", JSON.stringify({ type: "t".repeat(250) })],
+  ])("a type that is %s falls back to the default", async (_name, body) => {
+    const ws = await newWorkspace(emu());
+    const s = await createSource(emu(), ws.webhooks.admin, { event_type_prefix: "prefix.", default_event_type: "fallback" });
+    const res = await ingest(emu(), s.id, body, { secret: s.secret });
+    expect(res.body).toMatchObject({ outcome: "accepted", event_type: "fallback" });
+  });
+});
