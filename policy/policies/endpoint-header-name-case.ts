@@ -56,7 +56,8 @@ export const endpointHeaderNameCase: ResourceValidationPolicy = {
   validateResource: validateKinds(["webhooks:Endpoint"], (inputs, _ctx, report) => {
     const headers = inputs.customHeaders;
     if (!isRecord(headers)) return;
-    const names = Object.keys(headers);
+    // Sorted, as the engine sends map keys: the same messages in the same order whatever the transport.
+    const names = Object.keys(headers).sort();
     const clashes = caseClashes(names);
     for (const group of clashes) {
       report(

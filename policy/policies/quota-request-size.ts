@@ -29,7 +29,8 @@ export const quotaRequestSize: ResourceValidationPolicy = {
     const defaults = service === undefined ? undefined : QUOTA_SERVICES[service];
     // An unknown service or quota name is the provider's check to report, not ours.
     if (!defaults || !isRecord(inputs.limits)) return;
-    for (const [quota, requested] of Object.entries(inputs.limits)) {
+    // Sorted, as the engine sends map keys: the same messages in the same order whatever the transport.
+    for (const [quota, requested] of Object.entries(inputs.limits).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       const byDefault = defaults[quota];
       if (typeof requested !== "number" || byDefault === undefined) continue;
       const ceiling = byDefault * maxMultipleOfDefault;

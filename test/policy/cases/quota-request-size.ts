@@ -18,8 +18,8 @@ export const cases: PolicyCases = {
       kind: "infra:QuotaRequest",
       props: inputs({ service: "compute", region: "eu-1", limits: { vcpu: 2000, vms: 100, ram_gb: 3201 }, justification }),
       violations: [
-        "limits.vcpu requests 2000, above 4 × the compute default of 200 (800, config maxMultipleOfDefault).",
         "limits.ram_gb requests 3201, above 4 × the compute default of 800 (3200, config maxMultipleOfDefault).",
+        "limits.vcpu requests 2000, above 4 × the compute default of 200 (800, config maxMultipleOfDefault).",
       ],
     },
     {
