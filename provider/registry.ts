@@ -5,7 +5,9 @@
 import type { ResourceKind } from "../sdk/tokens";
 import type { ResourceDefinition } from "./engine/fields";
 import { endpointDefinition } from "./webhooks/endpoint";
+import { eventTypeDefinition } from "./webhooks/event-type";
 
 export const DEFINITIONS: Partial<Record<ResourceKind, ResourceDefinition>> = {
   "webhooks:Endpoint": endpointDefinition,
+  "webhooks:EventType": eventTypeDefinition,
 };

@@ -22,11 +22,17 @@ export function declared(spec: FieldSpec, news: Props, name: string): { managed:
   return { managed: true, value: value ?? null };
 }
 
+/** Are two values of a field the same (the field's own equality, else structural JSON)? */
+export function fieldEqual(spec: FieldSpec, a: unknown, b: unknown): boolean {
+  if (spec.equal && a !== undefined && a !== null && b !== undefined && b !== null) return spec.equal(a, b);
+  return jsonEqual(a, b);
+}
+
 export function fieldChanged(spec: FieldSpec, name: string, olds: Props, news: Props): boolean {
   const { managed, value } = declared(spec, news, name);
   if (!managed) return false;
   if (containsUnknown(value)) return true;
-  return !jsonEqual(value, olds[name]);
+  return !fieldEqual(spec, value, olds[name]);
 }
 
 export function diffFields(def: ResourceDefinition, olds: Props, news: Props): FieldDiff {
@@ -34,7 +40,8 @@ export function diffFields(def: ResourceDefinition, olds: Props, news: Props): F
     .filter(([name, spec]) => isInputField(spec) && fieldChanged(spec, name, olds, news))
     .map(([name]) => name);
   const replaces = changed.filter((name) => def.fields[name]!.mode === "createOnly");
-  // A replacement that keeps a unique name cannot exist next to the old object.
-  const keepsUniqueName = Object.entries(def.fields).some(([name, spec]) => spec.uniqueName && !changed.includes(name));
+  // A replacement that keeps its unique key (every uniqueName field) cannot exist next to the old object.
+  const keyFields = Object.entries(def.fields).filter(([, spec]) => spec.uniqueName);
+  const keepsUniqueName = keyFields.length > 0 && keyFields.every(([name]) => !changed.includes(name));
   return { changed, replaces, deleteBeforeReplace: replaces.length > 0 && keepsUniqueName };
 }

@@ -8,6 +8,7 @@ import type { Product } from "../config";
 import type { ResourceKind } from "../../sdk/tokens";
 import type { SvcApiError, SvcClient } from "../client";
 import type { PathSegment } from "./unknown";
+import type { FieldDiff } from "./diff";
 
 /**
  * How a field changes:
@@ -45,6 +46,8 @@ export interface FieldSpec {
   /**
    * `false`: not accepted by the API's create (endpoint `status`); applied by an
    * update call right after create when the declared value differs.
+   * `true` on an `action` field: also sent in the create body (a source's `secret`:
+   * given on create, changed later by `rotate-secret`).
    */
   onCreate?: boolean;
   /**
@@ -54,8 +57,13 @@ export interface FieldSpec {
   whenOmitted?: "clear" | "unmanaged";
   /** Value check() fills in when the input is absent. */
   default?: unknown;
-  /** A name unique in its scope that a replacement keeps: forces delete-before-replace. */
+  /**
+   * Part of a key unique in the service (a name, with its scope): a replacement that
+   * keeps every `uniqueName` field cannot exist next to the old object, so it deletes first.
+   */
   uniqueName?: boolean;
+  /** Equality of two values of this field (default: structural JSON equality), e.g. schemas by canonical JSON. */
+  equal?: (a: unknown, b: unknown) => boolean;
   /** For `put`: path of the call (relative to the item path) and the body key. */
   put?: { path: string; bodyKey: string };
   /** For `action`: path of the POST (relative to the item path) and whether repeating it is harmless. */
@@ -104,8 +112,11 @@ export interface ApplyContext extends OperationContext {
 
 /** The few things a table cannot say; every hook is optional. */
 export interface ResourceHooks {
-  /** Preview checks that need a read (cached once per process), e.g. a plan ceiling. */
-  checkRemote?(inputs: Props, ctx: OperationContext): Promise<CheckFailure[]>;
+  /**
+   * Preview checks that need a read (cached once per process), e.g. a plan ceiling.
+   * `olds` are the previous inputs (empty for a resource not created yet).
+   */
+  checkRemote?(inputs: Props, ctx: OperationContext, olds: Props): Promise<CheckFailure[]>;
   /** Reshape the update's calls, e.g. `status: enabled` on an auto-disabled endpoint → POST enable. */
   adjustPlan?(calls: PlannedCall[], olds: Props, news: Props): PlannedCall[];
   /** Outputs that are not fields, from a response (e.g. the signing secret of create or rotate-secret). */
@@ -116,8 +127,19 @@ export interface ResourceHooks {
   afterApply?(ctx: ApplyContext, event: { created: boolean; olds: Props | undefined; news: Props; outputs: Props }): Promise<Props>;
   /** A refusal turned into a message naming the reason and the fix; undefined keeps the generic one. */
   explainError?(err: SvcApiError, operation: Operation, inputs: Props | undefined): string | undefined;
-  /** DELETE refused: wait or explain. Return "retry" to send DELETE again, or throw. */
-  onDeleteRefused?(err: SvcApiError, ctx: ApplyContext, props: Props): Promise<"retry">;
+  /**
+   * DELETE refused: wait or explain. Return "retry" to send DELETE again, "gone" to
+   * drop the resource from the state anyway (after a `note` saying why, e.g. a decided
+   * quota request that cannot be withdrawn), or throw.
+   */
+  onDeleteRefused?(err: SvcApiError, ctx: ApplyContext, props: Props): Promise<"retry" | "gone">;
+  /**
+   * Reshape the diff, given the previous outputs: e.g. a change to a decided quota
+   * request replaces it, an inbox past its expiry is created again. Say why with `note`.
+   */
+  adjustDiff?(diff: FieldDiff, olds: Props, news: Props): FieldDiff;
+  /** A read answer that means the object is gone (a withdrawn quota request): refresh drops it like a 404. */
+  goneWhen?(remote: Props): boolean;
   /** Body of create beyond the fields (rare). */
   createQuery?(inputs: Props): Record<string, string | undefined>;
 }
@@ -130,14 +152,47 @@ export interface ResourceDefinition {
   /** Singular noun for messages, e.g. `endpoint`. */
   noun: string;
   fields: Fields;
-  paths: { create: string; item: (id: string) => string };
+  /** `idInBody`: the API takes the id in the PATCH body under this name, not in the path (quota requests). */
+  paths: { create: string; item: (id: string) => string; idInBody?: string };
   /** API name of the id in responses. */
   idField?: string;
   /** Shared rules (rules/*.ts) over the API-shaped body: preview predicts the API's own 422s. */
   rules?: (apiBody: Props) => RuleViolation[];
   /** How to adopt an existing object, for unknown-outcome messages. */
   adoptHint: string;
+  /** The resource's id from a create (or read) answer; default: the `idField` value. */
+  idOf?(response: Props): string;
+  /** Adoption other than by `adoptId` (default: the `adoptId` input, the object must exist, createOnly fields must match). */
+  adoption?: AdoptionSpec;
+  /** An object that always exists (a workspace setting): create takes it over, delete puts back what was found. */
+  singleton?: SingletonSpec;
   hooks?: ResourceHooks;
+}
+
+export interface AdoptionSpec {
+  /** The id of the object to adopt, from the inputs, or undefined to create (e.g. a name in its scope when `adoptExisting`). */
+  idFrom(inputs: Props): string | undefined;
+  /** No such object: create it instead of failing. */
+  createWhenMissing?: boolean;
+  /** A createOnly field differs: delete the object and create it as declared instead of failing. */
+  replaceWhenDifferent?: boolean;
+}
+
+/**
+ * A setting that exists before and after the resource (a workspace's, a scope's
+ * policy): there is nothing to create or delete. Create reads the item, keeps what it
+ * found in `priorField` (an output field) and writes every declared field; update
+ * writes the changed ones; delete writes the kept values back.
+ */
+export interface SingletonSpec {
+  /** The id of the setting (what `paths.item` takes) from the inputs, e.g. its scope. */
+  idOf(inputs: Props): string;
+  /** The output field keeping the values found before the take-over. */
+  priorField: string;
+  /** What to keep from the item as read before the take-over; default: the writable fields (camelCase). */
+  prior?(remote: Props): Props;
+  /** Put the kept values back; default: write them like an update from nothing to `prior`. */
+  restore?(ctx: ApplyContext, prior: Props, props: Props): Promise<void>;
 }
 
 /* ---------- codecs ---------- */

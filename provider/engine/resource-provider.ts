@@ -7,7 +7,7 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { SvcApiError, SvcClient, isApiError } from "../client";
 import { MissingSettingError, pluginConfigSource, resolveConnection, setPluginConfig, type ConfigSource } from "../config";
 import { checkInputs, PROVIDER_KEY } from "./check";
-import { diffFields } from "./diff";
+import { declared, diffFields, fieldEqual } from "./diff";
 import { explainApiError, PartialFailure } from "./errors";
 import { asIs, isInputField, type ApplyContext, type OperationContext, type PlannedCall, type Props, type ResourceDefinition } from "./fields";
 import { toPlainJson } from "./json";
@@ -118,7 +118,9 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
   async function runCalls(ctx: ApplyContext, calls: PlannedCall[], news: Props, outputs: Props): Promise<Props> {
     let current = outputs;
     for (const call of calls) {
-      const res = await ctx.client.request<Props>({ method: call.method, path: ctx.itemPath + call.path, body: call.body, safeToRepeat: call.safeToRepeat });
+      const idInBody = def.paths.idInBody && call.kind === "patch" ? { [def.paths.idInBody]: ctx.id } : undefined;
+      const body = idInBody ? { ...idInBody, ...(call.body as Props) } : call.body;
+      const res = await ctx.client.request<Props>({ method: call.method, path: ctx.itemPath + call.path, body, safeToRepeat: call.safeToRepeat });
       current = absorbResponse(call, res.body ?? {}, news, current);
     }
     return current;
@@ -161,13 +163,28 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
     return completeOutputs(def, current);
   }
 
+  const idOf = (response: Props) => (def.idOf ? def.idOf(response) : String(response[idField]));
+
+  /** The id to adopt: the definition's own rule, else the `adoptId` input. */
+  function adoptionId(news: Props): string | undefined {
+    if (def.adoption) return def.adoption.idFrom(news);
+    return typeof news.adoptId === "string" && news.adoptId !== "" ? news.adoptId : undefined;
+  }
+
   async function create(inputs: Props): Promise<dynamic.CreateResult> {
     const news = inputs;
-    if (typeof news.adoptId === "string" && news.adoptId !== "") return adopt(news.adoptId, news);
+    if (def.singleton) return takeOver(news);
+    const adoptId = adoptionId(news);
+    if (adoptId !== undefined) return adopt(adoptId, news);
+    return createNew(news);
+  }
+
+  async function createNew(news: Props): Promise<dynamic.CreateResult> {
     const ctx0 = operationContext(def, profileOf(news));
     const body: Props = {};
     for (const [name, spec] of Object.entries(def.fields)) {
-      if (!spec.api || !isInputField(spec) || spec.mode === "action" || spec.mode === "local" || spec.onCreate === false) continue;
+      if (!spec.api || !isInputField(spec) || spec.mode === "local" || spec.onCreate === false) continue;
+      if (spec.mode === "action" && spec.onCreate !== true) continue;
       const value = news[name];
       if (value === undefined || value === null) continue;
       body[spec.api] = (spec.codec ?? asIs).toApi(value);
@@ -178,7 +195,7 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
     } catch (err) {
       throw isApiError(err) ? explainApiError(def, err, "create", news) : err;
     }
-    const id = String(response[idField]);
+    const id = idOf(response);
     const created: Props = { ...remoteFields(def, response), ...keptValues(def, news) };
     const outputs = { ...created, ...def.hooks?.extraOutputs?.(response, created) };
     // Fields create does not take (e.g. status) are applied right after, only when they differ.
@@ -194,19 +211,80 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
     try {
       remote = (await ctx.client.request<Props>({ method: "GET", path: ctx.itemPath })).body ?? {};
     } catch (err) {
+      if (isApiError(err, 404) && def.adoption?.createWhenMissing) return createNew(news);
       if (isApiError(err, 404)) throw new Error(`adoptId ${id}: no ${def.noun} with this id is visible to the API key in use. Check the id and the profile.`);
       throw isApiError(err) ? explainApiError(def, err, "adopt", news, id) : err;
     }
     const olds: Props = { ...remoteFields(def, remote), ...keptValues(def, news, (n) => def.fields[n]!.mode !== "createOnly" && !def.fields[n]!.writeOnly) };
     for (const [name, spec] of Object.entries(def.fields)) {
-      if (spec.mode !== "createOnly" || !spec.api || news[name] === undefined || news[name] === null) continue;
+      if (spec.mode !== "createOnly" || !spec.api) continue;
+      const { managed, value } = declared(spec, news, name);
+      if (!managed || (value === null && !def.adoption?.replaceWhenDifferent)) continue;
       if (spec.writeOnly)
         throw new Error(`adoptId ${id}: \`${name}\` cannot be applied to an existing ${def.noun} (it is only accepted on create). Remove \`${name}\` from the resource to adopt it.`);
-      if (JSON.stringify(olds[name]) !== JSON.stringify(news[name]))
-        throw new Error(`adoptId ${id}: the ${def.noun} has ${name} ${JSON.stringify(olds[name])} but ${JSON.stringify(news[name])} is declared, and ${name} cannot change without replacing it. Declare ${JSON.stringify(olds[name])} to adopt it.`);
+      if (fieldEqual(spec, value, olds[name])) continue;
+      if (def.adoption?.replaceWhenDifferent) {
+        // No update route for it: the adopted object is deleted and created as declared.
+        await deleteItem(ctx, olds);
+        return createNew(news);
+      }
+      throw new Error(`adoptId ${id}: the ${def.noun} has ${name} ${JSON.stringify(olds[name])} but ${JSON.stringify(value)} is declared, and ${name} cannot change without replacing it. Declare ${JSON.stringify(olds[name])} to adopt it.`);
     }
     const outs = await converge(ctx, planUpdate(def, olds, news), olds, news, olds, "adopt", false);
     return { id, outs };
+  }
+
+  /** A singleton: read what is there (kept to restore on delete), then write every declared field. */
+  async function takeOver(news: Props): Promise<dynamic.CreateResult> {
+    const singleton = def.singleton!;
+    const id = singleton.idOf(news);
+    const ctx = applyContext(id, news);
+    let remote: Props;
+    try {
+      remote = (await ctx.client.request<Props>({ method: "GET", path: ctx.itemPath })).body ?? {};
+    } catch (err) {
+      throw isApiError(err) ? explainApiError(def, err, "create", news, id) : err;
+    }
+    const found = remoteFields(def, remote);
+    const prior = singleton.prior
+      ? singleton.prior(remote)
+      : Object.fromEntries(Object.entries(def.fields).filter(([n, spec]) => ["patch", "put"].includes(spec.mode) && n in found).map(([n]) => [n, found[n]]));
+    const outputs: Props = { ...found, ...keptValues(def, news), [singleton.priorField]: prior };
+    // Every declared field is written, even one that already has the value: the resource now owns it.
+    const outs = await converge(ctx, planUpdate(def, {}, news), undefined, news, outputs, "create", true);
+    return { id, outs };
+  }
+
+  /** DELETE the item; 404 is already gone; a refusal may be waited out (onDeleteRefused). */
+  async function deleteItem(ctx: ApplyContext, previous: Props): Promise<void> {
+    for (;;) {
+      try {
+        await ctx.client.request({ method: "DELETE", path: ctx.itemPath });
+        return;
+      } catch (err) {
+        if (isApiError(err, 404)) return; // already gone
+        if (isApiError(err) && err.status === 409 && def.hooks?.onDeleteRefused) {
+          if ((await def.hooks.onDeleteRefused(err, ctx, previous)) === "gone") return;
+          continue;
+        }
+        throw isApiError(err) ? explainApiError(def, err, "delete", previous, ctx.id) : err;
+      }
+    }
+  }
+
+  /** A singleton's delete: put back the values found before the take-over. */
+  async function restore(ctx: ApplyContext, previous: Props): Promise<void> {
+    const singleton = def.singleton!;
+    const prior = previous[singleton.priorField];
+    // Read with Resource.get, or state from before the take-over was recorded: nothing to put back.
+    if (!prior || typeof prior !== "object") return;
+    try {
+      if (singleton.restore) await singleton.restore(ctx, prior as Props, previous);
+      else await runCalls(ctx, planUpdate(def, {}, prior as Props), prior as Props, previous);
+    } catch (err) {
+      if (isApiError(err, 404)) return; // the scope is gone, and the setting with it
+      throw isApiError(err) ? explainApiError(def, err, "delete", previous, ctx.id) : err;
+    }
   }
 
   return {
@@ -216,7 +294,7 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
       setPluginConfig(req.config);
     },
 
-    async check(_olds: Props, news: Props): Promise<dynamic.CheckResult> {
+    async check(olds: Props, news: Props): Promise<dynamic.CheckResult> {
       const { inputs, failures } = checkInputs(def, withoutProvider(news));
       inputs[PROVIDER_KEY] = news[PROVIDER_KEY];
       const profile = inputs.profile;
@@ -229,14 +307,15 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
         failures.push({ property: "profile", reason: (err as Error).message });
       }
       if (ctx && failures.length === 0 && def.hooks?.checkRemote) {
-        failures.push(...(await def.hooks.checkRemote(inputs, ctx)));
+        failures.push(...(await def.hooks.checkRemote(inputs, ctx, withoutProvider(olds))));
       }
       return { inputs, failures };
     },
 
     async diff(_id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
-      const d = diffFields(def, olds, withoutProvider(news));
-      return { changes: d.changed.length > 0, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
+      const fields = diffFields(def, olds, withoutProvider(news));
+      const d = def.hooks?.adjustDiff ? def.hooks.adjustDiff(fields, olds, withoutProvider(news)) : fields;
+      return { changes: d.changed.length > 0 || d.replaces.length > 0, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
     },
 
     create,
@@ -252,6 +331,7 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
         if (isApiError(err, 404)) return {};
         throw isApiError(err) ? explainApiError(def, err, "read", previous, id) : err;
       }
+      if (def.hooks?.goneWhen?.(remote)) return {};
       const outputs = completeOutputs(def, { ...keptValues(def, previous), ...previous, ...remoteFields(def, remote) });
       return { id, props: outputs, inputs: rebuildInputs(def, remote, previous) };
     },
@@ -269,19 +349,8 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
     async delete(id: string, props: Props): Promise<void> {
       const previous = withoutProvider(props);
       const ctx = applyContext(id, previous);
-      for (;;) {
-        try {
-          await ctx.client.request({ method: "DELETE", path: ctx.itemPath });
-          return;
-        } catch (err) {
-          if (isApiError(err, 404)) return; // already gone
-          if (isApiError(err) && err.status === 409 && def.hooks?.onDeleteRefused) {
-            await def.hooks.onDeleteRefused(err, ctx, previous);
-            continue;
-          }
-          throw isApiError(err) ? explainApiError(def, err, "delete", previous, id) : err;
-        }
-      }
+      if (def.singleton) return restore(ctx, previous);
+      return deleteItem(ctx, previous);
     },
   };
 }

@@ -1,2 +1,3 @@
 export { Endpoint, type EndpointArgs, type EndpointState, type EndpointStatus, type EndpointSubscription, type EndpointSubscriptionArgs, type EndpointSuspension } from "./endpoint";
 export { getEndpoint, getEndpoints, type EndpointInfo, type GetEndpointArgs, type GetEndpointsArgs } from "./functions";
+export { EventType, type EventTypeArgs, type EventTypeState } from "./event-type";

@@ -1,0 +1,111 @@
+/**
+ * `npm run preview:ci`: the pull-request pipeline's policy gate, run locally
+ * against the emulator instead of the real service.
+ *
+ * 1. starts the emulator on a free port (nothing to configure, no credentials);
+ * 2. previews the program with the engine stand-in (test/engine) and the
+ *    svc-guardrails pack (policy/), exactly as `pulumi preview --policy-pack policy`
+ *    would with the CLI;
+ * 3. prints the plan summary and every policy violation (and appends both, as
+ *    Markdown, to $GITHUB_STEP_SUMMARY when it is set);
+ * 4. exits 1 on a mandatory violation or a plan error, 0 otherwise (advisory
+ *    violations are printed, not fatal).
+ *
+ *   npm run preview:ci
+ *   npm run preview:ci -- --program examples/quickstart --stack prod --policy-config policy-config.json
+ */
+import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { parseArgs } from "node:util";
+import { startEmulator } from "../../emulator";
+import { runEngine, type EngineResult } from "../../test/engine/engine";
+
+const ROOT = path.resolve(__dirname, "../..");
+
+interface Options {
+  program: string;
+  stack: string;
+  policyConfig?: string;
+}
+
+function options(): Options {
+  const { values } = parseArgs({
+    options: {
+      program: { type: "string", default: path.join(ROOT, "examples/gitops/program") },
+      stack: { type: "string", default: "pr" },
+      "policy-config": { type: "string" },
+    },
+  });
+  return {
+    program: path.resolve(values.program!),
+    stack: values.stack!,
+    ...(values["policy-config"] ? { policyConfig: path.resolve(values["policy-config"]) } : {}),
+  };
+}
+
+type Violation = EngineResult["policyViolations"][number];
+
+function violationLine(v: Violation): string {
+  const where = v.urn ? v.urn.split("::").slice(-1)[0] : "stack";
+  // The policy server prefixes the message with the description; keep only the specific part.
+  const message = v.message.startsWith(`${v.description}\n`) ? v.message.slice(v.description.length + 1) : v.message;
+  return `[${v.enforcementLevel}] ${v.policyName} (${where}): ${message}`;
+}
+
+function markdown(opts: Options, result: EngineResult, mandatory: Violation[], advisory: Violation[]): string {
+  const rows = [...mandatory, ...advisory].map((v) => `| ${v.enforcementLevel} | \`${v.policyName}\` | ${(v.urn ?? "stack").split("::").slice(-1)[0]} | ${violationLine(v).split(": ").slice(1).join(": ").replace(/\|/g, "\\|")} |`);
+  return [
+    `### svc preview: \`${path.relative(ROOT, opts.program)}\` on stack \`${opts.stack}\` ${mandatory.length || !result.ok ? "❌" : "✅"}`,
+    "",
+    "```",
+    result.summary.trim(),
+    "```",
+    "",
+    rows.length ? ["| level | policy | resource | violation |", "|---|---|---|---|", ...rows].join("\n") : "No policy violations.",
+    "",
+  ].join("\n");
+}
+
+async function main(): Promise<number> {
+  const opts = options();
+  const emu = await startEmulator({ port: 0 });
+  const stateDir = mkdtempSync(path.join(tmpdir(), "svc-preview-ci-"));
+  try {
+    process.stdout.write(`Emulator on ${emu.url}; previewing ${path.relative(ROOT, opts.program) || "."} on stack ${opts.stack} with policy pack policy/\n\n`);
+    const result = await runEngine({
+      verb: "preview",
+      cwd: opts.program,
+      stack: opts.stack,
+      stateFile: path.join(stateDir, `${opts.stack}.json`),
+      config: { "svc:webhooksUrl": emu.webhooksUrl },
+      // A preview only reads: the read-scoped key is enough, as in the real pipeline.
+      secrets: { "svc:webhooksApiKey": emu.keys.webhooks.read },
+      policyPack: path.join(ROOT, "policy"),
+      ...(opts.policyConfig ? { policyConfig: opts.policyConfig } : {}),
+    });
+    const mandatory = result.policyViolations.filter((v) => v.enforcementLevel === "mandatory" || v.enforcementLevel === "remediate");
+    const advisory = result.policyViolations.filter((v) => v.enforcementLevel === "advisory");
+
+    process.stdout.write(`${result.summary.trim()}\n\n`);
+    for (const v of [...mandatory, ...advisory]) process.stdout.write(`${violationLine(v)}\n`);
+    for (const d of result.diagnostics.filter((d) => d.severity === "error")) process.stdout.write(`error: ${d.message}\n`);
+    const failed = !result.ok || mandatory.length > 0;
+    process.stdout.write(
+      `\n${failed ? "FAILED" : "OK"}: ${mandatory.length} mandatory and ${advisory.length} advisory policy violation(s)${result.ok ? "" : "; the preview itself failed"}.\n`,
+    );
+    if (process.env["GITHUB_STEP_SUMMARY"]) appendFileSync(process.env["GITHUB_STEP_SUMMARY"], markdown(opts, result, mandatory, advisory));
+    return failed ? 1 : 0;
+  } finally {
+    await emu.close();
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`preview:ci failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

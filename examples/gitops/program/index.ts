@@ -1,0 +1,30 @@
+/**
+ * The GitOps example: a receiving endpoint for order events that passes every
+ * svc-guardrails policy on every stack, production included (https, a public
+ * host, credentials only as secrets, retries within bounds, verified).
+ *
+ *   SVC_WEBHOOKS_URL / SVC_WEBHOOKS_API_KEY    (or svc:webhooksUrl / svc:webhooksApiKey)
+ *   pulumi config set --secret teamToken <token>   (optional: adds an Authorization header)
+ */
+import * as pulumi from "@pulumi/pulumi";
+import * as svc from "pulumi-svc";
+
+const config = new pulumi.Config();
+const teamToken = config.getSecret("teamToken");
+
+const orders = new svc.webhooks.Endpoint("orders", {
+  url: config.get("receiverUrl") ?? "https://hooks.example.com/orders",
+  description: "Order events for the fulfilment service",
+  subscriptions: [{ eventType: "order.*" }],
+  customHeaders: {
+    "X-Team": "fulfilment",
+    // A credential only ever as a secret: endpoint-credential-headers-secret refuses it in plain text.
+    ...(teamToken ? { Authorization: pulumi.interpolate`Bearer ${teamToken}` } : {}),
+  },
+  maxAttempts: 5,
+  retrySchedule: [10, 60, 600, 3600],
+  // Production stacks must verify their endpoints (endpoint-verify-in-production).
+  verify: true,
+});
+
+export const endpointId = orders.id;

@@ -1,0 +1,149 @@
+/**
+ * An event type of the catalog (spec document 2, "Event type and policy" and
+ * "Event types"). There is no update route: every change replaces it, deleting first
+ * when the replacement keeps the name in the same scope (the name is unique there).
+ *
+ * The id is the scope and the name: `workspace/<name>` or `project/<projectId>/<name>`
+ * (`GET|DELETE /v1/event-types/{name}?project_id=` address exactly one scope).
+ *
+ * Preview judges the schema with the shared `schemaProblem()` (the emulator's own
+ * rule) and fails on a name already registered in that scope by someone else, from
+ * ONE catalog listing per scope per process.
+ */
+import { z } from "zod";
+import { canonicalJson, schemaProblem } from "../../rules/event-schema";
+import type { RuleViolation } from "../../rules/types";
+import type { OperationContext, Props, ResourceDefinition } from "../engine/fields";
+import { containsUnknown } from "../engine/unknown";
+
+/* ---------- scopes and ids, shared with the policy resource ---------- */
+
+/** `workspace` or `project/<id>`: the scope of an event type or a policy, as an id prefix. */
+export function scopeId(projectId: unknown): string {
+  return typeof projectId === "string" && projectId !== "" ? `project/${projectId}` : "workspace";
+}
+
+/** The project of a scope id (`project/<id>[/...]`), or undefined for `workspace[/...]`. */
+export function projectOfScopeId(id: string): { projectId: string | undefined; rest: string } {
+  if (id.startsWith("project/")) {
+    const [, projectId, ...rest] = id.split("/");
+    return { projectId, rest: rest.join("/") };
+  }
+  return { projectId: undefined, rest: id.replace(/^workspace\/?/, "") };
+}
+
+export const projectQuery = (projectId: string | undefined) => (projectId ? `?project_id=${encodeURIComponent(projectId)}` : "");
+
+const eventTypeId = (projectId: unknown, name: string) => `${scopeId(projectId)}/${name}`;
+
+function eventTypePath(id: string): string {
+  const { projectId, rest: name } = projectOfScopeId(id);
+  return `/v1/event-types/${encodeURIComponent(name)}${projectQuery(projectId)}`;
+}
+
+/* ---------- preview: schema rules and the catalog ---------- */
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** The schema's first problem as a rule violation, with the API's code and `details.reason`. */
+export function payloadSchemaViolations(body: Props): RuleViolation[] {
+  const schema = body.payload_schema;
+  if (!isObject(schema)) return [];
+  const problem = schemaProblem(schema);
+  if (!problem) return [];
+  const { reason, limit, size, path, ref } = problem.details as Record<string, unknown>;
+  // A `$ref` not known yet at preview reaches the rule as "" (neutralised): not judged.
+  if (problem.code === "schema_ref_unsupported" && ref === "") return [];
+  const pointer = typeof path === "string" && path !== "" ? path.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~")) : [];
+  const params: Record<string, unknown> = {};
+  if (reason !== undefined) params.reason = reason;
+  if (limit !== undefined) params.limit = limit;
+  if (size !== undefined) params.size = size;
+  if (ref !== undefined) params.ref = ref;
+  return [{ path: ["payload_schema", ...pointer], type: problem.code, msg: problem.message, params }];
+}
+
+interface CatalogEntry {
+  name: string;
+  project_id: string | null;
+  description: string | null;
+  payload_schema: Record<string, unknown> | null;
+}
+
+/** The catalog of one scope: ONE listing (every page) per scope per process and connection. */
+async function catalogOf(ctx: OperationContext, projectId: string | undefined): Promise<CatalogEntry[] | undefined> {
+  try {
+    return await ctx.cached(`webhooks:event-types:${projectId ?? ""}`, () => ctx.client.listAll<CatalogEntry>("/v1/event-types", { project_id: projectId }));
+  } catch {
+    // A key that cannot list: the create's own 409 is still explained.
+    return undefined;
+  }
+}
+
+const adoptFix = (name: string) =>
+  `Set \`adoptExisting: true\` on this resource to take the existing entry over (it is replaced only if its description or schema differ), or choose another name.`;
+
+/* ---------- the definition ---------- */
+
+export const eventTypeDefinition: ResourceDefinition = {
+  kind: "webhooks:EventType",
+  product: "webhooks",
+  noun: "event type",
+  paths: { create: "/v1/event-types", item: eventTypePath },
+  idField: "name",
+  idOf: (response) => eventTypeId(response.project_id, String(response.name)),
+  adoptHint: "If it was registered, set `adoptExisting: true` on this resource: the next `pulumi up` takes the existing entry over instead of registering it again.",
+  fields: {
+    name: { mode: "createOnly", api: "name", input: z.string().min(1).max(255), uniqueName: true },
+    // Omitted: workspace-wide (the spec's default for event types).
+    projectId: { mode: "createOnly", api: "project_id", input: z.string().min(1), uniqueName: true },
+    description: { mode: "createOnly", api: "description", input: z.string().max(1024) },
+    payloadSchema: {
+      mode: "createOnly",
+      api: "payload_schema",
+      input: z.record(z.string(), z.unknown()),
+      // Key order and formatting do not make another schema.
+      equal: (a, b) => canonicalJson(a) === canonicalJson(b),
+    },
+    adoptExisting: { mode: "local", input: z.boolean(), default: false },
+    profile: { mode: "createOnly", input: z.string().min(1) },
+    origin: { mode: "output", api: "origin" },
+    createdAt: { mode: "output", api: "created_at" },
+  },
+  rules: payloadSchemaViolations,
+  adoption: {
+    idFrom: (inputs) => (inputs.adoptExisting === true ? eventTypeId(inputs.projectId, String(inputs.name)) : undefined),
+    createWhenMissing: true,
+    replaceWhenDifferent: true,
+  },
+  hooks: {
+    async checkRemote(inputs, ctx, olds) {
+      const { name, projectId } = inputs;
+      if (inputs.adoptExisting === true || typeof name !== "string" || containsUnknown(projectId)) return [];
+      // This resource's own entry (an update or a replacement keeping the name) is no clash.
+      if (olds.name === name && (olds.projectId ?? null) === (projectId ?? null) && (olds.profile ?? null) === (inputs.profile ?? null)) return [];
+      const scope = typeof projectId === "string" ? projectId : undefined;
+      const catalog = await catalogOf(ctx, scope);
+      if (!catalog?.some((e) => e.name === name && (e.project_id ?? undefined) === scope)) return [];
+      return [
+        {
+          property: "name",
+          reason: `Event type "${name}" is already registered ${scope ? `in project ${scope}` : "workspace-wide"} (409 conflict, event_type_exists). ${adoptFix(name)}`,
+        },
+      ];
+    },
+
+    explainError(err, _operation, inputs) {
+      if (err.code === "conflict" && err.reason === "event_type_exists") {
+        const name = String(err.details.event_type ?? inputs?.name ?? "");
+        return `Event type "${name}" is already registered in this scope (event_type_exists). ${adoptFix(name)}`;
+      }
+      if (["invalid_payload", "schema_too_large", "schema_pattern_unsafe", "schema_ref_unsupported"].includes(err.code)) {
+        const d = err.details;
+        const at = typeof d.path === "string" && d.path !== "" ? ` at payloadSchema${d.path}` : "";
+        return `The service refused payloadSchema${at}: ${err.serviceMessage ?? err.code} (${err.code}${d.reason ? `, reason ${String(d.reason)}` : ""}${d.limit !== undefined ? `, limit ${String(d.limit)}` : ""}). Fix the schema and run again.`;
+      }
+      return undefined;
+    },
+  },
+};
