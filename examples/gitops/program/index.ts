@@ -12,6 +12,27 @@ import * as svc from "pulumi-svc";
 const config = new pulumi.Config();
 const teamToken = config.getSecret("teamToken");
 
+/** A closed schema (event-type-schema-closed), present on every stack (event-type-schema-in-production). */
+const orderSchema = (extra: Record<string, unknown>) => ({
+  type: "object",
+  required: ["orderId", ...Object.keys(extra)],
+  properties: { orderId: { type: "string" }, ...extra },
+  additionalProperties: false,
+});
+
+// The catalog: every type the endpoint subscribes to is declared here (subscriptions-match-declared-types),
+// and every declared type has a subscriber (event-types-have-subscribers).
+const created = new svc.webhooks.EventType("order-created", {
+  name: "order.created",
+  description: "An order was placed",
+  payloadSchema: orderSchema({ total: { type: "number", minimum: 0 } }),
+});
+const shipped = new svc.webhooks.EventType("order-shipped", {
+  name: "order.shipped",
+  description: "An order left the warehouse",
+  payloadSchema: orderSchema({ carrier: { type: "string" } }),
+});
+
 const orders = new svc.webhooks.Endpoint("orders", {
   url: config.get("receiverUrl") ?? "https://hooks.example.com/orders",
   description: "Order events for the fulfilment service",
@@ -25,6 +46,6 @@ const orders = new svc.webhooks.Endpoint("orders", {
   retrySchedule: [10, 60, 600, 3600],
   // Production stacks must verify their endpoints (endpoint-verify-in-production).
   verify: true,
-});
+}, { dependsOn: [created, shipped] });
 
 export const endpointId = orders.id;
