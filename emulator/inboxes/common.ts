@@ -16,6 +16,14 @@ export function auth(ctx: EmulatorContext, req: FastifyRequest, need: AppScope):
 }
 
 /**
+ * For the DELETEs, whose 402 column in spec document 3 is "none": releasing an
+ * inbox or deleting messages is allowed while the workspace is frozen or suspended.
+ */
+export function authForDelete(ctx: EmulatorContext, req: FastifyRequest): AppPrincipal {
+  return authenticateApp(ctx, req, "inboxes", "admin", { billing: false });
+}
+
+/**
  * Reading messages is gated on the credential (spec document 3, rule 3): a browser
  * session on every plan, an API key only when the plan has `read_api`.
  */

@@ -10,7 +10,7 @@ import { newId, randomBase32, type Workspace } from "../core/store";
 import { offsetPage, offsetPageQuery, parse } from "../core/validation";
 import { INBOX_DEFAULT_TRANSPORT, PHRASE_FEATURE, inboxNeedsPhraseGate, inboxViolations, type InboxStatus, type InboxTransport } from "../../rules/inbox";
 import { objectBody, throwViolations } from "../core/violations";
-import { audit, auth, visibleInbox } from "./common";
+import { audit, auth, authForDelete, visibleInbox } from "./common";
 import { EMAIL_DOMAIN, inboxView, inboxesState, isLive, type InboxRecord } from "./state";
 
 const listQuery = offsetPageQuery.extend({ address: z.string().optional() });
@@ -105,7 +105,7 @@ export function registerInboxes(app: FastifyInstance, ctx: EmulatorContext): voi
   });
 
   app.delete<Params>("/v1/inboxes/:inbox_id", async (req, reply) => {
-    const principal = auth(ctx, req, "admin");
+    const principal = authForDelete(ctx, req);
     const inbox = visibleInbox(ctx, principal, req.params.inbox_id);
     const s = inboxesState(ctx);
     inbox.released_at = ctx.nowIso();

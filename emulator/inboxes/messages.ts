@@ -11,7 +11,7 @@ import type { EmulatorContext } from "../core/context";
 import { ApiError, notFound, quotaExceeded, rateLimited } from "../core/errors";
 import { newId } from "../core/store";
 import { offsetPage, parse } from "../core/validation";
-import { assertCanReadMessages, audit, auth, boundedNewestFirst, timeBoundedQuery, visibleInbox } from "./common";
+import { assertCanReadMessages, audit, auth, authForDelete, boundedNewestFirst, timeBoundedQuery, visibleInbox } from "./common";
 import { currentPeriod, inboxesState, isLive, messageView, nextSeq, type InboxRecord, type MessageRecord } from "./state";
 
 /**
@@ -122,7 +122,7 @@ export function registerMessages(app: FastifyInstance, ctx: EmulatorContext): vo
   });
 
   app.delete<InboxParams>("/v1/inboxes/:inbox_id/messages", async (req) => {
-    const principal = auth(ctx, req, "admin");
+    const principal = authForDelete(ctx, req);
     const inbox = visibleInbox(ctx, principal, req.params.inbox_id);
     const s = inboxesState(ctx);
     const doomed = Object.values(s.messages).filter((m) => m.inbox_id === inbox.id);

@@ -92,10 +92,24 @@ describe("Inboxes credentials", () => {
     await control(emu(), "PATCH", `/workspaces/${ws.workspace_id}`, { frozen: true });
     expect(errorOf(await call(emu(), "POST", list, { key: ws.inboxes.admin, body: {} })).code).toBe("workspace_frozen");
     expect((await call(emu(), "GET", list, { key: ws.inboxes.admin })).status).toBe(200);
-    await control(emu(), "PATCH", `/workspaces/${ws.workspace_id}`, { suspended: true });
+    await control(emu(), "PATCH", `/workspaces/${ws.workspace_id}`, { frozen: false, suspended: true });
     const res = await call(emu(), "GET", "/inboxes/v1/usage", { key: ws.inboxes.admin });
     expect(res.status).toBe(402);
     expect(errorOf(res).code).toBe("workspace_suspended");
+  });
+
+  it("the DELETEs (402 column: none) work while the workspace is frozen or suspended", async () => {
+    const ws = await workspace(emu());
+    const a = await createInbox(emu(), ws.inboxes.admin);
+    const b = await createInbox(emu(), ws.inboxes.admin);
+    await control(emu(), "PATCH", `/workspaces/${ws.workspace_id}`, { frozen: true });
+    expect((await call(emu(), "DELETE", `${list}/${a.id}/messages`, { key: ws.inboxes.admin })).status).toBe(200);
+    expect((await call(emu(), "DELETE", `${list}/${a.id}`, { key: ws.inboxes.admin })).status).toBe(204);
+    expect(errorOf(await call(emu(), "PATCH", `${list}/${b.id}`, { key: ws.inboxes.admin, body: { label: "x" } })).code).toBe("workspace_frozen");
+    await control(emu(), "PATCH", `/workspaces/${ws.workspace_id}`, { suspended: true });
+    expect((await call(emu(), "DELETE", `${list}/${b.id}`, { key: ws.inboxes.admin })).status).toBe(204);
+    // still authenticated and scoped
+    expect((await call(emu(), "DELETE", `${list}/${b.id}`, { key: ws.inboxes.read })).status).toBe(403);
   });
 });
 
