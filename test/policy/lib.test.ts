@@ -1,6 +1,7 @@
 /** The pack's shared helpers: host classification, header names, stacks, token matching, property reading. */
 import { describe, expect, it } from "vitest";
 import { Secret, unknownCheckingProxy } from "@pulumi/policy";
+import * as svc from "../../sdk";
 import { RESOURCE_KINDS, TYPE_TOKENS } from "../../sdk/tokens";
 import { canonicalHeaderName, DEFAULT_CREDENTIAL_NAME_FRAGMENTS, looksLikeCredential } from "../../policy/lib/headers";
 import { blockedHost, hostAllowed } from "../../policy/lib/hosts";
@@ -101,6 +102,17 @@ describe("token matching", () => {
     for (const kind of RESOURCE_KINDS) expect(kindOf(TYPE_TOKENS[kind])).toBe(kind);
     expect(kindOf("pulumi-nodejs:dynamic:Resource")).toBeUndefined();
     expect(kindOf("pulumi-nodejs:dynamic/other/webhooks:Endpoint")).toBeUndefined();
+  });
+
+  it("agrees with the SDK classes that exist: each one's static __pulumiType is its kind's token", () => {
+    const products: Record<string, Record<string, unknown>> = { webhooks: svc.webhooks as Record<string, unknown> };
+    const present = RESOURCE_KINDS.flatMap((kind) => {
+      const [product, type] = kind.split(":") as [string, string];
+      const cls = products[product]?.[type] as { __pulumiType?: string } | undefined;
+      return cls ? [[kind, cls.__pulumiType]] : [];
+    });
+    expect(present.map(([kind]) => kind)).toContain("webhooks:Endpoint");
+    for (const [kind, token] of present) expect(token, kind).toBe(TYPE_TOKENS[kind as keyof typeof TYPE_TOKENS]);
   });
 });
 
