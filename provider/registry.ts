@@ -6,8 +6,10 @@ import type { ResourceKind } from "../sdk/tokens";
 import type { ResourceDefinition } from "./engine/fields";
 import { endpointDefinition } from "./webhooks/endpoint";
 import { eventTypeDefinition } from "./webhooks/event-type";
+import { eventTypePolicyDefinition } from "./webhooks/event-type-policy";
 
 export const DEFINITIONS: Partial<Record<ResourceKind, ResourceDefinition>> = {
   "webhooks:Endpoint": endpointDefinition,
   "webhooks:EventType": eventTypeDefinition,
+  "webhooks:EventTypePolicy": eventTypePolicyDefinition,
 };

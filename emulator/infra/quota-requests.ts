@@ -14,7 +14,7 @@ import { newId } from "../core/store";
 import { objectBody, throwViolations } from "../core/violations";
 import { parse } from "../core/validation";
 import {
-  QUOTA_REQUEST_STATES, quotaRequestTransition, quotaRequestViolations,
+  OPEN_QUOTA_REQUEST_STATES, QUOTA_REQUEST_STATES, quotaRequestTransition, quotaRequestViolations,
   type QuotaRequestAction, type QuotaRequestState,
 } from "../../rules/quota";
 import { SCOPES, auth, callerId, isAdmin, ownProject } from "./common";
@@ -57,7 +57,7 @@ function moveTo(ctx: EmulatorContext, r: QuotaRequest, state: QuotaRequestState)
   const now = ctx.nowIso();
   r.state = state;
   r.updated_at = now;
-  if (["approved", "rejected", "withdrawn"].includes(state)) r.decided_at = now;
+  if (!OPEN_QUOTA_REQUEST_STATES.includes(state)) r.decided_at = now;
   ctx.store.changed();
 }
 

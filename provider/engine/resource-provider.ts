@@ -128,7 +128,8 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
 
   function absorbResponse(call: PlannedCall, response: Props, news: Props, outputs: Props): Props {
     const next: Props = { ...outputs, ...keptValues(def, news, (n) => call.fields.includes(n)) };
-    if (response[idField] !== undefined) Object.assign(next, remoteFields(def, response));
+    // A whole object in the answer (a singleton's write answers the whole setting).
+    if (response[idField] !== undefined || def.singleton) Object.assign(next, remoteFields(def, response));
     else
       for (const name of call.fields) {
         const spec = def.fields[name]!;

@@ -1,0 +1,51 @@
+/**
+ * The event type policy of the workspace or of one project (spec document 2, "Event
+ * type and policy"): `strict` or `lenient`. A setting, not an object: create reads the
+ * policy found (kept in `previous`, with whether a project inherited it) and PUTs the
+ * declared one; a change is one PUT; delete puts the previous value back.
+ *
+ * The API cannot remove a project's override (design note in
+ * emulator/docs/webhooks-catalog-sources.md): a project that inherited its policy gets,
+ * on delete, an override equal to the workspace's policy at that moment.
+ */
+import { z } from "zod";
+import type { ApplyContext, Props, ResourceDefinition } from "../engine/fields";
+import { projectOfScopeId, projectQuery, scopeId } from "./event-type";
+
+const POLICY_PATH = "/v1/event-types/policy";
+
+async function putPolicy(ctx: ApplyContext, path: string, policy: unknown): Promise<void> {
+  await ctx.client.request({ method: "PUT", path, body: { policy } });
+}
+
+export const eventTypePolicyDefinition: ResourceDefinition = {
+  kind: "webhooks:EventTypePolicy",
+  product: "webhooks",
+  noun: "event type policy",
+  paths: { create: POLICY_PATH, item: (id) => `${POLICY_PATH}${projectQuery(projectOfScopeId(id).projectId)}` },
+  adoptHint: "The policy always exists; run `pulumi up` again.",
+  fields: {
+    policy: { mode: "put", api: "policy", input: z.enum(["strict", "lenient"]), put: { path: "", bodyKey: "policy" } },
+    // Omitted: the workspace's policy. A project's policy is its override.
+    projectId: { mode: "createOnly", api: "project_id", input: z.string().min(1), uniqueName: true },
+    profile: { mode: "createOnly", input: z.string().min(1) },
+    /** True while a project has no override (it follows the workspace). */
+    inherited: { mode: "output", api: "inherited" },
+    /** What was found before the resource took over: `{policy, inherited}`; put back on delete. */
+    previous: { mode: "output" },
+  },
+  singleton: {
+    idOf: (inputs) => scopeId(inputs.projectId),
+    priorField: "previous",
+    prior: (remote) => ({ policy: remote.policy, inherited: remote.inherited === true }),
+    async restore(ctx, prior: Props) {
+      const { projectId } = projectOfScopeId(ctx.id);
+      if (projectId && prior.inherited === true) {
+        // The nearest to "no override": the value the project would inherit now.
+        const workspace = await ctx.client.request<{ policy: string }>({ method: "GET", path: POLICY_PATH });
+        return putPolicy(ctx, ctx.itemPath, workspace.body.policy);
+      }
+      return putPolicy(ctx, ctx.itemPath, prior.policy);
+    },
+  },
+};
