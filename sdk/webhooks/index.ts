@@ -1,3 +1,4 @@
 export { Endpoint, type EndpointArgs, type EndpointState, type EndpointStatus, type EndpointSubscription, type EndpointSubscriptionArgs, type EndpointSuspension } from "./endpoint";
 export { getEndpoint, getEndpoints, type EndpointInfo, type GetEndpointArgs, type GetEndpointsArgs } from "./functions";
 export { EventType, type EventTypeArgs, type EventTypeState } from "./event-type";
+export { EventTypePolicy, type EventTypePolicyArgs, type EventTypePolicyValue, type PreviousEventTypePolicy } from "./event-type-policy";
