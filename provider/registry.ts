@@ -4,6 +4,7 @@
  */
 import type { ResourceKind } from "../sdk/tokens";
 import type { ResourceDefinition } from "./engine/fields";
+import { inboxDefinition } from "./inboxes/inbox";
 import { endpointDefinition } from "./webhooks/endpoint";
 import { eventTypeDefinition } from "./webhooks/event-type";
 import { eventTypePolicyDefinition } from "./webhooks/event-type-policy";
@@ -12,4 +13,5 @@ export const DEFINITIONS: Partial<Record<ResourceKind, ResourceDefinition>> = {
   "webhooks:Endpoint": endpointDefinition,
   "webhooks:EventType": eventTypeDefinition,
   "webhooks:EventTypePolicy": eventTypePolicyDefinition,
+  "inboxes:Inbox": inboxDefinition,
 };

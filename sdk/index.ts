@@ -5,4 +5,5 @@
  *   new svc.webhooks.Endpoint("orders", { url: "https://example.com/hooks", subscriptions: [{ eventType: "order.*" }] });
  */
 export * as webhooks from "./webhooks";
+export * as inboxes from "./inboxes";
 export { RESOURCE_KINDS, TYPE_TOKENS, typeToken, type ResourceKind } from "./tokens";

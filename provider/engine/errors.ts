@@ -82,3 +82,12 @@ function genericExplanation(def: ResourceDefinition, err: SvcApiError, operation
       return undefined;
   }
 }
+
+/**
+ * A warning for the person running Pulumi (why a preview replaces, why a resource
+ * left the state without a DELETE). The dynamic-provider plugin has no engine log
+ * connection; its stderr is what the CLI shows as the provider's output.
+ */
+export function note(message: string): void {
+  process.stderr.write(`warning: ${message}\n`);
+}

@@ -137,7 +137,7 @@ export interface ResourceHooks {
    * Reshape the diff, given the previous outputs: e.g. a change to a decided quota
    * request replaces it, an inbox past its expiry is created again. Say why with `note`.
    */
-  adjustDiff?(diff: FieldDiff, olds: Props, news: Props): FieldDiff;
+  adjustDiff?(diff: FieldDiff, olds: Props, news: Props, id: string): FieldDiff;
   /** A read answer that means the object is gone (a withdrawn quota request): refresh drops it like a 404. */
   goneWhen?(remote: Props): boolean;
   /** Body of create beyond the fields (rare). */

@@ -313,9 +313,9 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
       return { inputs, failures };
     },
 
-    async diff(_id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
+    async diff(id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
       const fields = diffFields(def, olds, withoutProvider(news));
-      const d = def.hooks?.adjustDiff ? def.hooks.adjustDiff(fields, olds, withoutProvider(news)) : fields;
+      const d = def.hooks?.adjustDiff ? def.hooks.adjustDiff(fields, olds, withoutProvider(news), id) : fields;
       return { changes: d.changed.length > 0 || d.replaces.length > 0, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
     },
 

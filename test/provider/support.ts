@@ -11,6 +11,8 @@ export interface Workspace {
   workspace_id: string;
   project_id: string;
   webhooks: { admin: string; read: string; publish: string };
+  inboxes: { admin: string; read: string };
+  infra: { admin: string; member: string };
 }
 
 export type Props = Record<string, any>;
@@ -67,7 +69,7 @@ export class Driver {
     const since = await lastSeq(this.emu);
     const result = await fn();
     const log = await requestsSince(this.emu, since);
-    const calls = log.map((r) => `${r.method} ${r.path.replace(/^\/webhooks/, "")}`);
+    const calls = log.map((r) => `${r.method} ${r.path.replace(/^\/(webhooks|inboxes|infra)(?=\/)/, "")}`);
     return { result, calls, writes: calls.filter((c) => !c.startsWith("GET ")) };
   }
 

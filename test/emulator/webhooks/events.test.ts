@@ -144,6 +144,15 @@ describe("monthly deliveries ceiling", () => {
     expect((await wh(emu(), "GET", "/v1/events", { key: ws.webhooks.read })).body.total).toBe(3);
   });
 
+  it("parallel publishes never pass the ceiling", async () => {
+    const ws = await newWorkspace(emu());
+    await createEndpoint(emu(), ws.webhooks.admin);
+    const results = await Promise.all(Array.from({ length: 40 }, () => publish(emu(), ws.webhooks.publish, { event_type: "a" })));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(5);
+    expect(results.filter((r) => r.status === 402)).toHaveLength(35);
+    expect((await wh(emu(), "GET", "/v1/deliveries", { key: ws.webhooks.read })).body.total).toBe(5);
+  });
+
   it("usage added on the control plane counts; the next billing cycle starts over", async () => {
     const ws = await newWorkspace(emu());
     await createEndpoint(emu(), ws.webhooks.admin);

@@ -1,0 +1,137 @@
+/**
+ * A disposable email address or HTTP request bin (spec document 3, "Inbox"), as data
+ * for the generic engine plus what a table cannot say:
+ *
+ * - preview judges `label`, `expiresInMinutes`, `transport` and `status` with the
+ *   shared rules (rules/inbox.ts), and the plan gates from `GET /v1/plan` and
+ *   `GET /v1/usage` (read once per process): `optional_phrase_gate` for `phrase`,
+ *   the `inboxes` / `http_bins` allocation for a new inbox;
+ * - an inbox past its `expiresAt` is gone: the diff says so and plans a replacement
+ *   (refresh drops it anyway: an expired or released inbox reads as 404);
+ * - the refusals explained with their fix.
+ */
+import { z } from "zod";
+import { INBOX_STATUSES, INBOX_TRANSPORTS, PHRASE_FEATURE, inboxNeedsPhraseGate, inboxViolations, type InboxTransport } from "../../rules/inbox";
+import type { SvcApiError } from "../client";
+import { note } from "../engine/errors";
+import type { CheckFailure, OperationContext, Props, ResourceDefinition } from "../engine/fields";
+import { containsUnknown } from "../engine/unknown";
+
+/** `GET /v1/plan` (emulator/docs/inboxes.md). `null` limits are unlimited. */
+export interface InboxPlan {
+  name: string;
+  limits: { inboxes: number | null; http_bins: number | null; messages_per_month: number | null };
+  features: { read_api: boolean; optional_phrase_gate: boolean };
+}
+
+/** `GET /v1/usage`. */
+export interface InboxUsage {
+  period: string;
+  inboxes: number;
+  http_bins: number;
+  messages: number;
+}
+
+/** The allocation each transport counts against (402 `quota_exceeded` metric). */
+export const ALLOCATION_METRIC: Record<InboxTransport, "inboxes" | "http_bins"> = { email: "inboxes", http: "http_bins" };
+const METRIC_NOUN: Record<string, string> = { inboxes: "email addresses", http_bins: "request bins" };
+
+/** Plan and usage as preview knows them, plus the new inboxes this process has judged (so several add up). */
+export interface InboxAccount {
+  plan: InboxPlan;
+  usage: InboxUsage;
+  planned: Record<string, number>;
+}
+
+/** Plan and usage, read once per process per connection; undefined when the key cannot read them. */
+export async function planAndUsage(ctx: OperationContext): Promise<InboxAccount | undefined> {
+  try {
+    return await ctx.cached("inboxes:plan+usage", async () => {
+      const [plan, usage] = await Promise.all([
+        ctx.client.request<InboxPlan>({ method: "GET", path: "/v1/plan" }),
+        ctx.client.request<InboxUsage>({ method: "GET", path: "/v1/usage" }),
+      ]);
+      return { plan: plan.body, usage: usage.body, planned: { inboxes: 0, http_bins: 0 } };
+    });
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where preview judges a plan gate from an inbox's inputs (and the old inputs, empty when new). */
+async function planGates(inputs: Props, ctx: OperationContext, olds: Props): Promise<CheckFailure[]> {
+  // A new inbox (or a replacement); an adopted one exists already and takes no allocation.
+  const creating = (olds.transport === undefined && !inputs.adoptId) || (olds.transport !== undefined && !containsUnknown(inputs.transport) && olds.transport !== inputs.transport);
+  const phraseSent = inputs.phrase !== undefined && !containsUnknown(inputs.phrase) && (creating || olds.phrase !== inputs.phrase);
+  if (!creating && !phraseSent) return [];
+  const known = await planAndUsage(ctx);
+  if (!known) return [];
+  const { plan, usage, planned } = known;
+  const failures: CheckFailure[] = [];
+  if (phraseSent && inboxNeedsPhraseGate({ phrase: inputs.phrase }) && !plan.features[PHRASE_FEATURE]) {
+    failures.push({ property: "phrase", reason: phraseMessage(plan.name) });
+  }
+  if (creating && !containsUnknown(inputs.transport)) {
+    const metric = ALLOCATION_METRIC[(inputs.transport as InboxTransport) ?? "email"];
+    const limit = plan.limits[metric];
+    const current = usage[metric] + (planned[metric] ?? 0);
+    if (limit !== null && current >= limit) failures.push({ property: "transport", reason: allocationMessage(metric, limit, current) });
+    else planned[metric] = (planned[metric] ?? 0) + 1;
+  }
+  return failures;
+}
+
+function phraseMessage(planName: string | undefined): string {
+  return `Setting phrase needs the plan feature ${PHRASE_FEATURE} (not_entitled), which the ${planName ?? "workspace's"} plan does not include. Remove phrase, or upgrade the plan (Pro has it).`;
+}
+
+function allocationMessage(metric: string, limit: unknown, current: unknown): string {
+  return `The workspace's plan allows ${String(limit)} ${METRIC_NOUN[metric] ?? metric} and ${String(current)} are live or planned (quota_exceeded, reason allocation, metric ${metric}). Release inboxes you no longer need, or upgrade the plan; retrying never helps.`;
+}
+
+export const inboxDefinition: ResourceDefinition = {
+  kind: "inboxes:Inbox",
+  product: "inboxes",
+  noun: "inbox",
+  paths: { create: "/v1/inboxes", item: (id) => `/v1/inboxes/${encodeURIComponent(id)}` },
+  adoptHint:
+    "Look the inbox up (svc.inboxes.getInboxes() or GET /v1/inboxes) and, if it was created, set `adoptId: \"<its id>\"` on this resource: the next `pulumi up` adopts it instead of creating another.",
+  fields: {
+    // Lengths, types and values are judged by the shared rules (rules/inbox.ts) below.
+    label: { mode: "patch", api: "label", input: z.string() },
+    phrase: { mode: "patch", api: "phrase", input: z.boolean(), whenOmitted: "unmanaged" },
+    // Never returned by the service: compared with the value the inbox was created with.
+    expiresInMinutes: { mode: "createOnly", api: "expires_in_minutes", input: z.number(), writeOnly: true },
+    transport: { mode: "createOnly", api: "transport", input: z.enum(INBOX_TRANSPORTS), default: "email" },
+    status: { mode: "patch", api: "status", input: z.enum(INBOX_STATUSES), whenOmitted: "unmanaged", onCreate: false },
+    adoptId: { mode: "local", input: z.string().min(1) },
+    profile: { mode: "createOnly", input: z.string().min(1) },
+    address: { mode: "output", api: "address" },
+    slug: { mode: "output", api: "slug" },
+    url: { mode: "output", api: "url" },
+    expiresAt: { mode: "output", api: "expires_at" },
+    createdAt: { mode: "output", api: "created_at" },
+  },
+  // Create rules for what create sends, update rules for `status` (only PATCH takes it).
+  rules: ({ status, ...create }) => [...inboxViolations(create, { creating: true }), ...inboxViolations(status === undefined ? {} : { status }, { creating: false })],
+  hooks: {
+    checkRemote: (inputs, ctx, olds) => planGates(inputs, ctx, olds ?? {}),
+
+    // An expired inbox reads as gone: the next up creates a new one, and the preview says so.
+    adjustDiff(diff, olds) {
+      const expiresAt = typeof olds.expiresAt === "string" ? Date.parse(olds.expiresAt) : NaN;
+      if (Number.isNaN(expiresAt) || expiresAt > Date.now()) return diff;
+      note(`The inbox ${String(olds.address ?? olds.url ?? "")} expired at ${String(olds.expiresAt)} and is gone: a new one is created (with a new address).`);
+      return { ...diff, changed: [...new Set([...diff.changed, "expiresAt"])], replaces: [...new Set([...diff.replaces, "expiresAt"])], deleteBeforeReplace: false };
+    },
+
+    explainError(err: SvcApiError, _operation, inputs) {
+      const d = err.details;
+      if (err.code === "quota_exceeded" && err.reason === "allocation") return allocationMessage(String(d.metric), d.limit, d.current);
+      if (err.code === "not_entitled" && d.feature === PHRASE_FEATURE) return phraseMessage(undefined);
+      if (err.code === "not_found" && err.reason === "inbox" && inputs)
+        return `The inbox ${String(d.id ?? "")} is gone (released, or expired). Run \`pulumi refresh\` to drop it from the state; the next \`pulumi up\` creates a new one.`;
+      return undefined;
+    },
+  },
+};

@@ -1,0 +1,100 @@
+/**
+ * Read-only Inboxes functions. They run in the program process (settings from
+ * `new pulumi.Config("svc")`, else the environment) and return plain data.
+ */
+import { isApiError } from "../../provider/client";
+import { remoteFields } from "../../provider/engine/resource-provider";
+import { inboxDefinition, type InboxPlan, type InboxUsage } from "../../provider/inboxes/inbox";
+import { settingNames } from "../../provider/config";
+import { programContext } from "../program";
+import type { InboxStatus, InboxTransport } from "./inbox";
+
+/** An inbox as the service reports it. */
+export interface InboxInfo {
+  id: string;
+  label: string | null;
+  phrase: boolean;
+  transport: InboxTransport;
+  status: InboxStatus;
+  address: string | null;
+  slug: string | null;
+  url: string | null;
+  expiresAt: string | null;
+  createdAt: string;
+}
+
+/** A received email or HTTP request; keys in camelCase (`inboxId`, `receivedAt`, ...), email fields null on HTTP messages and the reverse. */
+export type InboxMessage = { id: string; inboxId: string; receivedAt: string } & Record<string, unknown>;
+
+export type { InboxPlan, InboxUsage };
+
+interface Connection {
+  /** Connection profile (see `InboxArgs.profile`). */
+  profile?: string;
+}
+
+export interface GetInboxArgs extends Connection {
+  id: string;
+}
+
+export interface GetInboxesArgs extends Connection {
+  /** An email address, a bin slug or a bin URL: at most one inbox matches (none is an empty list). */
+  address?: string;
+}
+
+export interface GetMessagesArgs extends Connection {
+  /** The inbox whose messages to read. */
+  inboxId: string;
+  /** Only messages received strictly after this ISO 8601 time. */
+  since?: string;
+  /** Only messages received at or before this ISO 8601 time. */
+  until?: string;
+  /** e.g. `links` or `codes`: each message then carries `extracted`. */
+  extract?: string;
+}
+
+const ctxOf = (args: Connection) => programContext("inboxes", args.profile);
+const toInfo = (remote: Record<string, unknown>) => ({ id: String(remote.id), ...remoteFields(inboxDefinition, remote) }) as unknown as InboxInfo;
+const camel = (key: string) => key.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+
+/** One inbox by id. Fails when it is gone (released or expired) or the key cannot see it. */
+export async function getInbox(args: GetInboxArgs): Promise<InboxInfo> {
+  const res = await ctxOf(args).client.request<Record<string, unknown>>({ method: "GET", path: inboxDefinition.paths.item(args.id) });
+  return toInfo(res.body);
+}
+
+/** Every live inbox (all pages), or the one matching `address`. */
+export async function getInboxes(args: GetInboxesArgs = {}): Promise<InboxInfo[]> {
+  const items = await ctxOf(args).client.listAll<Record<string, unknown>>(inboxDefinition.paths.create, { address: args.address });
+  return items.map(toInfo);
+}
+
+/** The workspace's plan: limits (null = unlimited) and features (`read_api`, `optional_phrase_gate`). */
+export async function getPlan(args: Connection = {}): Promise<InboxPlan> {
+  return (await ctxOf(args).client.request<InboxPlan>({ method: "GET", path: "/v1/plan" })).body;
+}
+
+/** Live addresses and bins, and messages accepted this month (`period` `YYYY-MM`). */
+export async function getUsage(args: Connection = {}): Promise<InboxUsage> {
+  return (await ctxOf(args).client.request<InboxUsage>({ method: "GET", path: "/v1/usage" })).body;
+}
+
+/**
+ * Every message of an inbox (all pages, newest first). Reading messages with an API
+ * key needs a paid plan (feature `read_api`); on a plan without it this fails saying so.
+ */
+export async function getMessages(args: GetMessagesArgs): Promise<InboxMessage[]> {
+  try {
+    const items = await ctxOf(args).client.listAll<Record<string, unknown>>(`${inboxDefinition.paths.item(args.inboxId)}/messages`, { since: args.since, until: args.until, extract: args.extract });
+    return items.map((m) => Object.fromEntries(Object.entries(m).map(([k, v]) => [camel(k), v])) as InboxMessage);
+  } catch (err) {
+    if (isApiError(err, 402, "not_entitled") && err.details.feature === "read_api") {
+      const key = settingNames("inboxes", "ApiKey", args.profile);
+      throw err.withMessage(
+        `Reading messages with an API key (${key.configKey}) needs the plan feature read_api, which the workspace's plan does not include (only a signed-in browser session may read them on every plan). Upgrade the plan (Pro has it) to read messages from a program, or read them in the dashboard.`,
+      );
+    }
+    if (isApiError(err, 404)) throw err.withMessage(`The inbox ${args.inboxId} is gone (released or expired) or not visible to the key in use.`);
+    throw err;
+  }
+}
