@@ -1,7 +1,8 @@
 /**
- * The GitOps example: a receiving endpoint for order events that passes every
- * svc-guardrails policy on every stack, production included (https, a public
- * host, credentials only as secrets, retries within bounds, verified).
+ * The GitOps example: a strict event catalog and a receiving endpoint for order
+ * events, passing every svc-guardrails policy on every stack, production included
+ * (https, a public host, credentials only as secrets, retries within bounds,
+ * verified, closed payload schemas, every subscription matching a declared type).
  *
  *   SVC_WEBHOOKS_URL / SVC_WEBHOOKS_API_KEY    (or svc:webhooksUrl / svc:webhooksApiKey)
  *   pulumi config set --secret teamToken <token>   (optional: adds an Authorization header)
@@ -19,6 +20,9 @@ const orderSchema = (extra: Record<string, unknown>) => ({
   properties: { orderId: { type: "string" }, ...extra },
   additionalProperties: false,
 });
+
+// Only registered types can be published: required on production stacks (strict-event-type-policy-in-production).
+const strict = new svc.webhooks.EventTypePolicy("workspace-strict", { policy: "strict" });
 
 // The catalog: every type the endpoint subscribes to is declared here (subscriptions-match-declared-types),
 // and every declared type has a subscriber (event-types-have-subscribers).
@@ -46,6 +50,6 @@ const orders = new svc.webhooks.Endpoint("orders", {
   retrySchedule: [10, 60, 600, 3600],
   // Production stacks must verify their endpoints (endpoint-verify-in-production).
   verify: true,
-}, { dependsOn: [created, shipped] });
+}, { dependsOn: [strict, created, shipped] });
 
 export const endpointId = orders.id;
