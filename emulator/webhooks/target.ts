@@ -134,7 +134,8 @@ function loopbackDispatcher(): Agent {
     connect: {
       rejectUnauthorized: false,
       // `localhost` goes to 127.0.0.1 without asking a resolver.
-      lookup: (_host: string, _opts: unknown, cb: (err: Error | null, address: string, family: number) => void) => cb(null, "127.0.0.1", 4),
+      lookup: (_host: string, opts: { all?: boolean }, cb: (err: Error | null, address: string | { address: string; family: number }[], family?: number) => void) =>
+        opts?.all ? cb(null, [{ address: "127.0.0.1", family: 4 }]) : cb(null, "127.0.0.1", 4),
     } as never,
   });
   return loopbackAgent;

@@ -144,6 +144,13 @@ describe("loopback targets allowed", () => {
     expect(dl.body.data[0].status).toBe("sent");
   });
 
+  it("localhost is reached on 127.0.0.1 without a name lookup", async () => {
+    const ws = await newWorkspace(emu());
+    const ep = await createEndpoint(emu(), ws.webhooks.admin, { url: `https://localhost:${port}/hook` });
+    expect((await wh(emu(), "POST", `/v1/endpoints/${ep.id}/test`, { key: ws.webhooks.admin })).body).toMatchObject({ delivered: true, status_code: 200 });
+    expect(received).toHaveLength(1);
+  });
+
   it("private addresses that are not loopback stay blocked", async () => {
     const ws = await newWorkspace(emu());
     const ep = await createEndpoint(emu(), ws.webhooks.admin, { url: "https://10.0.0.1/hook" });
