@@ -111,13 +111,31 @@ describe("Webhooks scopes", () => {
     expectError(await wh(emu(), "POST", "/v1/deliveries/redeliver", { key: ws.webhooks.read, body: {} }), 403, "forbidden", { reason: "scope", required: "admin" });
   });
 
+  it("a suspended workspace: 402 workspace_suspended on reads, writes and publish", async () => {
+    const ws = await newWorkspace(emu());
+    await control(emu(), "PATCH", `/workspaces/${ws.workspace_id}`, { suspended: true });
+    for (const res of [
+      await wh(emu(), "GET", "/v1/endpoints", { key: ws.webhooks.read }),
+      await wh(emu(), "POST", "/v1/endpoints", { key: ws.webhooks.admin, body: { url: "https://a.example.com" } }),
+      await publish(emu(), ws.webhooks.publish, { event_type: "a" }),
+    ]) {
+      expect(res.status).toBe(402);
+      expect(res.body.error.code).toBe("workspace_suspended");
+    }
+  });
+
   it("writes on a frozen workspace: 402 workspace_frozen; reads still work", async () => {
     const ws = await newWorkspace(emu());
     const ep = await createEndpoint(emu(), ws.webhooks.admin);
     await control(emu(), "PATCH", `/workspaces/${ws.workspace_id}`, { frozen: true });
-    const res = await wh(emu(), "PATCH", `/v1/endpoints/${ep.id}`, { key: ws.webhooks.admin, body: { description: "x" } });
-    expect(res.status).toBe(402);
-    expect(res.body.error.code).toBe("workspace_frozen");
+    for (const res of [
+      await wh(emu(), "PATCH", `/v1/endpoints/${ep.id}`, { key: ws.webhooks.admin, body: { description: "x" } }),
+      await wh(emu(), "POST", "/v1/endpoints", { key: ws.webhooks.admin, body: { url: "https://a.example.com" } }),
+      await publish(emu(), ws.webhooks.publish, { event_type: "a" }),
+    ]) {
+      expect(res.status).toBe(402);
+      expect(res.body.error.code).toBe("workspace_frozen");
+    }
     expect((await wh(emu(), "GET", `/v1/endpoints/${ep.id}`, { key: ws.webhooks.read })).status).toBe(200);
   });
 });
