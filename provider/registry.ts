@@ -8,10 +8,12 @@ import { inboxDefinition } from "./inboxes/inbox";
 import { endpointDefinition } from "./webhooks/endpoint";
 import { eventTypeDefinition } from "./webhooks/event-type";
 import { eventTypePolicyDefinition } from "./webhooks/event-type-policy";
+import { sourceDefinition } from "./webhooks/source";
 
 export const DEFINITIONS: Partial<Record<ResourceKind, ResourceDefinition>> = {
   "webhooks:Endpoint": endpointDefinition,
   "webhooks:EventType": eventTypeDefinition,
   "webhooks:EventTypePolicy": eventTypePolicyDefinition,
+  "webhooks:Source": sourceDefinition,
   "inboxes:Inbox": inboxDefinition,
 };

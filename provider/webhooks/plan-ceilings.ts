@@ -9,6 +9,19 @@ import type { OperationContext } from "../engine/fields";
 
 export const MAX_ATTEMPTS_BY_PLAN: Record<string, number> = { free: 5, pro: 15, enterprise: 30 };
 
+/** Plan features the provider predicts at preview (the API's `not_entitled` `feature` names). */
+export const FEATURES_BY_PLAN: Record<string, readonly string[]> = {
+  free: ["optional_endpoint_verification"],
+  pro: ["broker_sources", "optional_endpoint_verification"],
+  enterprise: ["broker_sources", "optional_endpoint_verification"],
+};
+
+/** Whether a plan has a feature; undefined for a plan this version does not know. */
+export function planHasFeature(plan: string, feature: string): boolean | undefined {
+  const features = FEATURES_BY_PLAN[plan];
+  return features ? features.includes(feature) : undefined;
+}
+
 export interface WorkspaceInfo {
   id: string;
   plan: string;

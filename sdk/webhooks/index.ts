@@ -2,3 +2,4 @@ export { Endpoint, type EndpointArgs, type EndpointState, type EndpointStatus, t
 export { getEndpoint, getEndpoints, type EndpointInfo, type GetEndpointArgs, type GetEndpointsArgs } from "./functions";
 export { EventType, type EventTypeArgs, type EventTypeState } from "./event-type";
 export { EventTypePolicy, type EventTypePolicyArgs, type EventTypePolicyValue, type PreviousEventTypePolicy } from "./event-type-policy";
+export { Source, type SourceArgs, type SourceProvider, type SourceEventTypeSource, type BrokerQueueKind } from "./source";
