@@ -5,6 +5,8 @@
 import type { ResourceKind } from "../sdk/tokens";
 import type { ResourceDefinition } from "./engine/fields";
 import { inboxDefinition } from "./inboxes/inbox";
+import { quotaLimitsDefinition } from "./infra/quota-limits";
+import { quotaRequestDefinition } from "./infra/quota-request";
 import { endpointDefinition } from "./webhooks/endpoint";
 import { eventTypeDefinition } from "./webhooks/event-type";
 import { eventTypePolicyDefinition } from "./webhooks/event-type-policy";
@@ -16,4 +18,6 @@ export const DEFINITIONS: Partial<Record<ResourceKind, ResourceDefinition>> = {
   "webhooks:EventTypePolicy": eventTypePolicyDefinition,
   "webhooks:Source": sourceDefinition,
   "inboxes:Inbox": inboxDefinition,
+  "infra:QuotaRequest": quotaRequestDefinition,
+  "infra:QuotaLimits": quotaLimitsDefinition,
 };

@@ -6,4 +6,5 @@
  */
 export * as webhooks from "./webhooks";
 export * as inboxes from "./inboxes";
+export * as infra from "./infra";
 export { RESOURCE_KINDS, TYPE_TOKENS, typeToken, type ResourceKind } from "./tokens";

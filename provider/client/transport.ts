@@ -144,6 +144,26 @@ export class SvcClient {
       if (data.length === 0 || (typeof page.body.total === "number" ? offset >= page.body.total : data.length < pageSize)) return items;
     }
   }
+
+  /**
+   * Every item of an infrastructure cursor list (`{items, pagination: {next_cursor}}`),
+   * following `next_cursor` exactly as given until it is null (the only end signal).
+   * A cursor is never parsed, built, or sent with other filters: each walk starts
+   * without one and keeps `query` fixed, so changing filters means a new walk.
+   */
+  async listAllByCursor<T>(path: string, query: RequestOptions["query"] = {}, pageSize = 200): Promise<T[]> {
+    const items: T[] = [];
+    const seen = new Set<string>();
+    for (let cursor: string | undefined; ; ) {
+      const page = await this.request<{ items?: T[]; pagination?: { next_cursor?: string | null } }>({ method: "GET", path, query: { ...query, limit: pageSize, cursor } });
+      items.push(...(page.body?.items ?? []));
+      const next = page.body?.pagination?.next_cursor;
+      if (next === null || next === undefined) return items;
+      if (seen.has(next)) throw new Error(`GET ${path}: the service returned a cursor it had already given; stopping instead of looping.`);
+      seen.add(next);
+      cursor = next;
+    }
+  }
 }
 
 /** undici codes meaning the request never left: the service cannot have acted on it. */

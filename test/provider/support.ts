@@ -54,9 +54,9 @@ export class Driver {
     return { id: res.id, outs: res.outs, inputs: checked.inputs };
   }
 
-  /** check, diff, and update when diff says so. */
+  /** check (the old outputs standing for the old inputs), diff, and update when diff says so. */
   async update(id: string, olds: Props, news: Props) {
-    const checked = await this.check(news);
+    const checked = await this.check(news, olds);
     expect(checked.failures ?? []).toEqual([]);
     const diff = await this.provider.diff!(id, olds, checked.inputs);
     if (!diff.changes) return { diff, outs: olds };

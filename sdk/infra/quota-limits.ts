@@ -1,0 +1,61 @@
+/**
+ * `svc.infra.QuotaLimits` (admins): a project's limits for one service.
+ *
+ *   new svc.infra.QuotaLimits("compute", { service: "compute", region: "us-east-1", limits: { vms: 120 }, profile: "admin" });
+ *
+ * Needs an infrastructure key with the `iam:write` scope (e.g. `profile: "admin"`).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import * as dynamic from "@pulumi/pulumi/dynamic";
+import { providerShim } from "../shim";
+import { moduleAndType, TYPE_TOKENS } from "../tokens";
+
+const KIND = "infra:QuotaLimits";
+
+export interface QuotaLimitsArgs {
+  /** `compute`, `block-storage`, `network`, `dns` or `iam`. Changing it REPLACES the resource. */
+  service: pulumi.Input<string>;
+  /** Omit for the key's project. */
+  projectId?: pulumi.Input<string>;
+  /** Region of per-region quotas; omit for the default region (or a service with only project-wide quotas). */
+  region?: pulumi.Input<string>;
+  /**
+   * Quota name → limit. Only the names given are managed: create and every change
+   * are ONE PATCH with the entries that differ; a name removed here is left as it is.
+   */
+  limits: pulumi.Input<Record<string, pulumi.Input<number>>>;
+  /** Connection profile holding an admin key (see `QuotaRequestArgs.profile`). Changing it REPLACES the resource. */
+  profile?: string;
+}
+
+/**
+ * Quota limits. `pulumi destroy` resets the service's limits to the defaults
+ * (`POST /api/v1/quota/{service}/reset`, every override of the service in every region).
+ */
+export class QuotaLimits extends dynamic.Resource {
+  /** The type token, so `@pulumi/policy`'s `validateResourceOfType(QuotaLimits, ...)` matches. */
+  static readonly __pulumiType: string = TYPE_TOKENS[KIND];
+
+  declare readonly service: pulumi.Output<string>;
+  declare readonly projectId: pulumi.Output<string>;
+  declare readonly region: pulumi.Output<string | null>;
+  /** Every limit of the service as the service reports it (the declared ones included). */
+  declare readonly limits: pulumi.Output<Record<string, number>>;
+  /** The limits found before this resource took them over. */
+  declare readonly limitsBefore: pulumi.Output<{ limits: Record<string, number> } | null>;
+  declare readonly profile: pulumi.Output<string | null>;
+
+  constructor(name: string, args: QuotaLimitsArgs, opts?: pulumi.CustomResourceOptions) {
+    const { module, type } = moduleAndType(KIND);
+    const props: Record<string, unknown> = {
+      service: args.service,
+      projectId: args.projectId,
+      region: args.region,
+      limits: args.limits,
+      profile: args.profile,
+      // Outputs must be present (undefined) for the SDK to resolve them (pulumi/pulumi#2931).
+      limitsBefore: undefined,
+    };
+    super(providerShim(KIND), name, props, opts, module, type);
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * QuotaLimits (admins) against the emulator over HTTP: create is a read and ONE
+ * PATCH, a change is ONE PATCH with the changed entries, a no-op writes nothing,
+ * delete resets to the defaults, refresh after an out-of-band change, replace, the
+ * admin-only refusal; and the read-only infrastructure functions, including the
+ * cursor walk of getVms (call counts and cursors from the request log).
+ */
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import * as svc from "../../sdk";
+import { closeSharedDispatcher, providers } from "../../provider";
+import { clearReadCache } from "../../provider/engine/resource-provider";
+import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
+import { configure, Driver, type Workspace } from "./support";
+
+const provider = providers["infra:QuotaLimits"]!;
+const emu = useEmulator();
+const d = () => new Driver(emu(), provider);
+afterAll(() => closeSharedDispatcher());
+
+const DEFAULTS = { vms: 50, vcpu: 200, ram_gb: 800 };
+let ws: Workspace;
+const quota = async (service: string, region = "us-east-1") => (await call(emu(), "GET", `/infra/api/v1/quota/${service}?region=${region}`, { key: ws.infra.member })).body.limits;
+
+beforeEach(async () => {
+  ws = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "pro" });
+  await configure(provider, { "svc:infraUrl": emu().infraUrl, "svc:infraApiKey": ws.infra.admin });
+  clearReadCache();
+});
+
+describe("QuotaLimits: lifecycle and call counts", () => {
+  const declared = { service: "compute", region: "eu-west-1", limits: { vms: 120 } };
+
+  it("create reads the limits (kept in limitsBefore) and writes the declared ones in ONE PATCH", async () => {
+    const { calls, result } = await d().calls(() => d().create(declared));
+    expect(calls).toEqual(["GET /api/v1/quota/compute", "PATCH /api/v1/quota/compute"]);
+    expect(result.id).toBe("compute/eu-west-1");
+    expect(result.outs).toMatchObject({ service: "compute", region: "eu-west-1", projectId: ws.project_id, limits: { ...DEFAULTS, vms: 120 }, limitsBefore: { limits: DEFAULTS } });
+    expect(await quota("compute", "eu-west-1")).toEqual({ ...DEFAULTS, vms: 120 });
+    expect(await quota("compute")).toEqual(DEFAULTS); // another region is untouched
+  });
+
+  it("read gives the same outputs; a no-op writes nothing (only the declared names are compared)", async () => {
+    const { id, outs } = await d().create(declared);
+    const read = await provider.read!(id, outs);
+    expect(read.props).toEqual(outs);
+    const { result, writes } = await d().calls(() => d().update(id, read.props!, declared));
+    expect(result.diff.changes).toBe(false);
+    expect(writes).toEqual([]);
+  });
+
+  it("a change is ONE PATCH; only the changed entries move", async () => {
+    const { id, outs } = await d().create({ ...declared, limits: { vms: 120, ram_gb: 1000 } });
+    await call(emu(), "PATCH", "/infra/api/v1/quota/compute", { key: ws.infra.admin, body: { limits: { ram_gb: 1500 }, region: "eu-west-1" } });
+    // The state still thinks ram_gb is 1000: a PATCH of changed entries only sends vms and vcpu.
+    const { result, writes } = await d().calls(() => d().update(id, outs, { ...declared, limits: { vms: 130, vcpu: 400 } }));
+    expect(writes).toEqual(["PATCH /api/v1/quota/compute"]);
+    expect(result.outs.limits).toEqual({ vms: 130, vcpu: 400, ram_gb: 1500 });
+  });
+
+  it("service or region changes replace", async () => {
+    const { id, outs } = await d().create(declared);
+    const diff = async (news: Record<string, unknown>) => provider.diff!(id, outs, (await d().check(news)).inputs);
+    expect(await diff({ ...declared, region: "us-east-1" })).toMatchObject({ changes: true, replaces: ["region"] });
+    expect(await diff({ ...declared, service: "network", limits: { networks: 20 } })).toMatchObject({ changes: true, replaces: ["service"] });
+  });
+
+  it("delete resets the service to its defaults with one POST reset", async () => {
+    const { id, outs } = await d().create(declared);
+    const { writes } = await d().calls(() => provider.delete!(id, outs));
+    expect(writes).toEqual(["POST /api/v1/quota/compute/reset"]);
+    expect(await quota("compute", "eu-west-1")).toEqual(DEFAULTS);
+  });
+
+  it("refresh after an out-of-band change shows the drift; the next up puts it back with one PATCH", async () => {
+    const { id, outs } = await d().create(declared);
+    await call(emu(), "PATCH", "/infra/api/v1/quota/compute", { key: ws.infra.admin, body: { limits: { vms: 70 }, region: "eu-west-1" } });
+    const read = await provider.read!(id, outs);
+    expect(read.props!.limits.vms).toBe(70);
+    expect(read.inputs!.limits.vms).toBe(70);
+    const { writes } = await d().calls(() => d().update(id, read.props!, declared));
+    expect(writes).toEqual(["PATCH /api/v1/quota/compute"]);
+    expect((await quota("compute", "eu-west-1")).vms).toBe(120);
+  });
+
+  it("a project-wide service takes no region: id is the service", async () => {
+    const { id, outs } = await d().create({ service: "dns", limits: { dns_zones: 80 } });
+    expect(id).toBe("dns");
+    expect(outs).toMatchObject({ region: null, limits: { dns_zones: 80 } });
+  });
+});
+
+describe("QuotaLimits: refusals", () => {
+  it("a member key (no iam:write) is refused with what to use instead, and never the key", async () => {
+    await configure(provider, { "svc:infraUrl": emu().infraUrl, "svc:infraApiKey": ws.infra.member });
+    const { result: err, writes } = await d().calls(() => d().create({ service: "compute", limits: { vms: 60 } }).catch((e) => e));
+    // The limits exist whatever happens, so the engine keeps the take-over and retries the write next time.
+    expect(err.message).toMatch(/admin only.*iam:write.*QuotaRequest/);
+    expect(writes).toEqual(["PATCH /api/v1/quota/compute"]);
+    expect(err.message).not.toContain(ws.infra.member);
+  });
+
+  it("preview: an unknown name, a value not above 0, an unknown service", async () => {
+    const bad = await d().check({ service: "compute", limits: { vms: 0, gpus: 2 } });
+    expect(bad.failures!.map((f) => f.property).sort()).toEqual(["limits.gpus", "limits.vms"]);
+    expect((await d().check({ service: "moon", limits: { x: 1 } })).failures!.map((f) => f.property)).toEqual(["service"]);
+  });
+});
+
+describe("infrastructure functions (program process)", () => {
+  beforeEach(() => {
+    process.env.SVC_INFRA_URL = emu().infraUrl;
+    process.env.SVC_INFRA_API_KEY = ws.infra.member;
+  });
+  afterAll(() => {
+    delete process.env.SVC_INFRA_URL;
+    delete process.env.SVC_INFRA_API_KEY;
+  });
+
+  it("getQuota (current and defaults), getQuotaUsage, getQuotas", async () => {
+    await control(emu(), "POST", "/infra/vms", { count: 3, region: "us-east-1", project_id: ws.project_id });
+    expect(await svc.infra.getQuota("compute")).toEqual({ service: "compute", projectId: ws.project_id, region: "us-east-1", limits: DEFAULTS });
+    expect(await svc.infra.getQuota("compute", { defaults: true })).toMatchObject({ limits: DEFAULTS });
+    expect(await svc.infra.getQuotaUsage("compute")).toMatchObject({ usage: { vms: 3, vcpu: 6, ram_gb: 12 } });
+    const all = await svc.infra.getQuotas();
+    expect(all.find((q) => q.name === "vms" && q.region === "us-east-1")).toMatchObject({ limit: 50, usage: 3, scope: "region: us-east-1" });
+    expect(all.find((q) => q.name === "users")).toMatchObject({ scope: "project", region: null });
+  });
+
+  it("getVms walks next_cursor until null, sending each cursor as given; new filters start without one", async () => {
+    await call(emu(), "PATCH", "/infra/api/v1/quota/compute", { key: ws.infra.admin, body: { limits: { vms: 1000 }, region: "eu-west-1" } });
+    await control(emu(), "POST", "/infra/vms", { count: 450, region: "eu-west-1", state: "stopped", project_id: ws.project_id });
+    await control(emu(), "POST", "/infra/vms", { count: 5, region: "us-east-1", project_id: ws.project_id });
+    const since = await lastSeq(emu());
+    const vms = await svc.infra.getVms({ region: "eu-west-1", sort: "name" });
+    expect(vms).toHaveLength(450);
+    expect(new Set(vms.map((v) => v.id)).size).toBe(450);
+    expect(vms.map((v) => v.name)).toEqual([...vms.map((v) => v.name)].sort());
+    expect(vms[0]).toMatchObject({ region: "eu-west-1", state: "stopped", projectId: ws.project_id });
+    const running = await svc.infra.getVms({ state: "running", pageSize: 2 });
+    expect(running).toHaveLength(5);
+    const log = (await requestsSince(emu(), since)).map((r) => new URLSearchParams(r.query));
+    expect(log).toHaveLength(3 + 3); // 450 in pages of 200; 5 in pages of 2
+    expect(log.map((q) => q.has("cursor"))).toEqual([false, true, true, false, true, true]);
+    expect(log.slice(0, 3).every((q) => q.get("region") === "eu-west-1" && q.get("sort") === "name")).toBe(true);
+    expect(log.slice(3).every((q) => q.get("state") === "running" && !q.has("region"))).toBe(true);
+  });
+});
