@@ -109,6 +109,18 @@ describe("Endpoint end to end", () => {
     seen.push(JSON.stringify(same.result), JSON.stringify(r));
   });
 
+  it("Endpoint.get reads an existing endpoint; getEndpoints lists from the program process", async () => {
+    const state = JSON.parse(readFileSync(stateFile(), "utf8")).checkpoint.latest.resources;
+    const follower = state.find((x: any) => x.urn.endsWith("::follower"));
+    const { result: r, writes } = await writesDuring(() => run("up", { description: "second", lookUp: follower.id }));
+    expect(r.ok, errorsOf(r)).toBe(true);
+    expect(r.outputs.lookedUpUrl).toBe(follower.outputs.url);
+    expect(r.outputs.endpointCount).toBe(2);
+    expect(opsOf(r)).toMatchObject({ "looked-up": "read", primary: "same", follower: "same" });
+    expect(writes).toEqual([]);
+    seen.push(JSON.stringify(r));
+  });
+
   it("a preview with a custom header over the limit fails naming the property and the limit", async () => {
     const { result: r, writes } = await writesDuring(() => run("preview", { description: "second", longHeaderLength: "2000", withoutFollower: "true" }));
     expect(r.ok).toBe(false);
@@ -121,7 +133,7 @@ describe("Endpoint end to end", () => {
     seen.push(JSON.stringify(r));
     // The engine stand-in takes ~2.5 min to end a run whose check failed (its own
     // check-failure test times out the same way); the real engine stops at once.
-  }, 300_000);
+  }, 480_000);
 
   it("refresh after an out-of-band change reports the drift; the next up puts it back with one PATCH", async () => {
     const id = JSON.parse(readFileSync(stateFile(), "utf8")).checkpoint.latest.resources.find((x: any) => x.urn.endsWith("::primary")).id;

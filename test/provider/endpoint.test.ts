@@ -223,6 +223,21 @@ describe("Endpoint: refusals mapped to the reason and the fix", () => {
     expect(checked.failures).toEqual([{ property: "maxAttempts", reason: expect.stringMatching(/webhooks.max_attempts_above_plan, count 5.*Lower maxAttempts to 5/) }]);
     const err = await provider.create({ url: url(), maxAttempts: 10, subscriptions: [] }).catch((e) => e);
     expect(err.message).toMatch(/maxAttempts 10 is above the plan's ceiling of 5/);
+    // The plan is read once per process per connection.
+    const { calls } = await d().calls(async () => {
+      await d().check({ url: url(), maxAttempts: 2 });
+      await d().check({ url: url(), maxAttempts: 3 });
+    });
+    expect(calls).toEqual([]);
+  });
+
+  it("workspace_suspended says the service is stopped and to settle the payment", async () => {
+    const ws = await useWorkspace(emu(), provider);
+    const { id, outs } = await d().create({ url: url() });
+    await control(emu(), "PATCH", `/workspaces/${ws.workspace_id}`, { suspended: true });
+    const err = await provider.read!(id, outs).catch((e) => e);
+    expect(err).toMatchObject({ status: 402, code: "workspace_suspended" });
+    expect(err.message).toMatch(/suspended.*Settle the payment/);
   });
 
   it("workspace_frozen says to settle the payment", async () => {
