@@ -2,19 +2,21 @@
  * Fault injection for the next N requests matching a method and a path glob:
  * an error status (429 with Retry-After, 500, 503, or an edge 502/504 with no
  * body), a dropped connection before or after the server acted, or added latency.
+ *
+ * Random mode (`rate`): each matching request gets a fault with probability `rate`,
+ * drawn from a PRNG seeded with `seed`, the fault picked from `choices` (default: a
+ * 429 with Retry-After 1, a 500, a 503, a drop, a drop after acting, 50 ms latency).
+ * `count` then caps the faults injected (default: unlimited). The same seed gives the
+ * same sequence of draws, so a soak's fault schedule is reproducible for requests
+ * arriving in the same order. `GET /_emulator/faults` shows how many of each were injected.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import picomatch from "picomatch";
 import { z } from "zod";
 import { ApiError, rateLimited } from "./errors";
 
-export const faultSpec = z.object({
-  /** HTTP method, or `*` for any. */
-  method: z.string().default("*"),
-  /** Glob over the request path without query, e.g. `/webhooks/v1/endpoints/**`. */
-  path: z.string(),
-  /** How many matching requests the fault applies to. */
-  count: z.number().int().min(1).default(1),
+/** What happens to a faulted request. */
+const faultAction = z.object({
   /** Answer with this status instead of handling the request. */
   status: z.number().int().min(400).max(599).optional(),
   /** Seconds, for 429 (header `Retry-After` and `details.retry_after`). */
@@ -26,13 +28,57 @@ export const faultSpec = z.object({
   /** Delay before handling, in milliseconds. */
   latency_ms: z.number().int().min(0).max(600_000).optional(),
 });
-export type FaultSpec = z.output<typeof faultSpec>;
+type FaultAction = z.output<typeof faultAction>;
 
-interface ActiveFault extends FaultSpec {
+export const faultSpec = faultAction.extend({
+  /** HTTP method, or `*` for any. */
+  method: z.string().default("*"),
+  /** Glob over the request path without query, e.g. `/webhooks/v1/endpoints/**`. */
+  path: z.string(),
+  /** How many matching requests the fault applies to (random mode: how many faults at most; default unlimited). */
+  count: z.number().int().min(1).optional(),
+  /** Random mode: the probability that a matching request is faulted. */
+  rate: z.number().gt(0).max(1).optional(),
+  /** Random mode: the PRNG seed (default 1). */
+  seed: z.number().int().optional(),
+  /** Random mode: the faults to pick from, uniformly. */
+  choices: z.array(faultAction).min(1).max(50).optional(),
+});
+export type FaultSpec = z.input<typeof faultSpec>;
+
+export const DEFAULT_RANDOM_CHOICES: FaultAction[] = [
+  { status: 429, retry_after: 1 },
+  { status: 500 },
+  { status: 503 },
+  { drop: true },
+  { drop_after_response: true },
+  { latency_ms: 50 },
+];
+
+interface ActiveFault {
   id: number;
+  spec: z.output<typeof faultSpec>;
   remaining: number;
   matches: (path: string) => boolean;
+  random?: () => number;
+  /** Faults injected so far, by action (`429`, `500`, `drop`, `drop_after_response`, `latency`). */
+  injected: Record<string, number>;
 }
+
+/** mulberry32: a small, fast PRNG with a 32-bit seed (uniform in [0, 1)). */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const actionLabel = (a: FaultAction) =>
+  a.drop ? "drop" : a.drop_after_response ? "drop_after_response" : a.status !== undefined ? String(a.status) : a.latency_ms ? "latency" : "none";
 
 const STATUS_CODES: Record<number, string> = { 429: "rate_limited", 500: "internal_error", 503: "unavailable" };
 
@@ -40,14 +86,17 @@ export class FaultInjector {
   private faults: ActiveFault[] = [];
   private nextId = 1;
 
-  add(spec: FaultSpec): number {
+  add(input: FaultSpec): number {
+    const spec = faultSpec.parse(input);
     const id = this.nextId++;
-    this.faults.push({ ...spec, id, remaining: spec.count, matches: picomatch(spec.path, { dot: true }) });
+    const random = spec.rate !== undefined ? seededRandom(spec.seed ?? 1) : undefined;
+    const remaining = spec.count ?? (random ? Number.POSITIVE_INFINITY : 1);
+    this.faults.push({ id, spec, remaining, matches: picomatch(spec.path, { dot: true }), random, injected: {} });
     return id;
   }
 
   list() {
-    return this.faults.map(({ matches: _m, ...f }) => f);
+    return this.faults.map((f) => ({ ...f.spec, id: f.id, remaining: Number.isFinite(f.remaining) ? f.remaining : null, injected: f.injected }));
   }
 
   clear(): void {
@@ -57,10 +106,27 @@ export class FaultInjector {
   /** Apply the first matching fault, if any. Throws an ApiError or hijacks the reply. */
   async apply(req: FastifyRequest, reply: FastifyReply): Promise<void> {
     const path = req.url.split("?")[0]!;
-    const fault = this.faults.find((f) => f.remaining > 0 && (f.method === "*" || f.method.toUpperCase() === req.method) && f.matches(path));
+    let fault: FaultAction | undefined;
+    for (const f of this.faults) {
+      if (f.remaining <= 0 || !(f.spec.method === "*" || f.spec.method.toUpperCase() === req.method) || !f.matches(path)) continue;
+      let action: FaultAction = f.spec;
+      if (f.random) {
+        // One draw decides, a second picks the fault: the sequence depends only on the seed.
+        const hit = f.random() < f.spec.rate!;
+        const choices = f.spec.choices ?? DEFAULT_RANDOM_CHOICES;
+        const pick = choices[Math.floor(f.random() * choices.length)]!;
+        if (!hit) continue;
+        action = pick;
+      }
+      f.remaining--;
+      const label = actionLabel(action);
+      f.injected[label] = (f.injected[label] ?? 0) + 1;
+      // A random fault stays listed (with its counts) until cleared.
+      if (f.remaining === 0 && !f.random) this.faults = this.faults.filter((x) => x !== f);
+      fault = action;
+      break;
+    }
     if (!fault) return;
-    fault.remaining--;
-    if (fault.remaining === 0) this.faults = this.faults.filter((f) => f !== fault);
 
     if (fault.latency_ms) await new Promise((r) => setTimeout(r, fault.latency_ms));
     if (fault.drop) {
