@@ -60,12 +60,16 @@ export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = { auto_disable_after_
 interface DeliveriesState {
   byId: Record<string, DeliveryRecord>;
   settings: DeliverySettings;
+  /** Deliveries created per `<workspace>:<period start>` (the monthly ceiling reads this, not every row). */
+  usage: Record<string, number>;
   /** Control-plane additions to a workspace's usage in one period (to test ceilings without publishing 10,000 times). */
   extraUsage: Record<string, { period: string; deliveries: number }>;
 }
 
 export function deliveriesState(ctx: EmulatorContext): DeliveriesState {
-  return ctx.store.product<DeliveriesState>("webhooks.deliveries", () => ({ byId: {}, settings: { ...DEFAULT_DELIVERY_SETTINGS }, extraUsage: {} }));
+  const state = ctx.store.product<DeliveriesState>("webhooks.deliveries", () => ({ byId: {}, settings: { ...DEFAULT_DELIVERY_SETTINGS }, usage: {}, extraUsage: {} }));
+  state.usage ??= {}; // state files written before the counter existed
+  return state;
 }
 
 export function deliverySettings(ctx: EmulatorContext): DeliverySettings {
@@ -105,7 +109,10 @@ export function createDelivery(ctx: EmulatorContext, event: { id: string; event_
     created_at: now,
     updated_at: now,
   };
-  deliveriesState(ctx).byId[d.id] = d;
+  const state = deliveriesState(ctx);
+  state.byId[d.id] = d;
+  const usageKey = `${d.workspace_id}:${billingPeriodStart(ctx.state.workspaces[d.workspace_id]!, ctx.now())}`;
+  state.usage[usageKey] = (state.usage[usageKey] ?? 0) + 1;
   ctx.store.changed();
   return d;
 }
@@ -235,10 +242,8 @@ export function billingPeriodStart(ws: Workspace, now: Date): string {
 
 /** Deliveries created in the workspace's current billing cycle (plus control-plane additions). */
 export function deliveriesThisPeriod(ctx: EmulatorContext, ws: Workspace): { period: string; count: number } {
+  const state = deliveriesState(ctx);
   const period = billingPeriodStart(ws, ctx.now());
-  let count = 0;
-  for (const d of Object.values(deliveriesState(ctx).byId)) if (d.workspace_id === ws.id && d.created_at.slice(0, 10) >= period) count++;
-  const extra = deliveriesState(ctx).extraUsage[ws.id];
-  if (extra && extra.period === period) count += extra.deliveries;
-  return { period, count };
+  const extra = state.extraUsage[ws.id];
+  return { period, count: (state.usage[`${ws.id}:${period}`] ?? 0) + (extra && extra.period === period ? extra.deliveries : 0) };
 }
