@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm run emulator -- --port 4010 [--state-file PATH] [--allow-loopback-targets] [--plan free|pro|enterprise]`
+ * `npm run emulator -- --port 4010 [--state-file PATH] [--allow-loopback-targets] [--plan free|pro|enterprise] [--bin-public-url https://bins.svc.test]`
  * Starts the emulator on 127.0.0.1 and prints its URL and the default keys' location.
  */
 import { parseArgs } from "node:util";
@@ -14,6 +14,7 @@ async function main() {
       "state-file": { type: "string" },
       "allow-loopback-targets": { type: "boolean", default: false },
       plan: { type: "string" },
+      "bin-public-url": { type: "string" },
     },
   });
   const emu = await startEmulator({
@@ -21,6 +22,7 @@ async function main() {
     stateFile: values["state-file"],
     allowLoopbackTargets: values["allow-loopback-targets"],
     defaultPlan: values.plan as PlanName | undefined,
+    binPublicUrl: values["bin-public-url"],
   });
   process.stdout.write(`svc emulator listening on ${emu.url}\n`);
   process.stdout.write(`  webhooksUrl ${emu.webhooksUrl}\n  inboxesUrl  ${emu.inboxesUrl}\n  infraUrl    ${emu.infraUrl}\n`);

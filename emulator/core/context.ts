@@ -18,6 +18,13 @@ export interface EmulatorOptions {
   bodyLimit?: number;
   /** Plan of the default workspace. */
   defaultPlan?: PlanName;
+  /**
+   * Public base of the request-bin URLs the Inboxes API reports, e.g.
+   * `https://bins.svc.test` gives `https://bins.svc.test/bin/<slug>` (the real service
+   * reports public https URLs, which a Webhooks endpoint accepts). Requests still reach
+   * the emulator at `<url>/inboxes/bin/<slug>`. Default: that local http address.
+   */
+  binPublicUrl?: string;
 }
 
 /** The default workspace's ids and keys, as `GET /_emulator/keys` returns them. */

@@ -97,8 +97,10 @@ export function currentPeriod(ctx: EmulatorContext): string {
   return ctx.nowIso().slice(0, 7);
 }
 
+/** The bin's URL as the API reports it: under `binPublicUrl` when set, else the emulator's own address. */
 export function binUrl(ctx: EmulatorContext, slug: string): string {
-  return `${ctx.baseUrl}/inboxes/bin/${slug}`;
+  const base = ctx.options.binPublicUrl?.replace(/\/+$/, "") ?? `${ctx.baseUrl}/inboxes`;
+  return `${base}/bin/${slug}`;
 }
 
 /** The inbox as the API returns it (api-assumptions: every key always present, null when not applicable). */
