@@ -3,7 +3,11 @@
  * transitions, delete with pending deliveries, stats, subscriptions, test and verify
  * (outcomes set per host on the control plane; private targets blocked).
  */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { startEmulator } from "../../../emulator";
 import { control, useEmulator } from "../../support/emulator";
 import { createEndpoint, expectError, expectValidation, moveDeliveries, newWorkspace, publish, wh } from "./endpoints-support";
 
@@ -341,5 +345,30 @@ describe("endpoints: test and verify (no traffic off the machine)", () => {
     await control(emu(), "PUT", `/webhooks/targets/${host}`, { result: reason });
     const ep = await createEndpoint(emu(), ws.webhooks.admin, { url: `https://${host}/h` });
     expect((await wh(emu(), "POST", `/v1/endpoints/${ep.id}/verify`, { key: ws.webhooks.admin })).body).toMatchObject({ verified: false, failure_reason: reason });
+  });
+});
+
+describe("endpoints, events and deliveries survive a restart with a state file", () => {
+  it("reads them back from the file", async () => {
+    const stateFile = join(mkdtempSync(join(tmpdir(), "svc-state-")), "state.json");
+    const first = await startEmulator({ stateFile });
+    const key = first.keys.webhooks.admin;
+    const ep = await createEndpoint(first, key, { custom_headers: { "X-A": "1" } });
+    const event = (await publish(first, first.keys.webhooks.publish, { event_type: "a", payload: { v: 1 } }, { "idempotency-key": "k" })).body;
+    await moveDeliveries(first, ep.id, { to: "failed" });
+    await first.close();
+
+    const second = await startEmulator({ stateFile });
+    try {
+      expect((await wh(second, "GET", `/v1/endpoints/${ep.id}`, { key })).body).toMatchObject({ id: ep.id, custom_header_names: ["X-A"] });
+      expect((await wh(second, "GET", `/v1/events/${event.id}`, { key })).body.payload).toEqual({ v: 1 });
+      const dl = await wh(second, "GET", `/v1/events/${event.id}/deliveries`, { key });
+      expect(dl.body.data).toMatchObject([{ status: "failed", attempts: 1 }]);
+      const again = await publish(second, second.keys.webhooks.publish, { event_type: "a", payload: { v: 1 } }, { "idempotency-key": "k" });
+      expect(again.body.id).toBe(event.id);
+      expectError(await wh(second, "DELETE", `/v1/endpoints/${ep.id}`, { key }), 409, "conflict", { reason: "endpoint_has_pending_deliveries", id: ep.id, count: 1 });
+    } finally {
+      await second.close();
+    }
   });
 });
