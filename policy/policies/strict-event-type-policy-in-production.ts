@@ -2,13 +2,17 @@
  * Production stacks declare the workspace's event type policy as `strict`: only
  * registered event types can then be published, so a typo in a producer fails loudly
  * instead of creating a new type nobody subscribes to. A stack policy, because the
- * violation is an absence.
+ * violation is an absence. Stacks without any webhooks resource (only inboxes or
+ * quotas, say) have no catalog to protect and are left alone.
  */
 import type { StackValidationPolicy } from "@pulumi/policy";
+import { RESOURCE_KINDS } from "../../sdk/tokens";
 import { configSchema, productionStacksProperty, readConfig, type ProductionConfig } from "../lib/config";
 import { stackView } from "../lib/match";
 import { isUnknown } from "../lib/props";
 import { isProductionStack } from "../lib/stacks";
+
+const WEBHOOKS_KINDS = RESOURCE_KINDS.filter((k) => k.startsWith("webhooks:"));
 
 const schema = configSchema<ProductionConfig>({ productionStacks: productionStacksProperty });
 
@@ -22,6 +26,8 @@ export const strictEventTypePolicyInProduction: StackValidationPolicy = {
     const view = stackView(args);
     const { productionStacks } = readConfig(schema, args);
     if (!isProductionStack(view.stack, productionStacks)) return;
+    const usesWebhooks = WEBHOOKS_KINDS.some((kind) => view.ofKind(kind).length > 0);
+    if (!usesWebhooks) return;
     const workspacePolicies = view.ofKind("webhooks:EventTypePolicy").filter((p) => p.props.projectId === undefined || p.props.projectId === null);
     if (workspacePolicies.length === 0) {
       report(

@@ -25,6 +25,12 @@ export const cases: PolicyCases = {
       resources: [type, { kind: "webhooks:EventTypePolicy", name: "workspace-policy", props: inputs({ policy: "lenient" }) }],
       violations: [{ message: 'policy is "lenient"; the workspace EventTypePolicy on production stack "prod-eu" must be "strict".', resource: "workspace-policy" }],
     },
+    {
+      title: "a production stack without webhooks resources has no catalog to protect",
+      stack: "prod",
+      resources: [{ kind: "inboxes:Inbox", name: "signup-inbox", props: inputs({ label: "signup", expiresInMinutes: 60 }) }],
+      violations: [],
+    },
     { title: "config names other production stacks", stack: "live", config: { productionStacks: ["live"] }, resources: [type], violations: [{ message: none("live") }] },
     {
       title: "policy unknown during preview: silent",
