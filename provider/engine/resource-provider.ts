@@ -142,14 +142,15 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
   /** Calls that failed part-way: the object exists, so keep it in state with what was applied. */
   function failPartway(err: unknown, id: string, outputs: Props, news: Props, operation: "create" | "update" | "adopt", anyDone: boolean): never {
     const error = isApiError(err) ? explainApiError(def, err, operation, news, id) : (err as Error);
-    if (!anyDone && operation === "update") throw error;
+    if (!anyDone && (operation === "update" || def.singleton)) throw error;
     const properties = { ...completeOutputs(def, outputs), [PROVIDER_KEY]: news[PROVIDER_KEY] };
     throw new PartialFailure(`The ${def.noun} ${id} exists but was not fully brought to the declared state: ${error.message}`, id, properties, [error.message]);
   }
 
   async function converge(ctx: ApplyContext, calls: PlannedCall[], olds: Props | undefined, news: Props, outputs: Props, operation: "create" | "update" | "adopt", created: boolean): Promise<Props> {
     let current = outputs;
-    let done = operation !== "update";
+    // Nothing exists because of a singleton's take-over until one of its writes succeeded.
+    let done = operation !== "update" && !def.singleton;
     for (const call of calls) {
       try {
         current = await runCalls(ctx, [call], news, current);

@@ -3,3 +3,5 @@ export { getEndpoint, getEndpoints, type EndpointInfo, type GetEndpointArgs, typ
 export { EventType, type EventTypeArgs, type EventTypeState } from "./event-type";
 export { EventTypePolicy, type EventTypePolicyArgs, type EventTypePolicyValue, type PreviousEventTypePolicy } from "./event-type-policy";
 export { Source, type SourceArgs, type SourceProvider, type SourceEventTypeSource, type BrokerQueueKind } from "./source";
+export { OperationalEndpoint, type OperationalEndpointArgs, type OperationalEventType } from "./operational-endpoint";
+export { WorkspaceSettings, type WorkspaceSettingsArgs } from "./workspace-settings";

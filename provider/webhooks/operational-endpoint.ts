@@ -1,0 +1,33 @@
+/**
+ * An operational endpoint (spec document 2, "Operational endpoints and workspace"):
+ * a subscription to a project's operational events (`delivery.dead`, ...). There is
+ * no update route, so any change replaces it. Preview checks the URL and the type
+ * names with the shared rules (rules/operational.ts).
+ */
+import { z } from "zod";
+import { operationalEndpointViolations } from "../../rules/operational";
+import type { ResourceDefinition } from "../engine/fields";
+
+/** The API drops duplicate names and keeps no meaningful order: compare as sets. */
+const sameNames = (a: unknown, b: unknown) =>
+  Array.isArray(a) && Array.isArray(b) ? JSON.stringify([...new Set(a.map(String))].sort()) === JSON.stringify([...new Set(b.map(String))].sort()) : false;
+
+export const operationalEndpointDefinition: ResourceDefinition = {
+  kind: "webhooks:OperationalEndpoint",
+  product: "webhooks",
+  noun: "operational endpoint",
+  paths: { create: "/v1/operational-endpoints", item: (id) => `/v1/operational-endpoints/${encodeURIComponent(id)}` },
+  adoptHint:
+    "List the operational endpoints (GET /v1/operational-endpoints) and, if it was created, set `adoptId: \"<its id>\"` on this resource: the next `pulumi up` adopts it instead of creating another.",
+  fields: {
+    url: { mode: "createOnly", api: "url", input: z.string().min(1).max(2048) },
+    eventTypes: { mode: "createOnly", api: "event_types", input: z.array(z.string().min(1)).min(1).max(50), equal: sameNames },
+    // Omitted: the workspace's default project.
+    projectId: { mode: "createOnly", api: "project_id", input: z.string().min(1), whenOmitted: "unmanaged" },
+    description: { mode: "createOnly", api: "description", input: z.string().max(1024) },
+    adoptId: { mode: "local", input: z.string().min(1) },
+    profile: { mode: "createOnly", input: z.string().min(1) },
+    createdAt: { mode: "output", api: "created_at" },
+  },
+  rules: operationalEndpointViolations,
+};

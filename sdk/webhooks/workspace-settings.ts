@@ -1,0 +1,44 @@
+/**
+ * `svc.webhooks.WorkspaceSettings`: settings of the Webhooks workspace.
+ *
+ *   new svc.webhooks.WorkspaceSettings("settings", { endpointVerification: "required" });
+ *
+ * The workspace always exists: creating the resource takes the settings over (the
+ * values found are kept in `previous`); deleting it puts those values back.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import * as dynamic from "@pulumi/pulumi/dynamic";
+import { providerShim } from "../shim";
+import { moduleAndType, TYPE_TOKENS } from "../tokens";
+
+const KIND = "webhooks:WorkspaceSettings";
+
+export interface WorkspaceSettingsArgs {
+  /**
+   * `required`: endpoints must pass verification; `optional`: they need not. Turning it
+   * off on a plan without `optional_endpoint_verification` is refused (402 `not_entitled`).
+   * A change is one PATCH.
+   */
+  endpointVerification: pulumi.Input<"required" | "optional">;
+  /** Connection profile (see `EndpointArgs.profile`): which workspace. */
+  profile?: string;
+}
+
+export class WorkspaceSettings extends dynamic.Resource {
+  static readonly __pulumiType: string = TYPE_TOKENS[KIND];
+
+  declare readonly endpointVerification: pulumi.Output<"required" | "optional">;
+  /** The workspace's id. */
+  declare readonly workspaceId: pulumi.Output<string>;
+  /** The workspace's plan, e.g. `pro`. */
+  declare readonly plan: pulumi.Output<string>;
+  /** The settings found before the resource took over, put back on delete. */
+  declare readonly previous: pulumi.Output<{ endpointVerification: "required" | "optional" } | null>;
+  declare readonly profile: pulumi.Output<string | null>;
+
+  constructor(name: string, args: WorkspaceSettingsArgs, opts?: pulumi.CustomResourceOptions) {
+    const { module, type } = moduleAndType(KIND);
+    const props: Record<string, unknown> = { endpointVerification: args.endpointVerification, profile: args.profile, workspaceId: undefined, plan: undefined, previous: undefined };
+    super(providerShim(KIND), name, props, opts, module, type);
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * The WorkspaceSettings resource against the emulator over HTTP: take-over (read,
+ * one PATCH) keeping the value found, a change is one PATCH, a no-op no write,
+ * delete PATCHes the previous value back, refresh shows drift, and not_entitled for
+ * optional_endpoint_verification explained (and predicted at preview from the plan).
+ */
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { closeSharedDispatcher, providers } from "../../provider";
+import { clearReadCache } from "../../provider/engine/resource-provider";
+import { useEmulator } from "../support/emulator";
+import { Driver, useWorkspace, type Workspace } from "./support";
+
+const provider = providers["webhooks:WorkspaceSettings"]!;
+const emu = useEmulator();
+const strictEmu = useEmulator({ plans: { free: { webhooks: { optional_endpoint_verification: false } } } } as never);
+const d = () => new Driver(emu(), provider);
+afterAll(() => closeSharedDispatcher());
+
+let ws: Workspace;
+beforeEach(async () => {
+  clearReadCache();
+  ws = await useWorkspace(emu(), provider);
+});
+
+const verification = async () => (await d().raw("GET", "/v1/workspace", ws.webhooks.admin)).body.endpoint_verification;
+
+describe("WorkspaceSettings", () => {
+  it("create reads, then one PATCH; delete PATCHes the previous value back", async () => {
+    const { calls, result } = await d().calls(() => d().create({ endpointVerification: "required" }));
+    expect(calls).toEqual(["GET /v1/workspace", "PATCH /v1/workspace"]);
+    expect(result.outs).toMatchObject({ endpointVerification: "required", workspaceId: ws.workspace_id, plan: "pro", previous: { endpointVerification: "optional" } });
+    expect(await verification()).toBe("required");
+    const del = await d().calls(() => provider.delete!(result.id, result.outs));
+    expect(del.writes).toEqual(["PATCH /v1/workspace"]);
+    expect(await verification()).toBe("optional");
+  });
+
+  it("a change is one PATCH; a no-op no write", async () => {
+    const { id, outs } = await d().create({ endpointVerification: "required" });
+    expect((await d().calls(() => d().update(id, outs, { endpointVerification: "required" }))).writes).toEqual([]);
+    const change = await d().calls(() => d().update(id, outs, { endpointVerification: "optional" }));
+    expect(change.writes).toEqual(["PATCH /v1/workspace"]);
+    expect(change.result.outs).toMatchObject({ endpointVerification: "optional", previous: { endpointVerification: "optional" } });
+  });
+
+  it("refresh shows a change made by someone else; the next up puts it back", async () => {
+    const { id, outs } = await d().create({ endpointVerification: "required" });
+    await d().raw("PATCH", "/v1/workspace", ws.webhooks.admin, { endpoint_verification: "optional" });
+    const read = await provider.read!(id, outs);
+    expect(read.inputs).toMatchObject({ endpointVerification: "optional" });
+    const { writes } = await d().calls(() => d().update(id, read.props!, { endpointVerification: "required" }));
+    expect(writes).toEqual(["PATCH /v1/workspace"]);
+  });
+
+  it("not_entitled for optional_endpoint_verification: explained at apply, and at preview when the plan is known not to have it", async () => {
+    const strict = new Driver(strictEmu(), provider);
+    ws = await useWorkspace(strictEmu(), provider, "free");
+    const { result } = await strict.calls(() => provider.create({ endpointVerification: "optional" }).catch((e) => e));
+    expect(result).toMatchObject({ status: 402, code: "not_entitled" });
+    expect(result.message).toMatch(/requires endpoint verification.*optional_endpoint_verification.*Keep endpointVerification "required"/);
+    // The plan's features are the documented defaults: free has the feature, so preview cannot predict this emulator's custom plan.
+    expect((await strict.check({ endpointVerification: "optional" })).failures).toEqual([]);
+  });
+});
