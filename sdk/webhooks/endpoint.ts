@@ -128,15 +128,19 @@ export class Endpoint extends dynamic.Resource {
   declare readonly secret: pulumi.Output<string | null>;
   /** The secret deliveries are signed with: from create or the last rotation (secret). Null after `Endpoint.get`. */
   declare readonly signingSecret: pulumi.Output<string | null>;
+  /** Delivery attempts before a delivery is dead; null for the service default. */
   declare readonly maxAttempts: pulumi.Output<number | null>;
+  /** Delays between attempts in seconds; null for the service default. */
   declare readonly retrySchedule: pulumi.Output<number[] | null>;
   /** The project the endpoint belongs to (the default project when none was given). */
   declare readonly projectId: pulumi.Output<string>;
+  /** Free text, or null. */
   declare readonly description: pulumi.Output<string | null>;
   /** The custom headers last applied (secret). */
   declare readonly customHeaders: pulumi.Output<Record<string, string> | null>;
   /** Names of the custom headers the service holds (sorted); values are never returned. */
   declare readonly customHeaderNames: pulumi.Output<string[]>;
+  /** Per-delivery timeout in milliseconds; null for the service default. */
   declare readonly deliveryTimeoutMs: pulumi.Output<number | null>;
   /** `enabled`, `disabled` or `auto_disabled`. */
   declare readonly status: pulumi.Output<EndpointStatus>;
@@ -148,10 +152,15 @@ export class Endpoint extends dynamic.Resource {
   declare readonly createdAt: pulumi.Output<string>;
   /** ISO 8601 UTC. */
   declare readonly updatedAt: pulumi.Output<string>;
+  /** The `secretRotation` value the signing secret was last rotated for (null: never rotated). */
   declare readonly secretRotation: pulumi.Output<string | number | null>;
+  /** Whether the provider verifies the URL after create and URL changes. */
   declare readonly verify: pulumi.Output<boolean>;
+  /** Seconds destroy waits for pending deliveries. */
   declare readonly drainTimeoutSeconds: pulumi.Output<number>;
+  /** The id given to adopt an existing endpoint, or null. */
   declare readonly adoptId: pulumi.Output<string | null>;
+  /** The connection profile used (null: the default one). */
   declare readonly profile: pulumi.Output<string | null>;
 
   constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {

@@ -5,6 +5,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { ConfigSource } from "../../provider/config";
+import { isApiError } from "../../provider/client";
+import { explainApiError } from "../../provider/engine/errors";
 import { operationContext, remoteFields } from "../../provider/engine/resource-provider";
 import { endpointDefinition } from "../../provider/webhooks/endpoint";
 import type { EndpointStatus, EndpointSubscription, EndpointSuspension } from "./endpoint";
@@ -41,7 +43,8 @@ export interface GetEndpointsArgs {
   profile?: string;
 }
 
-function programConfig(): ConfigSource {
+/** Stack config `svc:*` as the program sees it (the SDK functions run in the program process). */
+export function programConfig(): ConfigSource {
   const config = new pulumi.Config("svc");
   return (key) => config.get(key);
 }
@@ -54,13 +57,22 @@ function toInfo(remote: Record<string, unknown>): EndpointInfo {
 /** One endpoint by id. Fails when it does not exist or the key cannot see it. */
 export async function getEndpoint(args: GetEndpointArgs): Promise<EndpointInfo> {
   const ctx = operationContext(endpointDefinition, args.profile, programConfig());
-  const res = await ctx.client.request<Record<string, unknown>>({ method: "GET", path: endpointDefinition.paths.item(args.id) });
-  return toInfo(res.body);
+  try {
+    const res = await ctx.client.request<Record<string, unknown>>({ method: "GET", path: endpointDefinition.paths.item(args.id) });
+    return toInfo(res.body);
+  } catch (err) {
+    if (isApiError(err, 404)) throw err.withMessage(`getEndpoint: no endpoint ${args.id} is visible to the API key in use. Check the id and the profile.`);
+    throw isApiError(err) ? explainApiError(endpointDefinition, err, "read", { profile: args.profile }, args.id) : err;
+  }
 }
 
 /** Every endpoint the key can see (all pages), optionally of one project. */
 export async function getEndpoints(args: GetEndpointsArgs = {}): Promise<EndpointInfo[]> {
   const ctx = operationContext(endpointDefinition, args.profile, programConfig());
-  const items = await ctx.client.listAll<Record<string, unknown>>(endpointDefinition.paths.create, { project_id: args.projectId });
-  return items.map(toInfo);
+  try {
+    const items = await ctx.client.listAll<Record<string, unknown>>(endpointDefinition.paths.create, { project_id: args.projectId });
+    return items.map(toInfo);
+  } catch (err) {
+    throw isApiError(err) ? explainApiError(endpointDefinition, err, "read", { profile: args.profile, projectId: args.projectId }) : err;
+  }
 }

@@ -88,4 +88,8 @@ describe("svc.webhooks.getEndpoint / getEndpoints (program process)", () => {
     const one = await svc.webhooks.getEndpoint({ id: all[2]!.id });
     expect(one).toEqual(all[2]);
   });
+
+  it("getEndpoint of a missing id says so, naming the id", async () => {
+    await expect(svc.webhooks.getEndpoint({ id: "ep_missing" })).rejects.toThrow(/no endpoint ep_missing is visible/);
+  });
 });
