@@ -231,6 +231,16 @@ describe("Endpoint: refusals mapped to the reason and the fix", () => {
     expect(calls).toEqual([]);
   });
 
+  it("enabling an endpoint the state thinks is disabled but the service auto-disabled: the 409 says to refresh", async () => {
+    await useWorkspace(emu(), provider);
+    const declared = { url: url(), status: "disabled" };
+    const { id, outs } = await d().create(declared);
+    await control(emu(), "POST", `/webhooks/endpoints/${id}/status`, { status: "auto_disabled" });
+    const err = await d().update(id, outs, { ...declared, status: "enabled" }).catch((e) => e);
+    expect(err).toMatchObject({ status: 409, reason: "endpoint_auto_disabled" });
+    expect(err.message).toMatch(/disabled automatically.*pulumi refresh.*POST \/enable/);
+  });
+
   it("workspace_suspended says the service is stopped and to settle the payment", async () => {
     const ws = await useWorkspace(emu(), provider);
     const { id, outs } = await d().create({ url: url() });
