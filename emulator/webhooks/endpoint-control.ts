@@ -17,7 +17,7 @@ import { z } from "zod";
 import type { EmulatorContext } from "../core/context";
 import { notFound } from "../core/errors";
 import { parse } from "../core/validation";
-import { endpointsState, endpointView, SUSPENSION_CAUSES, type EndpointRecord } from "./endpoint-store";
+import { endpointsState, endpointView, SUSPENSION_CAUSES, suspensionCause, type EndpointRecord } from "./endpoint-store";
 import { billingPeriodStart, DELIVERY_STATES, deliveriesState, deliverySettings, deliveryView, findDeliveries, moveDelivery, recordAttempt, type DeliveryRecord } from "./delivery-store";
 import { resetRedeliverBuckets } from "./delivery-rate";
 import { FAILURE_REASONS, sendToEndpoint, targetOutcomes } from "./target";
@@ -51,6 +51,7 @@ const workerBody = z.object({ endpoint_id: z.string().optional() });
 
 type Params = { Params: { id: string } };
 
+/** Control routes see every workspace's endpoints. */
 function endpointOr404(ctx: EmulatorContext, id: string): EndpointRecord {
   const e = endpointsState(ctx)[id];
   if (!e) throw notFound("endpoint", id);
@@ -143,7 +144,7 @@ async function runWorker(ctx: EmulatorContext, endpointId: string | undefined) {
   const due = findDeliveries(ctx, (d) => {
     const e = endpoints[d.endpoint_id];
     const isDue = d.status === "queued" || (d.status === "failed" && d.next_attempt_at !== null && Date.parse(d.next_attempt_at) <= now);
-    return isDue && (!endpointId || d.endpoint_id === endpointId) && !!e && e.status === "enabled" && e.suspension_causes.length === 0;
+    return isDue && (!endpointId || d.endpoint_id === endpointId) && !!e && e.status === "enabled" && !suspensionCause(e);
   }).reverse();
   // Claim synchronously so redeliver and batches see `sending` from here on.
   for (const d of due) moveDelivery(ctx, d, endpoints[d.endpoint_id], "sending");
