@@ -14,18 +14,20 @@ import { ALL_CASES } from "./cases";
 import { DEFAULT_STACK, PROJECT } from "./cases/types";
 import { cases as headerCase } from "./cases/endpoint-header-name-case";
 import { urnOf } from "./harness";
-import { buildPack, PACK_DIR } from "./pack-build";
+import { buildPack, type BuiltPack } from "./pack-build";
 import { secretStrings } from "./wire";
 
+let pack: BuiltPack;
 let analyzer: AnalyzerClient;
 
 beforeAll(async () => {
-  await buildPack();
-  analyzer = await AnalyzerClient.start({ packDir: PACK_DIR });
+  pack = await buildPack();
+  analyzer = await AnalyzerClient.start({ packDir: pack.dir });
 });
 
 afterAll(async () => {
   await analyzer?.close();
+  pack?.remove();
 });
 
 /** The level a diagnostic carries: `remediate` validates as `mandatory` (server.ts). */

@@ -13,10 +13,11 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { runEngine, type EngineOptions, type EngineResult } from "../engine/engine";
 import { useEmulator } from "../support/emulator";
-import { buildPack, PACK_DIR, REPO_ROOT } from "./pack-build";
+import { buildPack, REPO_ROOT, type BuiltPack } from "./pack-build";
 
 const emu = useEmulator();
 let stateDir: string;
+let pack: BuiltPack;
 /** Why the stand-in cannot run these tests yet, if it cannot. */
 let standInMissing: string | undefined;
 /** Why the SDK cannot produce the credential-header violation yet, if it cannot. */
@@ -34,7 +35,7 @@ async function preview(cwd: string, stack: string): Promise<EngineResult> {
     stateFile: path.join(stateDir, `${path.basename(cwd)}-${stack}.json`),
     config: { "svc:webhooksUrl": emu().webhooksUrl },
     secrets: { "svc:webhooksApiKey": emu().keys.webhooks.admin },
-    policyPack: PACK_DIR,
+    policyPack: pack.dir,
   };
   return runEngine(opts);
 }
@@ -64,7 +65,7 @@ function skipUnless(ctx: TestContext, ...missing: (string | undefined)[]) {
 
 beforeAll(async () => {
   stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-policy-e2e-"));
-  await buildPack();
+  pack = await buildPack();
   const endpointSdk = fs.readFileSync(path.join(REPO_ROOT, "sdk/webhooks/endpoint.ts"), "utf8");
   if (!endpointSdk.includes("plaintextHeaderNames")) {
     sdkMissing = "the Endpoint SDK class does not record plaintextHeaderNames yet, so a plaintext Authorization header cannot be told from a secret one";
@@ -81,6 +82,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   if (stateDir) fs.rmSync(stateDir, { recursive: true, force: true });
+  pack?.remove();
 });
 
 describe("preview with the svc-guardrails pack", () => {
