@@ -5,3 +5,21 @@ export { EventTypePolicy, type EventTypePolicyArgs, type EventTypePolicyValue, t
 export { Source, type SourceArgs, type SourceProvider, type SourceEventTypeSource, type BrokerQueueKind } from "./source";
 export { OperationalEndpoint, type OperationalEndpointArgs, type OperationalEventType } from "./operational-endpoint";
 export { WorkspaceSettings, type WorkspaceSettingsArgs } from "./workspace-settings";
+export {
+  getAuthMe,
+  getDeliveries,
+  getEventTypePolicy,
+  getEventTypes,
+  getSource,
+  getSources,
+  type AuthMe,
+  type DeliveryInfo,
+  type DeliveryStatus,
+  type EventTypeInfo,
+  type EventTypePolicyInfo,
+  type GetDeliveriesArgs,
+  type GetEventTypePolicyArgs,
+  type GetEventTypesArgs,
+  type ProfileArgs,
+  type SourceInfo,
+} from "./queries";

@@ -1,0 +1,163 @@
+/**
+ * Read-only functions over the rest of Webhooks, running in the program process like
+ * `getEndpoint` (sdk/webhooks/functions.ts): the credential's info, the policy in
+ * force, the event type catalog, sources and deliveries. Lists walk every page.
+ * They return plain camelCase data, not Outputs; no secret is ever returned.
+ */
+import { operationContext, remoteFields } from "../../provider/engine/resource-provider";
+import type { OperationContext } from "../../provider/engine/fields";
+import { eventTypeDefinition } from "../../provider/webhooks/event-type";
+import { sourceDefinition } from "../../provider/webhooks/source";
+import { programConfig } from "./functions";
+import type { EventTypePolicyValue } from "./event-type-policy";
+import type { BrokerQueueKind, SourceEventTypeSource, SourceProvider } from "./source";
+
+/** Connection profile of every function (see `EndpointArgs.profile`). */
+export interface ProfileArgs {
+  profile?: string;
+}
+
+const webhooks = (profile: string | undefined): OperationContext => operationContext({ product: "webhooks" }, profile, programConfig());
+
+const camel = (k: string) => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+function camelKeys<T>(o: Record<string, unknown>): T {
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [camel(k), v])) as T;
+}
+
+/* ---------- credential ---------- */
+
+export interface AuthMe {
+  /** `admin`, `read` or `publish`. */
+  scope: string;
+  workspaceId: string;
+  /** Null for an API key. */
+  email: string | null;
+  /** Null for an API key. */
+  createdAt: string | null;
+  /** Other fields the service reports about the credential, camelCased. */
+  [key: string]: unknown;
+}
+
+/** What the key in use is (`GET /v1/auth/me`): its scope and workspace. */
+export async function getAuthMe(args: ProfileArgs = {}): Promise<AuthMe> {
+  const res = await webhooks(args.profile).client.request<Record<string, unknown>>({ method: "GET", path: "/v1/auth/me" });
+  return camelKeys<AuthMe>(res.body);
+}
+
+/* ---------- event types ---------- */
+
+export interface EventTypePolicyInfo {
+  /** The policy in force: the project's override, else the workspace's. */
+  policy: EventTypePolicyValue;
+  projectId: string | null;
+  /** True when a project has no override. */
+  inherited: boolean;
+}
+
+export interface GetEventTypePolicyArgs extends ProfileArgs {
+  /** Omit for the workspace's policy. */
+  projectId?: string;
+}
+
+/** The event type policy in force for the workspace or a project. */
+export async function getEventTypePolicy(args: GetEventTypePolicyArgs = {}): Promise<EventTypePolicyInfo> {
+  const res = await webhooks(args.profile).client.request<Record<string, unknown>>({ method: "GET", path: "/v1/event-types/policy", query: { project_id: args.projectId } });
+  return camelKeys<EventTypePolicyInfo>(res.body);
+}
+
+export interface EventTypeInfo {
+  name: string;
+  description: string | null;
+  /** Null for a workspace-wide entry. */
+  projectId: string | null;
+  payloadSchema: Record<string, unknown> | null;
+  origin: "manual" | "ingest" | "lenient";
+  createdAt: string;
+}
+
+export interface GetEventTypesArgs extends ProfileArgs {
+  /** A project's catalog: its own entries plus the workspace-wide ones it does not shadow. Omit for every entry of the workspace. */
+  projectId?: string;
+}
+
+/** The event type catalog (all pages). */
+export async function getEventTypes(args: GetEventTypesArgs = {}): Promise<EventTypeInfo[]> {
+  const items = await webhooks(args.profile).client.listAll<Record<string, unknown>>("/v1/event-types", { project_id: args.projectId });
+  return items.map((e) => remoteFields(eventTypeDefinition, e) as unknown as EventTypeInfo);
+}
+
+/* ---------- sources ---------- */
+
+/** A source as the service reports it (its secret is never returned). */
+export interface SourceInfo {
+  id: string;
+  provider: SourceProvider;
+  name: string | null;
+  projectId: string;
+  eventTypeSource: SourceEventTypeSource;
+  eventTypeKey: string | null;
+  eventTypePrefix: string | null;
+  defaultEventType: string | null;
+  captureEnabled: boolean;
+  brokerIdentifier: string | null;
+  brokerHost: string | null;
+  brokerVhost: string | null;
+  brokerUser: string | null;
+  brokerExchange: string | null;
+  brokerTopic: string | null;
+  brokerPort: number | null;
+  brokerQueues: BrokerQueueKind | null;
+  status: "enabled" | "disabled";
+  ingestUrl: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const sourceInfo = (s: Record<string, unknown>) => ({ id: String(s.id), ...remoteFields(sourceDefinition, s) }) as unknown as SourceInfo;
+
+/** One source by id. Fails when it does not exist or the key cannot see it. */
+export async function getSource(args: { id: string } & ProfileArgs): Promise<SourceInfo> {
+  const res = await webhooks(args.profile).client.request<Record<string, unknown>>({ method: "GET", path: sourceDefinition.paths.item(args.id) });
+  return sourceInfo(res.body);
+}
+
+/** Every source the key can see (all pages), optionally of one project. */
+export async function getSources(args: { projectId?: string } & ProfileArgs = {}): Promise<SourceInfo[]> {
+  const items = await webhooks(args.profile).client.listAll<Record<string, unknown>>("/v1/sources", { project_id: args.projectId });
+  return items.map(sourceInfo);
+}
+
+/* ---------- deliveries ---------- */
+
+export type DeliveryStatus = "queued" | "sending" | "sent" | "failed" | "dead";
+
+export interface DeliveryInfo {
+  id: string;
+  eventId: string;
+  endpointId: string;
+  projectId: string;
+  eventType: string;
+  status: DeliveryStatus;
+  /** Fields beyond these, as the service reports them, camelCased (attempt counts, times). */
+  [key: string]: unknown;
+}
+
+export interface GetDeliveriesArgs extends ProfileArgs {
+  status?: DeliveryStatus;
+  endpointId?: string;
+  eventType?: string;
+  projectId?: string;
+  /** ISO 8601: created at or after. */
+  since?: string;
+  /** ISO 8601: created at or before. */
+  until?: string;
+  /** Text search over ids, type and payload. */
+  q?: string;
+}
+
+/** Deliveries matching the filters (all pages). An unknown status is refused by the service (422 `webhooks.unknown_delivery_status`). */
+export async function getDeliveries(args: GetDeliveriesArgs = {}): Promise<DeliveryInfo[]> {
+  const { profile, endpointId, eventType, projectId, ...rest } = args;
+  const items = await webhooks(profile).client.listAll<Record<string, unknown>>("/v1/deliveries", { ...rest, endpoint_id: endpointId, event_type: eventType, project_id: projectId });
+  return items.map((d) => camelKeys<DeliveryInfo>(d));
+}
