@@ -8,6 +8,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as dynamic from "@pulumi/pulumi/dynamic";
+import { resourceProps } from "../props";
 import { providerShim } from "../shim";
 import { moduleAndType, TYPE_TOKENS } from "../tokens";
 
@@ -82,21 +83,8 @@ export class Inbox extends dynamic.Resource {
 
   constructor(name: string, args: InboxArgs = {}, opts?: pulumi.CustomResourceOptions) {
     const { module, type } = moduleAndType(KIND);
-    const props: Record<string, unknown> = {
-      label: args.label,
-      phrase: args.phrase,
-      expiresInMinutes: args.expiresInMinutes,
-      transport: args.transport,
-      status: args.status,
-      adoptId: args.adoptId,
-      profile: args.profile,
-      // Outputs must be present (undefined) for the SDK to resolve them (pulumi/pulumi#2931).
-      address: undefined,
-      slug: undefined,
-      url: undefined,
-      expiresAt: undefined,
-      createdAt: undefined,
-    };
+    const inputs = ["label", "phrase", "expiresInMinutes", "transport", "status", "adoptId", "profile"] as const;
+    const props = resourceProps(args, inputs, ["address", "slug", "url", "expiresAt", "createdAt"]);
     super(providerShim(KIND), name, props, opts, module, type);
   }
 }

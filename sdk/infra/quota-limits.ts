@@ -7,6 +7,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as dynamic from "@pulumi/pulumi/dynamic";
+import { resourceProps } from "../props";
 import { providerShim } from "../shim";
 import { moduleAndType, TYPE_TOKENS } from "../tokens";
 
@@ -47,15 +48,7 @@ export class QuotaLimits extends dynamic.Resource {
 
   constructor(name: string, args: QuotaLimitsArgs, opts?: pulumi.CustomResourceOptions) {
     const { module, type } = moduleAndType(KIND);
-    const props: Record<string, unknown> = {
-      service: args.service,
-      projectId: args.projectId,
-      region: args.region,
-      limits: args.limits,
-      profile: args.profile,
-      // Outputs must be present (undefined) for the SDK to resolve them (pulumi/pulumi#2931).
-      limitsBefore: undefined,
-    };
+    const props = resourceProps(args, ["service", "projectId", "region", "limits", "profile"], ["limitsBefore"]);
     super(providerShim(KIND), name, props, opts, module, type);
   }
 }

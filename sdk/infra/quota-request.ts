@@ -12,6 +12,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as dynamic from "@pulumi/pulumi/dynamic";
+import { resourceProps } from "../props";
 import { providerShim } from "../shim";
 import { moduleAndType, TYPE_TOKENS } from "../tokens";
 
@@ -86,23 +87,8 @@ export class QuotaRequest extends dynamic.Resource {
 
   constructor(name: string, args: QuotaRequestArgs, opts?: pulumi.CustomResourceOptions) {
     const { module, type } = moduleAndType(KIND);
-    const props: Record<string, unknown> = {
-      service: args.service,
-      projectId: args.projectId,
-      region: args.region,
-      limits: args.limits,
-      justification: args.justification,
-      waitForDecision: args.waitForDecision,
-      adoptId: args.adoptId,
-      profile: args.profile,
-      // Outputs must be present (undefined) for the SDK to resolve them (pulumi/pulumi#2931).
-      state: undefined,
-      adminMessage: undefined,
-      decidedAt: undefined,
-      requestedBy: undefined,
-      createdAt: undefined,
-      updatedAt: undefined,
-    };
+    const inputs = ["service", "projectId", "region", "limits", "justification", "waitForDecision", "adoptId", "profile"] as const;
+    const props = resourceProps(args, inputs, ["state", "adminMessage", "decidedAt", "requestedBy", "createdAt", "updatedAt"]);
     super(providerShim(KIND), name, props, opts, module, type);
   }
 }
