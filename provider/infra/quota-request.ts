@@ -138,6 +138,11 @@ export const quotaRequestDefinition: ResourceDefinition = {
     // A decided request cannot be edited: a change files a new one instead of failing.
     adjustDiff(diff, olds, _news, id) {
       const edits = diff.changed.filter((f) => f === "limits" || f === "justification");
+      // A rejection seen by refresh fails the next up (through afterApply) with the admin's message.
+      if (olds.state === "rejected" && edits.length === 0) {
+        note(`Quota request ${id} was rejected${olds.adminMessage ? `: "${String(olds.adminMessage)}"` : ""}. Change limits or justification to file a new request, or remove the resource.`);
+        return { ...diff, changed: [...new Set([...diff.changed, "state"])] };
+      }
       if (!DECIDED.includes(olds.state as QuotaRequestState) || edits.length === 0) return diff;
       note(`Quota request ${id} is ${String(olds.state)} and can no longer be edited: changing ${edits.join(" and ")} files a new request, which replaces it.`);
       return { ...diff, replaces: [...new Set([...diff.replaces, ...edits])], deleteBeforeReplace: false };

@@ -170,6 +170,7 @@ describe("resource hooks as tables", () => {
     { state: "rejected", changed: ["limits", "justification"], replaces: ["limits", "justification"] },
     { state: "approved", changed: ["waitForDecision"], replaces: [] },
     { state: "approved", changed: [], replaces: [] },
+    { state: "rejected", changed: [], replaces: [] },
   ])("QuotaRequest adjustDiff: $state, changed $changed", ({ state, changed, replaces }) => {
     const write = process.stderr.write;
     process.stderr.write = (() => true) as typeof process.stderr.write;

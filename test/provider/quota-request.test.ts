@@ -131,6 +131,19 @@ describe("QuotaRequest: lifecycle and call counts", () => {
     expect(err.properties).toMatchObject({ state: "rejected", adminMessage: "use another region" });
   });
 
+  it("rejected, seen by refresh: the next up fails with the admin's message and files nothing; a change files a new request", async () => {
+    const { id, outs } = await d().create(VMS);
+    await admin("reject", id, "too many for a test project");
+    const read = await provider.read!(id, outs);
+    const { result, text } = await notes(() => d().calls(() => d().update(id, read.props!, VMS).catch((e) => e)));
+    expect(text).toMatch(/was rejected: "too many for a test project"/);
+    expect(result.result).toBeInstanceOf(PartialFailure);
+    expect(result.result.message).toMatch(/was rejected: "too many for a test project"/);
+    expect(result.writes).toEqual([]);
+    const changed = await notes(async () => provider.diff!(id, read.props!, (await d().check({ ...VMS, limits: { vms: 60 } }, VMS)).inputs));
+    expect(changed.result).toMatchObject({ changes: true, replaces: ["limits"] });
+  });
+
   it("destroy withdraws an open request (one DELETE); refresh then drops it", async () => {
     const { id, outs } = await d().create(VMS);
     const { writes } = await d().calls(() => provider.delete!(id, outs));
