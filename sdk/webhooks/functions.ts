@@ -3,12 +3,11 @@
  * settings come from `new pulumi.Config("svc")` there, else the environment.
  * They return plain data, not Outputs.
  */
-import * as pulumi from "@pulumi/pulumi";
-import type { ConfigSource } from "../../provider/config";
 import { isApiError } from "../../provider/client";
 import { explainApiError } from "../../provider/engine/errors";
 import { operationContext, remoteFields } from "../../provider/engine/resource-provider";
 import { endpointDefinition } from "../../provider/webhooks/endpoint";
+import { programConfig } from "../program";
 import type { EndpointStatus, EndpointSubscription, EndpointSuspension } from "./endpoint";
 
 /** An endpoint as the service reports it (write-only values and the signing secret are never returned). */
@@ -43,11 +42,8 @@ export interface GetEndpointsArgs {
   profile?: string;
 }
 
-/** Stack config `svc:*` as the program sees it (the SDK functions run in the program process). */
-export function programConfig(): ConfigSource {
-  const config = new pulumi.Config("svc");
-  return (key) => config.get(key);
-}
+/** Kept for the modules that import it from here; one implementation in ../program. */
+export { programConfig };
 
 function toInfo(remote: Record<string, unknown>): EndpointInfo {
   const fields = remoteFields(endpointDefinition, remote);
