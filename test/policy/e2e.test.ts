@@ -1,7 +1,19 @@
 /**
  * End to end: real programs previewed by the engine stand-in (test/engine: the real
  * program runtime, the real dynamic-provider plugin) with the svc-guardrails pack
- * run by the real policy runtime, against the emulator.
+ * run by the real policy runtime, against the emulator. A preview creates nothing,
+ * and a blocked preview leaks no credential.
+ *
+ * The violating program (fixtures/violating) switches each of three mandatory
+ * violations on through config, so each can be shown alone and all together:
+ * - alone, each is reported by its policy, exactly, and fails the preview;
+ * - together (an http URL, a plaintext Authorization header, an undeclared
+ *   subscription under a strict policy) the preview fails and writes nothing. The
+ *   http URL is refused by the provider's own `check` as well, which runs before
+ *   policies; an engine stops that resource there (the stand-in) or after analysis
+ *   (the Pulumi engine), and a failed program gets no stack analysis, so which of
+ *   the three policy reports appear besides the check error depends on the engine.
+ *   That test asserts the guarantees that hold for both.
  *
  * Skipped, with the reason printed, while a piece it needs is missing: the
  * stand-in's policy-pack support, or the SDK's `plaintextHeaderNames` (without it
@@ -25,34 +37,68 @@ let sdkMissing: string | undefined;
 
 const COMPLIANT = path.join(REPO_ROOT, "examples/gitops/program");
 const VIOLATING = path.join(__dirname, "fixtures/violating");
-const PLAINTEXT_TOKEN = "plain-text-bearer-4f1c9e";
+const TOKEN = "plain-text-bearer-4f1c9e";
 
-async function preview(cwd: string, stack: string): Promise<EngineResult> {
+const EXPECTED = {
+  https: { policy: "endpoint-https-only", resource: "orders", message: 'url uses "http:"; it must be an absolute https:// URL. Change the scheme to https://.' },
+  credential: {
+    policy: "endpoint-credential-headers-secret",
+    resource: "orders",
+    message:
+      'customHeaders["Authorization"] looks like a credential but its value is a plain string in the program; pass it as a secret (pulumi.secret(...) or config.requireSecret(...)) so it is never kept in plain text.',
+  },
+  subscription: {
+    policy: "subscriptions-match-declared-types",
+    resource: "orders",
+    message:
+      'subscriptions[1].eventType "invoice.paid" matches no event type declared in this stack; under the strict event type policy it can never receive an event. Declare a matching EventType or fix the pattern.',
+  },
+};
+
+async function preview(cwd: string, stack: string, config: Record<string, string> = {}): Promise<EngineResult> {
   const opts: EngineOptions = {
     verb: "preview",
     cwd,
     stack,
-    stateFile: path.join(stateDir, `${path.basename(cwd)}-${stack}.json`),
-    config: { "svc:webhooksUrl": emu().webhooksUrl },
+    stateFile: path.join(stateDir, `${path.basename(cwd)}-${stack}-${Object.keys(config).join("-") || "plain"}.json`),
+    config: { "svc:webhooksUrl": emu().webhooksUrl, ...config },
     secrets: { "svc:webhooksApiKey": emu().keys.webhooks.admin },
     policyPack: pack.dir,
   };
   return runEngine(opts);
 }
 
-/** The violation's own text, without the policy description the server puts first. */
-const specific = (v: EngineResult["policyViolations"][number]) =>
-  v.message.startsWith(`${v.description}\n`) ? v.message.slice(v.description.length + 1) : v.message;
-
-async function writesSince(seq: number): Promise<string[]> {
-  const res = await fetch(`${emu().url}/_emulator/requests?since=${seq}`);
-  const { requests } = (await res.json()) as { requests: { method: string; path: string }[] };
-  return requests.filter((r) => r.method !== "GET" && r.method !== "HEAD").map((r) => `${r.method} ${r.path}`);
+/** Violations as (policy, resource name, level, the violation's own text without the description the server puts first). */
+function violations(r: EngineResult) {
+  return r.policyViolations
+    .map((v) => ({
+      policy: v.policyName,
+      resource: v.urn?.split("::").pop(),
+      level: v.enforcementLevel,
+      message: v.message.startsWith(`${v.description}\n`) ? v.message.slice(v.description.length + 1) : v.message,
+    }))
+    .sort((a, b) => a.policy.localeCompare(b.policy));
 }
+
+const mandatory = (...expected: { policy: string; resource: string; message: string }[]) =>
+  expected.map((e) => ({ ...e, level: "mandatory" })).sort((a, b) => a.policy.localeCompare(b.policy));
 
 async function lastSeq(): Promise<number> {
   const res = await fetch(`${emu().url}/_emulator/requests?since=999999999`);
   return ((await res.json()) as { last_seq: number }).last_seq;
+}
+
+/** Writes the emulator saw since `seq`, and what it holds: a preview must leave both empty. */
+async function expectNothingCreated(seq: number) {
+  const res = await fetch(`${emu().url}/_emulator/requests?since=${seq}`);
+  const { requests } = (await res.json()) as { requests: { method: string; path: string }[] };
+  expect(requests.filter((r) => r.method !== "GET" && r.method !== "HEAD").map((r) => `${r.method} ${r.path}`)).toEqual([]);
+  const endpoints = await fetch(`${emu().webhooksUrl}/v1/endpoints`, { headers: { authorization: `Bearer ${emu().keys.webhooks.read}` } });
+  expect(((await endpoints.json()) as { total: number }).total).toBe(0);
+}
+
+function expectNoToken(r: EngineResult) {
+  expect(JSON.stringify({ summary: r.summary, diagnostics: r.diagnostics, violations: r.policyViolations, outputs: r.outputs })).not.toContain(TOKEN);
 }
 
 function skipUnless(ctx: TestContext, ...missing: (string | undefined)[]) {
@@ -90,38 +136,50 @@ describe("preview with the svc-guardrails pack", () => {
     it(`the GitOps example previews clean on stack ${stack}: no violation at all`, async (ctx) => {
       skipUnless(ctx, standInMissing);
       const r = await preview(COMPLIANT, stack);
-      expect(r.policyViolations.map((v) => `${v.policyName}: ${specific(v)}`)).toEqual([]);
+      expect(violations(r)).toEqual([]);
       expect(r.ok, r.summary).toBe(true);
     });
   }
 
-  it("a program with an http endpoint, a plaintext Authorization header and an undeclared subscription fails with exactly those three, and creates nothing", async (ctx) => {
+  it("the violating program with every switch off previews clean (the control)", async (ctx) => {
+    skipUnless(ctx, standInMissing);
+    const r = await preview(VIOLATING, "dev");
+    expect(violations(r)).toEqual([]);
+    expect(r.ok, r.summary).toBe(true);
+    expectNoToken(r);
+  });
+
+  it("a plaintext Authorization header alone: exactly that violation, the preview fails, nothing is created", async (ctx) => {
     skipUnless(ctx, standInMissing, sdkMissing);
     const seq = await lastSeq();
-    const r = await preview(VIOLATING, "dev");
+    const r = await preview(VIOLATING, "dev", { plaintextAuthorization: "true" });
+    expect(violations(r)).toEqual(mandatory(EXPECTED.credential));
     expect(r.ok).toBe(false);
-    const found = r.policyViolations.map((v) => ({ policy: v.policyName, level: v.enforcementLevel, message: specific(v), resource: v.urn?.split("::").pop() }));
-    expect(found.sort((a, b) => a.policy.localeCompare(b.policy))).toEqual([
-      {
-        policy: "endpoint-credential-headers-secret",
-        level: "mandatory",
-        resource: "orders",
-        message:
-          'customHeaders["Authorization"] looks like a credential but its value is a plain string in the program; pass it as a secret (pulumi.secret(...) or config.requireSecret(...)) so it is never kept in plain text.',
-      },
-      { policy: "endpoint-https-only", level: "mandatory", resource: "orders", message: 'url uses "http:"; it must be an absolute https:// URL. Change the scheme to https://.' },
-      {
-        policy: "subscriptions-match-declared-types",
-        level: "mandatory",
-        resource: "orders",
-        message:
-          'subscriptions[1].eventType "invoice.paid" matches no event type declared in this stack; under the strict event type policy it can never receive an event. Declare a matching EventType or fix the pattern.',
-      },
-    ]);
-    // A preview writes nothing; and the plaintext credential appears nowhere in what the engine reports.
-    expect(await writesSince(seq)).toEqual([]);
-    const endpoints = await fetch(`${emu().webhooksUrl}/v1/endpoints`, { headers: { authorization: `Bearer ${emu().keys.webhooks.read}` } });
-    expect(((await endpoints.json()) as { total: number }).total).toBe(0);
-    expect(JSON.stringify({ summary: r.summary, diagnostics: r.diagnostics, violations: r.policyViolations })).not.toContain(PLAINTEXT_TOKEN);
+    await expectNothingCreated(seq);
+    expectNoToken(r);
+  });
+
+  it("a subscription to an undeclared type under a strict policy alone: exactly that violation, the preview fails, nothing is created", async (ctx) => {
+    skipUnless(ctx, standInMissing);
+    const seq = await lastSeq();
+    const r = await preview(VIOLATING, "dev", { undeclaredSubscription: "true" });
+    expect(violations(r)).toEqual(mandatory(EXPECTED.subscription));
+    expect(r.ok).toBe(false);
+    await expectNothingCreated(seq);
+  });
+
+  it("all three together (http URL, plaintext Authorization, undeclared subscription): the preview fails, nothing is created, no credential leaks", async (ctx) => {
+    skipUnless(ctx, standInMissing);
+    const seq = await lastSeq();
+    const r = await preview(VIOLATING, "dev", { httpUrl: "true", plaintextAuthorization: "true", undeclaredSubscription: "true" });
+    expect(r.ok).toBe(false);
+    await expectNothingCreated(seq);
+    expectNoToken(r);
+    // Whatever the engine evaluated before stopping is one of the three, exactly as worded...
+    for (const v of violations(r)) expect(mandatory(EXPECTED.https, EXPECTED.credential, EXPECTED.subscription)).toContainEqual(v);
+    // ...and the http URL is refused either way: by the provider's check, by the policy, or both.
+    const httpRefused =
+      r.diagnostics.some((d) => d.severity === "error" && d.message.includes("webhooks.url_not_https")) || violations(r).some((v) => v.policy === EXPECTED.https.policy);
+    expect(httpRefused, r.summary).toBe(true);
   });
 });
