@@ -18,7 +18,6 @@ import { checkPublish } from "./event-types";
 import { endpointOr404, endpointsOfWorkspace, suspensionCause, type EndpointRecord } from "./endpoint-store";
 import { createDelivery, deliveriesThisPeriod, deliveryView, findDeliveries } from "./delivery-store";
 import { takeRedeliverToken } from "./delivery-rate";
-import { endpointVerification } from "./workspace";
 
 export interface EventRecord {
   id: string;
@@ -66,19 +65,10 @@ export function eventView(e: EventRecord, withPayload: boolean) {
   };
 }
 
-/**
- * Endpoints an event fans out to: enabled, not suspended, same project, a matching
- * subscription, and verified when the workspace requires endpoint verification.
- */
+/** Endpoints an event fans out to: enabled, not suspended, same project, a matching subscription. */
 export function fanOutTargets(ctx: EmulatorContext, workspaceId: string, projectId: string, eventType: string): EndpointRecord[] {
-  const mustBeVerified = endpointVerification(ctx, ctx.state.workspaces[workspaceId]!) === "required";
   return endpointsOfWorkspace(ctx, workspaceId).filter(
-    (e) =>
-      e.project_id === projectId &&
-      e.status === "enabled" &&
-      !suspensionCause(e) &&
-      (!mustBeVerified || e.verified) &&
-      e.subscriptions.some((s) => subscriptionMatches(s.event_type, eventType)),
+    (e) => e.project_id === projectId && e.status === "enabled" && !suspensionCause(e) && e.subscriptions.some((s) => subscriptionMatches(s.event_type, eventType)),
   );
 }
 

@@ -31,19 +31,6 @@ describe("publish and fan-out", () => {
     expect(dl.body.data.every((d: { status: string; event_id: string }) => d.status === "queued" && d.event_id === res.body.id)).toBe(true);
   });
 
-  it("with endpoint verification required, only verified endpoints receive the fan-out", async () => {
-    const ws = await newWorkspace(emu());
-    const verified = await createEndpoint(emu(), ws.webhooks.admin);
-    await createEndpoint(emu(), ws.webhooks.admin);
-    expect((await wh(emu(), "POST", `/v1/endpoints/${verified.id}/verify`, { key: ws.webhooks.admin })).body.verified).toBe(true);
-    expect((await publish(emu(), ws.webhooks.publish, { event_type: "a" })).body.deliveries).toBe(2);
-    expect((await wh(emu(), "PATCH", "/v1/workspace", { key: ws.webhooks.admin, body: { endpoint_verification: "required" } })).status).toBe(200);
-    const res = await publish(emu(), ws.webhooks.publish, { event_type: "a" });
-    expect(res.body.deliveries).toBe(1);
-    const dl = await wh(emu(), "GET", `/v1/events/${res.body.id}/deliveries`, { key: ws.webhooks.read });
-    expect(dl.body.data.map((d: { endpoint_id: string }) => d.endpoint_id)).toEqual([verified.id]);
-  });
-
   it("publishing to another project fans out there only", async () => {
     const ws = await newWorkspace(emu());
     const p2 = await control(emu(), "POST", "/projects", { workspace_id: ws.workspace_id, name: "p2" });
