@@ -96,7 +96,8 @@ export class SvcUnknownOutcomeError extends Error {
     readonly method: string,
     readonly path: string,
     readonly requestId: string,
-    what: string,
+    /** What happened: `no answer: UND_ERR_SOCKET`, `the service answered 503`. */
+    readonly what: string,
     adoptHint: string,
   ) {
     super(

@@ -11,6 +11,7 @@ import { Agent, request as undiciRequest } from "undici";
 import { USER_AGENT } from "../version";
 import { SvcApiError, SvcConnectionError, SvcUnknownOutcomeError, type ApiErrorBody } from "./errors";
 import { decideRetry, DEFAULT_RETRY_POLICY, type AttemptOutcome, type RetryPolicy } from "./retry";
+import { record } from "./stats";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -74,6 +75,12 @@ export class SvcClient {
   // A getter over a closure instead of a field: the key stays out of enumerable
   // state, so it cannot be printed by a debugger dump or JSON.stringify(client).
   private readonly authorization: () => string;
+  private writes = 0;
+
+  /** Requests other than GET sent so far: a read cache made before a write is stale. */
+  get writeCount(): number {
+    return this.writes;
+  }
 
   constructor(options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, "");
@@ -86,7 +93,10 @@ export class SvcClient {
     const started = Date.now();
     const safeToRepeat = options.safeToRepeat ?? options.method !== "POST";
     const pathWithQuery = options.path + queryString(options.query);
+    record.request();
+    if (options.method !== "GET") this.writes++;
     for (let retries = 0; ; retries++) {
+      record.attempt();
       const requestId = `pulumi-svc-${randomUUID()}`;
       let outcome: AttemptOutcome;
       let failure: Error;
@@ -128,7 +138,13 @@ export class SvcClient {
             : new SvcConnectionError(options.method, options.path, code, maybeSent, requestId);
       }
       const decision = decideRetry(outcome, { retriesSoFar: retries, elapsedMs: Date.now() - started, safeToRepeat, policy: this.policy });
-      if (!decision.retry) throw failure;
+      const cause = outcome.kind === "response" ? String(outcome.status) : "network";
+      if (!decision.retry) {
+        record.failure(cause);
+        if (failure instanceof SvcUnknownOutcomeError) record.unknownOutcome({ method: options.method, path: options.path, requestId: failure.requestId, what: failure.what });
+        throw failure;
+      }
+      record.retry(cause, decision.delayMs);
       await new Promise((resolve) => setTimeout(resolve, decision.delayMs));
     }
   }
@@ -138,7 +154,9 @@ export class SvcClient {
     const items: T[] = [];
     for (let offset = 0; ; ) {
       const page = await this.request<{ data: T[]; total?: number }>({ method: "GET", path, query: { ...query, limit: pageSize, offset } });
-      const data = page.body?.data ?? [];
+      // An answer that is no list page must not pass for an empty list (a reconciliation would create again).
+      if (!Array.isArray(page.body?.data)) throw new Error(`GET ${path} did not answer a list page ({data, total, limit, offset}).`);
+      const data = page.body.data;
       items.push(...data);
       offset += data.length;
       if (data.length === 0 || (typeof page.body.total === "number" ? offset >= page.body.total : data.length < pageSize)) return items;

@@ -8,6 +8,7 @@ import type { Product } from "../config";
 import type { ResourceKind } from "../../sdk/tokens";
 import type { SvcApiError, SvcClient } from "../client";
 import type { PathSegment } from "./unknown";
+import type { ReconcileSpec } from "./reconcile";
 import type { FieldDiff } from "./diff";
 
 /**
@@ -166,6 +167,14 @@ export interface ResourceDefinition {
   adoption?: AdoptionSpec;
   /** An object that always exists (a workspace setting): create takes it over, delete puts back what was found. */
   singleton?: SingletonSpec;
+  /**
+   * A create whose outcome is unknown (sent, then a dropped connection or a 5xx) is
+   * reconciled by listing: the object it made is adopted, or the create is sent again
+   * when nothing was made (engine/reconcile.ts). Say how to list and match here when the
+   * defaults (list the create path; every returned field sent on create equal) do not
+   * fit; `false` when the kind cannot be listed.
+   */
+  reconcile?: ReconcileSpec | false;
   hooks?: ResourceHooks;
 }
 

@@ -12,6 +12,8 @@ import { explainApiError, PartialFailure } from "./errors";
 import { asIs, isInputField, type ApplyContext, type OperationContext, type PlannedCall, type Props, type ResourceDefinition } from "./fields";
 import { toPlainJson } from "./json";
 import { planUpdate } from "./plan";
+import { readFromListing } from "./list-cache";
+import { createReconciled } from "./reconcile";
 import { containsUnknown } from "./unknown";
 
 /* ---------- connections (plugin-process state, never serialized) ---------- */
@@ -193,7 +195,8 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
     }
     let response: Props;
     try {
-      response = (await ctx0.client.request<Props>({ method: "POST", path: def.paths.create, body, adoptHint: def.adoptHint })).body ?? {};
+      // An unknown outcome is reconciled by a listing: adopt what the create made, or send it again.
+      response = await createReconciled(def, ctx0.client, body, news, idOf);
     } catch (err) {
       throw isApiError(err) ? explainApiError(def, err, "create", news) : err;
     }
@@ -327,7 +330,8 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
       const ctx = applyContext(id, previous);
       let remote: Props;
       try {
-        remote = (await ctx.client.request<Props>({ method: "GET", path: ctx.itemPath })).body ?? {};
+        // A burst of reads (a refresh) is served from one paged listing of the kind.
+        remote = (await readFromListing(def, ctx.client, id, idOf)) ?? (await ctx.client.request<Props>({ method: "GET", path: ctx.itemPath })).body ?? {};
       } catch (err) {
         // Deleted outside Pulumi: no id drops it from the state.
         if (isApiError(err, 404)) return {};

@@ -326,10 +326,18 @@ describe("Endpoint: transport faults", () => {
     expect(result.id).toBe(id);
   });
 
-  it("500 on create is not retried; the message says it may exist and how to adopt it", async () => {
+  it("500 on create: a listing finds nothing made, so the create is sent again once (no duplicate)", async () => {
     await control(emu(), "POST", "/faults", { method: "POST", path: "/webhooks/v1/endpoints", status: 500, count: 1 });
+    const { calls, result } = await d().calls(() => d().create({ url: url() }));
+    expect(calls).toEqual(["POST /v1/endpoints", "GET /v1/endpoints", "POST /v1/endpoints"]);
+    expect(result.id).toMatch(/^ep_/);
+  });
+
+  it("500 on create and the listing refused too: the message says it may exist and how to adopt it", async () => {
+    await control(emu(), "POST", "/faults", { method: "POST", path: "/webhooks/v1/endpoints", status: 500, count: 1 });
+    await control(emu(), "POST", "/faults", { method: "GET", path: "/webhooks/v1/endpoints", status: 403, count: 1 });
     const { calls, result } = await d().calls(() => d().create({ url: url() }).catch((e) => e));
-    expect(calls).toEqual(["POST /v1/endpoints"]);
+    expect(calls).toEqual(["POST /v1/endpoints", "GET /v1/endpoints"]);
     expect(result.message).toMatch(/may have been created/);
     expect(result.message).toMatch(/adoptId/);
   });

@@ -1,0 +1,80 @@
+/**
+ * Batched reads for refresh. A refresh reads every resource of the stack, one
+ * `read()` each; for N objects of one kind that is N GETs. When reads of a kind come
+ * in a burst (at least BURST_READS within BURST_WINDOW_MS, as in a refresh), the
+ * engine instead lists the kind once (every page: ceil(N/200) calls) and serves the
+ * following reads from that listing.
+ *
+ * Correctness:
+ * - the listing lives in this process only, while the burst goes on (no gap over
+ *   BURST_WINDOW_MS between reads) and for LISTING_TTL_MS at most: one refresh;
+ * - any write made through the same client invalidates it (the client counts writes);
+ * - an id the listing does not hold is read with a GET as before (404: gone), so an
+ *   object created after the listing, or deleted out of band, is judged by the service;
+ * - a kind whose listing fails (a key that cannot list) falls back to GETs for good.
+ */
+import type { SvcClient } from "../client";
+import type { Props, ResourceDefinition } from "./fields";
+
+export const BURST_READS = 3;
+export const BURST_WINDOW_MS = 1_000;
+export const LISTING_TTL_MS = 10_000;
+
+interface Listing {
+  writes: number;
+  at: number;
+  lastUsed: number;
+  items: Promise<Map<string, Props>>;
+}
+
+interface KindState {
+  recent: number[];
+  listing?: Listing;
+  unlistable?: boolean;
+}
+
+const states = new WeakMap<SvcClient, Map<string, KindState>>();
+
+function stateOf(client: SvcClient, kind: string): KindState {
+  let byKind = states.get(client);
+  if (!byKind) states.set(client, (byKind = new Map()));
+  let s = byKind.get(kind);
+  if (!s) byKind.set(kind, (s = { recent: [] }));
+  return s;
+}
+
+/**
+ * The object `id` as the current listing of its kind shows it, or undefined when the
+ * read should be a GET (no burst, no listing, not listed, or listing failed).
+ */
+export async function readFromListing(def: ResourceDefinition, client: SvcClient, id: string, idOf: (item: Props) => string): Promise<Props | undefined> {
+  if (def.reconcile === false || def.singleton) return undefined;
+  const s = stateOf(client, def.kind);
+  if (s.unlistable) return undefined;
+  const now = Date.now();
+  let listing = s.listing;
+  // Kept only while the burst goes on, for one refresh at most, and never past a write of ours.
+  if (listing && (listing.writes !== client.writeCount || now - listing.at > LISTING_TTL_MS || now - listing.lastUsed > BURST_WINDOW_MS)) listing = s.listing = undefined;
+  if (!listing) {
+    s.recent = s.recent.filter((t) => now - t <= BURST_WINDOW_MS);
+    s.recent.push(now);
+    if (s.recent.length < BURST_READS) return undefined;
+    s.recent = [];
+    const writes = client.writeCount;
+    const items = client.listAll<Props>(def.paths.create).then((list) => new Map(list.map((item) => [idOf(item), item] as const)));
+    listing = s.listing = { writes, at: now, lastUsed: now, items };
+  }
+  listing.lastUsed = now;
+  try {
+    return (await listing.items).get(id);
+  } catch {
+    s.unlistable = true;
+    s.listing = undefined;
+    return undefined;
+  }
+}
+
+/** Forget every listing (tests). */
+export function clearListings(client: SvcClient): void {
+  states.delete(client);
+}

@@ -1,0 +1,103 @@
+/**
+ * Creates whose outcome is unknown, reconciled by the generic engine
+ * (provider/engine/reconcile.ts): the object a create made is found by a listing and
+ * adopted, a create that made nothing is sent again, and several candidates fail
+ * naming every id. Never a silent duplicate or orphan: the emulator's holdings are
+ * counted after each case. The client's counters report each unknown outcome.
+ */
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { providers } from "../../provider";
+import { clientStats, resetClientStats } from "../../provider/client";
+import { call, control, useEmulator } from "../support/emulator";
+import { Driver, useWorkspace, type Workspace } from "../provider/support";
+
+const emu = useEmulator();
+const endpoint = providers["webhooks:Endpoint"]!;
+const eventType = providers["webhooks:EventType"]!;
+
+let ws: Workspace;
+let driver: Driver;
+
+const listed = async (path: string) => (await call(emu(), "GET", `/webhooks${path}?limit=200`, { key: ws.webhooks.admin })).body.data as { id?: string; name?: string }[];
+const fault = (spec: Record<string, unknown>) => control(emu(), "POST", "/faults", spec);
+
+beforeAll(async () => {
+  ws = await useWorkspace(emu(), endpoint, "enterprise");
+  await useWorkspace(emu(), eventType, "enterprise").then(async () => {
+    // Both providers talk to the same workspace.
+    const values: Record<string, string> = { "svc:webhooksUrl": emu().webhooksUrl, "svc:webhooksApiKey": ws.webhooks.admin };
+    await eventType.configure!({ config: { get: (k: string) => values[k], require: (k: string) => values[k]! } } as never);
+  });
+  driver = new Driver(emu(), endpoint);
+});
+
+beforeEach(async () => {
+  await control(emu(), "DELETE", "/faults");
+  resetClientStats();
+  for (const e of await listed("/v1/endpoints")) await call(emu(), "DELETE", `/webhooks/v1/endpoints/${e.id}`, { key: ws.webhooks.admin });
+});
+
+const inputs = (n: number) => ({ url: `https://hooks.example.com/reconcile/${n}`, description: `reconcile ${n}`, subscriptions: [{ eventType: "order.*" }], customHeaders: { "X-Case": `c${n}` }, maxAttempts: 5 });
+
+describe("unknown create outcomes", () => {
+  it("connection dropped after the service created it: the endpoint is found and adopted, not duplicated", async () => {
+    await fault({ method: "POST", path: "/webhooks/v1/endpoints", drop_after_response: true });
+    const { result, calls } = await driver.calls(() => driver.create(inputs(1)));
+    const held = await listed("/v1/endpoints");
+    expect(held.map((e) => e.id)).toEqual([result.id]);
+    expect(result.outs.url).toBe(inputs(1).url);
+    // One POST (acted, answer lost), then the listing; no second POST.
+    expect(calls.filter((c) => c.startsWith("POST"))).toEqual(["POST /v1/endpoints"]);
+    expect(calls).toContain("GET /v1/endpoints");
+    const stats = clientStats();
+    expect(stats.unknownOutcomes).toHaveLength(1);
+    expect(stats.unknownOutcomes[0]).toMatchObject({ method: "POST", path: "/v1/endpoints" });
+    expect(stats.reconciled).toEqual([{ kind: "webhooks:Endpoint", path: "/v1/endpoints", result: "adopted", id: result.id }]);
+  });
+
+  it.each([
+    ["a 500", { status: 500 }],
+    ["a 503", { status: 503 }],
+    ["a connection dropped before the service acted", { drop: true }],
+  ])("%s on the create: nothing was made, so it is sent again once; exactly one endpoint", async (_what, spec) => {
+    await fault({ method: "POST", path: "/webhooks/v1/endpoints", ...spec });
+    const { result, calls } = await driver.calls(() => driver.create(inputs(2)));
+    expect((await listed("/v1/endpoints")).map((e) => e.id)).toEqual([result.id]);
+    expect(calls.filter((c) => c.startsWith("POST")).length).toBeLessThanOrEqual(2);
+    expect(clientStats().reconciled.map((r) => r.result)).toEqual(["recreated"]);
+  });
+
+  it("an identical endpoint made meanwhile by someone else: fails naming both candidates, adopts neither", async () => {
+    const other = await call(emu(), "POST", "/webhooks/v1/endpoints", { key: ws.webhooks.admin, body: { url: inputs(3).url, description: inputs(3).description, subscriptions: [{ event_type: "order.*" }], max_attempts: 5 } });
+    expect(other.status).toBe(201);
+    await fault({ method: "POST", path: "/webhooks/v1/endpoints", drop_after_response: true });
+    const checked = await endpoint.check!({}, inputs(3));
+    const err = await endpoint.create(checked.inputs).then(() => undefined, (e: Error) => e);
+    expect(err).toBeInstanceOf(Error);
+    const held = (await listed("/v1/endpoints")).map((e) => e.id!);
+    expect(held).toHaveLength(2);
+    for (const id of held) expect(err!.message).toContain(id);
+    expect(err!.message).toMatch(/adoptId/);
+    expect(clientStats().reconciled.map((r) => r.result)).toEqual(["ambiguous"]);
+  });
+
+  it("an object this process already created is never taken for another create's", async () => {
+    const first = await driver.create(inputs(4));
+    await fault({ method: "POST", path: "/webhooks/v1/endpoints", drop: true });
+    const second = await driver.create(inputs(4));
+    expect(second.id).not.toBe(first.id);
+    expect((await listed("/v1/endpoints")).map((e) => e.id).sort()).toEqual([first.id, second.id].sort());
+  });
+
+  it("an event type whose registration lost its answer is adopted by name and scope", async () => {
+    const name = `reconcile.type${Date.now()}`;
+    await fault({ method: "POST", path: "/webhooks/v1/event-types", drop_after_response: true });
+    const checked = await eventType.check!({}, { name, description: "adopted after a lost answer", payloadSchema: { type: "object" } });
+    expect(checked.failures ?? []).toEqual([]);
+    const res = await eventType.create(checked.inputs);
+    expect(res.id).toBe(`workspace/${name}`);
+    expect((await listed("/v1/event-types")).filter((t) => t.name === name)).toHaveLength(1);
+    expect(clientStats().reconciled).toMatchObject([{ kind: "webhooks:EventType", result: "adopted", id: `workspace/${name}` }]);
+    await eventType.delete!(res.id, res.outs);
+  });
+});
