@@ -1,0 +1,123 @@
+/**
+ * Runs a stack through the provider's own operations, in this process, the way the
+ * engine does (check → diff → create / update / replace, read, delete) with a bounded
+ * concurrency like the engine's `--parallel`. Used by the benchmark and the soak.
+ */
+import { providers, type ResourceProviderOf } from "../provider";
+import type { Declared, Inputs } from "./stack";
+
+export interface Held {
+  kind: string;
+  id: string;
+  inputs: Inputs;
+  outputs: Inputs;
+}
+
+export interface PhaseResult {
+  errors: { name: string; message: string }[];
+  ops: Record<string, number>;
+}
+
+/** Run `f` over `items` with at most `limit` at once. */
+export async function pool<T>(items: T[], limit: number, f: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await f(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+export function configureAll(values: Record<string, string>): Promise<void[]> {
+  const config = { get: (k: string) => values[k], require: (k: string) => values[k]! };
+  return Promise.all(Object.values(providers).map((p) => p.configure!({ config } as never)));
+}
+
+const providerOf = (kind: string): ResourceProviderOf => {
+  const p = providers[kind as keyof typeof providers];
+  if (!p) throw new Error(`no provider for ${kind}`);
+  return p;
+};
+
+export class StackRunner {
+  readonly state = new Map<string, Held>();
+
+  constructor(readonly parallel = 16) {}
+
+  private async each(items: Declared[] | [string, Held][], f: (item: never) => Promise<string>): Promise<PhaseResult> {
+    const result: PhaseResult = { errors: [], ops: {} };
+    await pool(items as unknown[], this.parallel, async (item) => {
+      try {
+        const op = await f(item as never);
+        result.ops[op] = (result.ops[op] ?? 0) + 1;
+      } catch (e) {
+        result.errors.push({ name: Array.isArray(item) ? String(item[0]) : (item as Declared).name, message: (e as Error).message });
+      }
+    });
+    return result;
+  }
+
+  /** check and diff only: what `pulumi preview` asks of the provider. */
+  preview(decls: Declared[]): Promise<PhaseResult> {
+    return this.each(decls, async (d: Declared) => {
+      const p = providerOf(d.kind);
+      const held = this.state.get(d.name);
+      const checked = await p.check!(held?.inputs ?? {}, d.inputs);
+      if (checked.failures?.length) throw new Error(checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; "));
+      if (!held) return "create";
+      const diff = await p.diff!(held.id, held.outputs, checked.inputs);
+      return diff.replaces?.length ? "replace" : diff.changes ? "update" : "same";
+    });
+  }
+
+  up(decls: Declared[]): Promise<PhaseResult> {
+    return this.each(decls, async (d: Declared) => {
+      const p = providerOf(d.kind);
+      const held = this.state.get(d.name);
+      const checked = await p.check!(held?.inputs ?? {}, d.inputs);
+      if (checked.failures?.length) throw new Error(checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; "));
+      const inputs = checked.inputs;
+      if (!held) {
+        const res = await p.create(inputs);
+        this.state.set(d.name, { kind: d.kind, id: res.id, inputs, outputs: res.outs ?? {} });
+        return "create";
+      }
+      const diff = await p.diff!(held.id, held.outputs, inputs);
+      if (diff.replaces?.length) {
+        if (diff.deleteBeforeReplace) await p.delete!(held.id, held.outputs);
+        this.state.delete(d.name);
+        const res = await p.create(inputs);
+        if (!diff.deleteBeforeReplace) await p.delete!(held.id, held.outputs);
+        this.state.set(d.name, { kind: d.kind, id: res.id, inputs, outputs: res.outs ?? {} });
+        return "replace";
+      }
+      if (!diff.changes) {
+        held.inputs = inputs;
+        return "same";
+      }
+      const res = await p.update!(held.id, held.outputs, inputs);
+      this.state.set(d.name, { ...held, inputs, outputs: res.outs ?? {} });
+      return "update";
+    });
+  }
+
+  /** read every resource, in state order (the stand-in's refresh is sequential; pass parallel 1 to match). */
+  refresh(): Promise<PhaseResult> {
+    return this.each([...this.state.entries()], async ([name, held]: [string, Held]) => {
+      const res = await providerOf(held.kind).read!(held.id, held.outputs);
+      if (!res.id) {
+        this.state.delete(name);
+        return "gone";
+      }
+      held.outputs = res.props ?? held.outputs;
+      return "read";
+    });
+  }
+
+  destroy(): Promise<PhaseResult> {
+    return this.each([...this.state.entries()], async ([name, held]: [string, Held]) => {
+      await providerOf(held.kind).delete!(held.id, held.outputs);
+      this.state.delete(name);
+      return "delete";
+    });
+  }
+}
