@@ -132,6 +132,10 @@ export const quotaRequestDefinition: ResourceDefinition = {
   },
   // Service, known quota names, positive integers, region when per region, justification.
   rules: (body) => quotaRequestViolations(body),
+  // The list is `GET .../list` answering `{items}`, not a `{data}` page: an unknown create
+  // outcome is not reconciled by re-sending (which could file a second request). It fails
+  // with the adopt hint, and the next preview names the open request to adopt.
+  reconcile: false,
   hooks: {
     checkRemote: (inputs, ctx, olds) => checkAgainstService(inputs, ctx, olds ?? {}),
 

@@ -133,6 +133,16 @@ describe("Inbox: lifecycle and call counts", () => {
     expect(err.message).toMatch(/is gone \(released, or expired\)\. Run `pulumi refresh`/);
   });
 
+  it("a create whose answer was lost is reconciled by the listing: the inbox it made is adopted, never a second", async () => {
+    await control(emu(), "POST", "/faults", { method: "POST", path: "/inboxes/v1/inboxes", drop_after_response: true, count: 1 });
+    const checked = await d().check({ label: "lost answer", transport: "http" });
+    const { calls, result } = await d().calls(() => provider.create(checked.inputs));
+    expect(calls).toEqual(["POST /v1/inboxes", "GET /v1/inboxes"]);
+    const listed = (await raw("GET", "/v1/inboxes", ws.inboxes.admin)).body.data;
+    expect(listed.map((i: { id: string }) => i.id)).toEqual([result.id]);
+    expect(result.outs).toMatchObject({ label: "lost answer", transport: "http" });
+  });
+
   it("adoptId takes an existing inbox over with a PATCH, no POST", async () => {
     const existing = await raw("POST", "/v1/inboxes", ws.inboxes.admin, { label: "old", transport: "http" });
     const id = existing.body.id as string;
