@@ -63,6 +63,8 @@ export interface DeploymentOptions {
   provider: () => Promise<ProviderHandle>;
   save: (d: StateDeployment) => void;
   policy?: PolicyHooks;
+  /** Called once, on the first failed step: the engine then stops the program. */
+  onFailure?: () => void;
 }
 
 export class StepError extends Error {}
@@ -77,6 +79,9 @@ export class Deployment {
   private readonly registered = new Set<string>();
   private readonly oldByUrn = new Map<string, ResourceState>();
   stackUrn: string | undefined;
+  /** Set by the first failed step: like the engine, accept no further registrations. */
+  private cancelled = false;
+  private readonly inflight = new Set<Promise<unknown>>();
 
   constructor(private readonly opts: DeploymentOptions) {
     this.current = [...opts.old.resources];
@@ -95,7 +100,43 @@ export class Deployment {
   }
 
   /** RegisterResource: the program declares a resource; returns its outputs. */
-  async register(goal: ResourceGoal): Promise<RegisterResult> {
+  register(goal: ResourceGoal): Promise<RegisterResult> {
+    return this.track(() => this.doRegister(goal));
+  }
+
+  /** ReadResource (`Resource.get`): reads an existing object, kept in state as external. */
+  read(goal: ResourceGoal): Promise<RegisterResult> {
+    return this.track(() => this.doRead(goal));
+  }
+
+  /** Runs one registration, refusing new ones after a failure and cancelling on failure. */
+  private track(f: () => Promise<RegisterResult>): Promise<RegisterResult> {
+    if (this.cancelled) {
+      return Promise.reject(new StepError("the deployment was cancelled after an earlier error"));
+    }
+    const p = f().catch((e: unknown) => {
+      if (!this.cancelled) {
+        this.cancelled = true;
+        this.opts.onFailure?.();
+      }
+      throw e;
+    });
+    this.inflight.add(p);
+    const forget = () => this.inflight.delete(p);
+    p.then(forget, forget);
+    return p;
+  }
+
+  /** Resolves once no registration is in flight (after a failure, before stopping the program). */
+  async settle(): Promise<void> {
+    while (this.inflight.size) await Promise.allSettled([...this.inflight]);
+  }
+
+  get failed(): boolean {
+    return this.cancelled;
+  }
+
+  private async doRegister(goal: ResourceGoal): Promise<RegisterResult> {
     const urn = this.makeUrn(goal.parent, goal.type, goal.name);
     if (this.registered.has(urn)) throw new StepError(`Duplicate resource URN '${urn}'; try giving it a unique name`);
     this.registered.add(urn);
@@ -109,8 +150,7 @@ export class Deployment {
     }
   }
 
-  /** ReadResource (`Resource.get`): reads an existing object, kept in state as external. */
-  async read(goal: ResourceGoal): Promise<RegisterResult> {
+  private async doRead(goal: ResourceGoal): Promise<RegisterResult> {
     const urn = this.makeUrn(goal.parent, goal.type, goal.name);
     this.registered.add(urn);
     try {

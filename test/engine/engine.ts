@@ -98,15 +98,24 @@ export async function runEngine(opts: EngineOptions): Promise<EngineResult> {
     provider,
     save: (d) => store.save(stackFqn(opts, project, stack), d),
     policy: policy?.hooks(),
+    // The engine cancels the deployment on the first failed step, lets in-flight steps
+    // finish and then closes the language host, which kills the program. Waiting for
+    // the program instead is not only unfaithful: cmd/run's error reporting on a
+    // rejected registration can take minutes and gigabytes (see README).
+    onFailure: () => void deployment.settle().then(() => program?.kill()),
   });
+  let program: ProgramProcess | undefined;
 
   let ok = true;
   try {
     if (opts.verb === "preview" || opts.verb === "up") {
-      const code = await runProgram(project, stack, engineAddress, dryRun, config, env, opts, diagnostics);
-      if (code !== 0) {
+      program = startProgram(project, stack, engineAddress, dryRun, config, env, opts, diagnostics);
+      const code = await program.exited;
+      await deployment.settle();
+      if (code !== 0 || deployment.failed) {
         ok = false;
-        if (!diagnostics.some((d) => d.severity === "error")) {
+        // When a step failed we stopped the program ourselves; its error is the step's.
+        if (!deployment.failed && !diagnostics.some((d) => d.severity === "error")) {
           diagnostics.push({ severity: "error", message: `the program exited with code ${code}`, source: "engine" });
         }
       }
@@ -128,6 +137,7 @@ export async function runEngine(opts: EngineOptions): Promise<EngineResult> {
     ok = false;
     diagnostics.push({ severity: "error", message: errorMessage(e), source: "engine" });
   } finally {
+    program?.kill();
     await plugin?.close();
     await policy?.close();
     await monitor.stop();
@@ -153,8 +163,13 @@ export async function runEngine(opts: EngineOptions): Promise<EngineResult> {
   return result;
 }
 
-/** Runs the program with cmd/run, as the Node.js language host does; resolves to its exit code. */
-function runProgram(
+interface ProgramProcess {
+  exited: Promise<number>;
+  kill(): void;
+}
+
+/** Starts the program with cmd/run, as the Node.js language host does. */
+function startProgram(
   project: Project,
   stack: string,
   engineAddress: string,
@@ -163,7 +178,7 @@ function runProgram(
   env: NodeJS.ProcessEnv,
   opts: EngineOptions,
   diagnostics: Diagnostic[],
-): Promise<number> {
+): ProgramProcess {
   const runEntry = require.resolve("@pulumi/pulumi/cmd/run/index.js");
   // TypeScript: a current loader through node arguments (Pulumi.yaml's runtime
   // option `nodeargs`, else tsx's CommonJS hook), never cmd/run's ts-node.
@@ -200,12 +215,18 @@ function runProgram(
         .on("close", resolve);
     });
   const drained = Promise.all([lines(child.stdout!), lines(child.stderr!)]);
-  return new Promise((resolve, reject) => {
+  const exited = new Promise<number>((resolve, reject) => {
     child.once("error", reject);
     child.once("exit", (code, signal) => {
       void drained.then(() => resolve(code ?? (signal ? 128 : 1)));
     });
   });
+  return {
+    exited,
+    kill: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    },
+  };
 }
 
 /** Stack config: "ns:key" (a bare key gets the project namespace); secrets wrapped. */

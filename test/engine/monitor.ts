@@ -142,7 +142,8 @@ export class MonitorServer {
         const req = call.request;
         const severity = severities[req.getSeverity()] ?? "info";
         if (severity !== "debug" && !req.getEphemeral()) {
-          this.h.diagnostics.push({ severity, message: req.getMessage(), urn: req.getUrn() || undefined, source: "program" });
+          // cmd/run colours stack traces with util.inspect; the CLI renders them, we store text.
+          this.h.diagnostics.push({ severity, message: stripAnsi(req.getMessage()), urn: req.getUrn() || undefined, source: "program" });
         }
         cb(null, new emptyproto.Empty());
       },
@@ -161,4 +162,11 @@ export class MonitorServer {
         cb(grpcError(grpc.status.UNIMPLEMENTED, "StartDebugging is not implemented by the engine stand-in")),
     };
   }
+}
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;]*m/g;
+
+export function stripAnsi(s: string): string {
+  return s.replace(ANSI, "");
 }

@@ -41,7 +41,7 @@ export function formatSummary(r: EngineResult, stack: string): string {
   }
   out.push("", "Resources:");
   const counts = new Map<StepOp, number>();
-  for (const s of r.steps) counts.set(s.op, (counts.get(s.op) ?? 0) + 1);
+  for (const s of r.steps) if (!s.failed) counts.set(s.op, (counts.get(s.op) ?? 0) + 1);
   const verbs: Record<StepOp, string> = r.verb === "preview"
     ? { create: "to create", update: "to update", replace: "to replace", delete: "to delete", same: "unchanged", read: "to read" }
     : r.verb === "refresh"
@@ -51,6 +51,8 @@ export function formatSummary(r: EngineResult, stack: string): string {
     const n = counts.get(op);
     if (n) out.push(`    ${op === "same" ? "" : `${SYMBOL[op]} `}${n} ${verbs[op]}`);
   }
+  const failed = r.steps.filter((s) => s.failed).length;
+  if (failed) out.push(`    ${failed} failed`);
   out.push("", r.ok ? "Result: ok" : "Result: FAILED");
   return out.join("\n");
 }
