@@ -53,9 +53,11 @@ export interface DeliverySettings {
   auto_disable_after_dead: number;
   /** Size of the shared redeliver bucket, per workspace per minute. */
   redeliver_per_minute: number;
+  /** Automatic worker pass interval in ms; 0 = passes only on request (delivery-worker.ts). */
+  auto_deliver_ms: number;
 }
 
-export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = { auto_disable_after_dead: 5, redeliver_per_minute: 60 };
+export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = { auto_disable_after_dead: 5, redeliver_per_minute: 60, auto_deliver_ms: 0 };
 
 interface DeliveriesState {
   byId: Record<string, DeliveryRecord>;
@@ -68,7 +70,9 @@ interface DeliveriesState {
 
 export function deliveriesState(ctx: EmulatorContext): DeliveriesState {
   const state = ctx.store.product<DeliveriesState>("webhooks.deliveries", () => ({ byId: {}, settings: { ...DEFAULT_DELIVERY_SETTINGS }, usage: {}, extraUsage: {} }));
-  state.usage ??= {}; // state files written before the counter existed
+  // State files written before these existed.
+  state.usage ??= {};
+  state.settings = { ...DEFAULT_DELIVERY_SETTINGS, ...state.settings };
   return state;
 }
 

@@ -9,7 +9,7 @@
  *   PUT    /endpoints/:id/suspension   add {cause}; DELETE clears (?cause= one, else all)
  *   PUT    /targets/:host              what a host does {result, status_code?, echo_challenge?, latency_ms?}; `*` = every other host
  *   GET    /targets, DELETE /targets   read / forget every host outcome
- *   GET|PUT /settings                  {auto_disable_after_dead, redeliver_per_minute}
+ *   GET|PUT /settings                  {auto_disable_after_dead, redeliver_per_minute, auto_deliver_ms}
  *   POST   /usage                      {workspace_id, deliveries}: extra deliveries counted in the current billing period
  */
 import type { FastifyInstance } from "fastify";
@@ -18,10 +18,10 @@ import type { EmulatorContext } from "../core/context";
 import { notFound } from "../core/errors";
 import { parse } from "../core/validation";
 import { endpointsState, endpointView, SUSPENSION_CAUSES, suspensionCause, type EndpointRecord } from "./endpoint-store";
-import { billingPeriodStart, DELIVERY_STATES, deliveriesState, deliverySettings, deliveryView, findDeliveries, moveDelivery, recordAttempt, type DeliveryRecord } from "./delivery-store";
+import { billingPeriodStart, DELIVERY_STATES, deliveriesState, deliverySettings, deliveryView, findDeliveries, moveDelivery } from "./delivery-store";
 import { resetRedeliverBuckets } from "./delivery-rate";
-import { FAILURE_REASONS, sendToEndpoint, targetOutcomes } from "./target";
-import { eventsState } from "./events";
+import { FAILURE_REASONS, targetOutcomes } from "./target";
+import { runWorker, startAutoWorker } from "./delivery-worker";
 
 const attemptFields = {
   status_code: z.number().int().min(100).max(599).nullable().optional(),
@@ -45,7 +45,12 @@ const targetBody = z.object({
   echo_challenge: z.boolean().optional(),
   latency_ms: z.number().min(0).optional(),
 });
-const settingsBody = z.object({ auto_disable_after_dead: z.number().int().min(1).optional(), redeliver_per_minute: z.number().int().min(0).optional() });
+const settingsBody = z.object({
+  auto_disable_after_dead: z.number().int().min(1).optional(),
+  redeliver_per_minute: z.number().int().min(0).optional(),
+  /** Run a worker pass every this many ms on its own; 0 (default) = only on POST /worker/run. */
+  auto_deliver_ms: z.number().int().min(0).max(60_000).optional(),
+});
 const usageBody = z.object({ workspace_id: z.string(), deliveries: z.number().int().min(0) });
 const workerBody = z.object({ endpoint_id: z.string().optional() });
 
@@ -59,6 +64,8 @@ function endpointOr404(ctx: EmulatorContext, id: string): EndpointRecord {
 }
 
 export function registerEndpointControl(app: FastifyInstance, ctx: EmulatorContext): void {
+  startAutoWorker(app, ctx);
+
   app.post<Params>("/endpoints/:id/deliveries", async (req) => {
     const e = endpointOr404(ctx, req.params.id);
     const body = parse(moveMany, req.body ?? {});
@@ -131,35 +138,4 @@ export function registerEndpointControl(app: FastifyInstance, ctx: EmulatorConte
     ctx.store.changed();
     return { workspace_id: ws.id, period, extra_deliveries: body.deliveries };
   });
-}
-
-/**
- * One worker pass: every due delivery (queued, or failed whose retry time has come)
- * is claimed (`sending`), sent through target.ts, and moved by the attempt's result.
- * Deliveries of a missing, switched-off or suspended endpoint are left alone.
- */
-async function runWorker(ctx: EmulatorContext, endpointId: string | undefined) {
-  const now = ctx.now().getTime();
-  const endpoints = endpointsState(ctx);
-  const due = findDeliveries(ctx, (d) => {
-    const e = endpoints[d.endpoint_id];
-    const isDue = d.status === "queued" || (d.status === "failed" && d.next_attempt_at !== null && Date.parse(d.next_attempt_at) <= now);
-    return isDue && (!endpointId || d.endpoint_id === endpointId) && !!e && e.status === "enabled" && !suspensionCause(e);
-  }).reverse();
-  // Claim synchronously so redeliver and batches see `sending` from here on.
-  for (const d of due) moveDelivery(ctx, d, endpoints[d.endpoint_id], "sending");
-  const results = await Promise.all(due.map((d) => attemptOnce(ctx, d)));
-  return { processed: due.length, deliveries: results };
-}
-
-async function attemptOnce(ctx: EmulatorContext, d: DeliveryRecord) {
-  const endpoint = endpointsState(ctx)[d.endpoint_id];
-  const event = eventsState(ctx).byId[d.event_id];
-  if (!endpoint || !event) {
-    moveDelivery(ctx, d, endpoint, "dead", { failure_reason: "connection_failed", error: "The endpoint no longer exists." });
-    return deliveryView(d);
-  }
-  const r = await sendToEndpoint(ctx, endpoint, { id: d.id, type: event.event_type, created_at: event.created_at, data: event.payload });
-  if (d.status === "sending") recordAttempt(ctx, d, endpoint, { outcome: r.delivered ? "delivered" : "failed", status_code: r.status_code, failure_reason: r.failure_reason, error: r.error, latency_ms: r.latency_ms });
-  return deliveryView(d);
 }

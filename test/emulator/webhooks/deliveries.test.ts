@@ -3,7 +3,7 @@
  * redeliver with its conflict row, bulk redeliver and replay by range, and the
  * worker pass driven by per-host outcomes.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { control, useEmulator } from "../../support/emulator";
 import { createEndpoint, expectError, expectValidation, moveDeliveries, newWorkspace, publish, wh } from "./endpoints-support";
 
@@ -178,5 +178,37 @@ describe("deliveries: bulk redeliver and replay by range", () => {
     expect(res.body.count).toBe(1);
     expect(res.body.delivery_ids).not.toContain(first.id);
     expect((await wh(emu(), "GET", `/v1/deliveries/${first.id}`, { key: ws.webhooks.read })).body.status).toBe("sending");
+  });
+});
+
+describe("deliveries: automatic worker (auto_deliver_ms)", () => {
+  const emu = useEmulator();
+
+  it("off by default: queued deliveries stay queued until moved", async () => {
+    const ws = await newWorkspace(emu());
+    await createEndpoint(emu(), ws.webhooks.admin);
+    await publish(emu(), ws.webhooks.publish, { event_type: "a" });
+    expect((await control(emu(), "GET", "/webhooks/settings")).auto_deliver_ms).toBe(0);
+    // Longer than the idle poll: still nothing attempted.
+    await new Promise((r) => setTimeout(r, 600));
+    expect((await wh(emu(), "GET", "/v1/deliveries?status=queued", { key: ws.webhooks.read })).body.total).toBe(1);
+  });
+
+  it("on: deliveries are sent by host outcome on their own, and the endpoint can then be deleted", async () => {
+    const ws = await newWorkspace(emu());
+    const ok = await createEndpoint(emu(), ws.webhooks.admin);
+    const down = await createEndpoint(emu(), ws.webhooks.admin, { url: "https://auto-down.example.com/h", max_attempts: 1 });
+    await control(emu(), "PUT", "/webhooks/targets/auto-down.example.com", { result: "connection_failed" });
+    await publish(emu(), ws.webhooks.publish, { event_type: "a" });
+    await control(emu(), "PUT", "/webhooks/settings", { auto_deliver_ms: 20 });
+    try {
+      await vi.waitFor(async () => {
+        const list = (await wh(emu(), "GET", "/v1/deliveries", { key: ws.webhooks.read })).body.data as { endpoint_id: string; status: string }[];
+        expect(Object.fromEntries(list.map((d) => [d.endpoint_id, d.status]))).toEqual({ [ok.id]: "sent", [down.id]: "dead" });
+      }, { timeout: 10_000, interval: 50 });
+      expect((await wh(emu(), "DELETE", `/v1/endpoints/${ok.id}`, { key: ws.webhooks.admin })).status).toBe(204);
+    } finally {
+      await control(emu(), "PUT", "/webhooks/settings", { auto_deliver_ms: 0 });
+    }
   });
 });
