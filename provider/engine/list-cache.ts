@@ -48,7 +48,8 @@ function stateOf(client: SvcClient, kind: string): KindState {
  * read should be a GET (no burst, no listing, not listed, or listing failed).
  */
 export async function readFromListing(def: ResourceDefinition, client: SvcClient, id: string, idOf: (item: Props) => string): Promise<Props | undefined> {
-  if (def.reconcile === false || def.singleton) return undefined;
+  // SVC_BATCHED_READS=0 turns batching off (one GET per read, as before; the benchmark's "before").
+  if (def.reconcile === false || def.singleton || process.env.SVC_BATCHED_READS === "0") return undefined;
   const s = stateOf(client, def.kind);
   if (s.unlistable) return undefined;
   const now = Date.now();

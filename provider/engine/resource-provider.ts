@@ -104,6 +104,19 @@ function rebuildInputs(def: ResourceDefinition, remote: Props, previous: Props):
   return toPlainJson(inputs) as Props;
 }
 
+/** The body of the create call: every declared field create takes, in API names. */
+export function createBody(def: ResourceDefinition, news: Props): Props {
+  const body: Props = {};
+  for (const [name, spec] of Object.entries(def.fields)) {
+    if (!spec.api || !isInputField(spec) || spec.mode === "local" || spec.onCreate === false) continue;
+    if (spec.mode === "action" && spec.onCreate !== true) continue;
+    const value = news[name];
+    if (value === undefined || value === null) continue;
+    body[spec.api] = (spec.codec ?? asIs).toApi(value);
+  }
+  return body;
+}
+
 /* ---------- the provider ---------- */
 
 export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceProvider & { definition: ResourceDefinition } {
@@ -185,14 +198,7 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
 
   async function createNew(news: Props): Promise<dynamic.CreateResult> {
     const ctx0 = operationContext(def, profileOf(news));
-    const body: Props = {};
-    for (const [name, spec] of Object.entries(def.fields)) {
-      if (!spec.api || !isInputField(spec) || spec.mode === "local" || spec.onCreate === false) continue;
-      if (spec.mode === "action" && spec.onCreate !== true) continue;
-      const value = news[name];
-      if (value === undefined || value === null) continue;
-      body[spec.api] = (spec.codec ?? asIs).toApi(value);
-    }
+    const body = createBody(def, news);
     let response: Props;
     try {
       // An unknown outcome is reconciled by a listing: adopt what the create made, or send it again.

@@ -1,0 +1,120 @@
+/**
+ * One stack size through the provider's own operations, in a process of its own so
+ * that its peak RSS is the provider's (run by bench/run.ts; prints one JSON line).
+ *
+ *   tsx bench/direct.ts --url http://127.0.0.1:PORT --size 100 --parallel 16
+ */
+import { parseArgs } from "node:util";
+import { clearReadCache, closeSharedDispatcher } from "../provider";
+import { clientStats, resetClientStats } from "../provider/client";
+import { DEFINITIONS } from "../provider/registry";
+import { StackRunner, configureAll, type PhaseResult } from "./runner";
+import { mixedStack, stackKinds } from "./stack";
+
+export interface LoggedCall {
+  method: string;
+  path: string;
+  status: number;
+}
+
+export interface PhaseMeasure {
+  phase: string;
+  ms: number;
+  calls: number;
+  writes: number;
+  reads: number;
+  ops: Record<string, number>;
+  errors: number;
+  firstError?: string;
+  /** Catalog listings (GET /webhooks/v1/event-types) made in the phase. */
+  catalogListings: number;
+  /** Per kind's list path: how many list pages were fetched. */
+  listPages: number;
+  retries: number;
+}
+
+export interface DirectResult {
+  size: number;
+  kinds: string[];
+  phases: PhaseMeasure[];
+  maxRssMb: number;
+}
+
+export async function logSince(url: string, since: number): Promise<LoggedCall[]> {
+  const res = await fetch(`${url}/_emulator/requests?since=${since}`);
+  return ((await res.json()) as { requests: LoggedCall[] }).requests;
+}
+
+export async function lastSeq(url: string): Promise<number> {
+  const res = await fetch(`${url}/_emulator/requests?since=999999999`);
+  return ((await res.json()) as { last_seq: number }).last_seq;
+}
+
+const LIST_PATHS = new Set(Object.values(DEFINITIONS).map((d) => `/${d!.product}${d!.paths.create}`));
+
+export function summarise(phase: string, ms: number, log: LoggedCall[], result?: PhaseResult, retries = 0): PhaseMeasure {
+  const reads = log.filter((c) => c.method === "GET").length;
+  return {
+    phase,
+    ms,
+    calls: log.length,
+    writes: log.length - reads,
+    reads,
+    ops: result?.ops ?? {},
+    errors: result?.errors.length ?? 0,
+    firstError: result?.errors[0] ? `${result.errors[0].name}: ${result.errors[0].message}` : undefined,
+    catalogListings: log.filter((c) => c.method === "GET" && c.path === "/webhooks/v1/event-types").length,
+    listPages: log.filter((c) => c.method === "GET" && LIST_PATHS.has(c.path)).length,
+    retries,
+  };
+}
+
+async function main() {
+  const { values } = parseArgs({ options: { url: { type: "string" }, size: { type: "string" }, parallel: { type: "string", default: "16" } } });
+  const url = values.url!;
+  const size = Number(values.size);
+  const ws = (await (await fetch(`${url}/_emulator/workspaces`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ plan: "enterprise", name: `bench-direct-${size}` }) })).json()) as Record<string, { admin: string }>;
+  await configureAll({
+    "svc:webhooksUrl": `${url}/webhooks`,
+    "svc:webhooksApiKey": ws.webhooks!.admin,
+    "svc:inboxesUrl": `${url}/inboxes`,
+    "svc:inboxesApiKey": ws.inboxes!.admin,
+    "svc:infraUrl": `${url}/infra`,
+    "svc:infraApiKey": ws.infra!.admin,
+  });
+  const kinds = stackKinds(Object.keys(DEFINITIONS));
+  const v1 = mixedStack(size, 1, kinds);
+  const v2 = mixedStack(size, 2, kinds);
+  const runner = new StackRunner(Number(values.parallel));
+  const phases: PhaseMeasure[] = [];
+  const measure = async (phase: string, f: () => Promise<PhaseResult>) => {
+    clearReadCache(); // each engine run is a new plugin process: nothing cached from the last one
+    resetClientStats();
+    const since = await lastSeq(url);
+    const started = performance.now();
+    const result = await f();
+    const ms = performance.now() - started;
+    phases.push(summarise(phase, ms, await logSince(url, since), result, clientStats().retries));
+  };
+  await measure("preview", () => runner.preview(v1));
+  await measure("up", () => runner.up(v1));
+  await measure("update", () => runner.up(v2));
+  await measure("no-op preview", () => runner.preview(v2));
+  await measure("no-op up", () => runner.up(v2));
+  process.env.SVC_BATCHED_READS = "0";
+  await measure("refresh (GET each, before)", () => runner.refresh());
+  delete process.env.SVC_BATCHED_READS;
+  await new Promise((r) => setTimeout(r, 1_100)); // a new burst
+  await measure("refresh", () => runner.refresh());
+  await measure("destroy", () => runner.destroy());
+  await closeSharedDispatcher();
+  const result: DirectResult = { size, kinds, phases, maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024) };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+if (require.main === module) {
+  main().catch((err) => {
+    process.stderr.write(`${(err as Error).stack}\n`);
+    process.exit(1);
+  });
+}
