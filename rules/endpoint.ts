@@ -22,6 +22,20 @@ export const ENDPOINT_LIMITS = {
   deliveryTimeoutMaxMs: 60000,
 } as const;
 
+/**
+ * Bounds the spec does not show ("not shown"): our assumptions, enforced by the
+ * emulator and checked by the provider at preview. One place, so they are easy to
+ * change if the real service differs.
+ */
+export const ASSUMED_ENDPOINT_BOUNDS = {
+  urlMaxLength: 2048,
+  subscriptionsMax: 100,
+  subscriptionPatternMaxLength: 255,
+  secretMaxLength: 256,
+  retryScheduleMaxEntries: 50,
+  descriptionMaxLength: 1024,
+} as const;
+
 /** Headers the service sets itself on every delivery; `X-Webhook-` is a managed prefix. */
 export const MANAGED_HEADER_NAMES: string[] = ["Content-Type", "User-Agent"];
 export const MANAGED_HEADER_PREFIX = "X-Webhook-";

@@ -10,7 +10,7 @@ import type { EmulatorContext } from "../core/context";
 import { conflict, quotaExceeded } from "../core/errors";
 import { newId } from "../core/store";
 import { offsetPage, offsetPageQuery, parse } from "../core/validation";
-import { endpointViolations, maxAttemptsViolation } from "../../rules/endpoint";
+import { ASSUMED_ENDPOINT_BOUNDS as BOUNDS, endpointViolations, maxAttemptsViolation } from "../../rules/endpoint";
 import type { RuleViolation } from "../../rules/types";
 import { assertProjectVisible, auth, resolveProject, throwViolations, visible, type Principal } from "./common";
 import { endpointOr404, endpointsOfWorkspace, endpointsState, endpointView, newSigningSecret, type EndpointRecord } from "./endpoint-store";
@@ -19,25 +19,25 @@ import { takeRedeliverToken } from "./delivery-rate";
 import { sendToEndpoint } from "./target";
 import { endpointStats, STATS_WINDOWS } from "./endpoint-stats";
 
-const subscriptionIn = z.object({ event_type: z.string().min(1).max(255) });
+const subscriptionIn = z.object({ event_type: z.string().min(1).max(BOUNDS.subscriptionPatternMaxLength) });
 const nullable = <T extends z.ZodType>(t: T) => t.nullable().optional();
 /** Fields settable on create and PATCH (PATCH: all optional and nullable). */
 const mutable = {
   max_attempts: nullable(z.number().int().min(1)),
-  retry_schedule: nullable(z.array(z.number()).max(50)),
-  description: nullable(z.string().max(1024)),
+  retry_schedule: nullable(z.array(z.number()).max(BOUNDS.retryScheduleMaxEntries)),
+  description: nullable(z.string().max(BOUNDS.descriptionMaxLength)),
   custom_headers: nullable(z.record(z.string(), z.string())),
   delivery_timeout_ms: nullable(z.number().int()),
 };
 const createBody = z.object({
-  url: z.string().max(2048),
-  subscriptions: z.array(subscriptionIn).max(100).optional(),
-  secret: nullable(z.string().min(1).max(256)),
+  url: z.string().max(BOUNDS.urlMaxLength),
+  subscriptions: z.array(subscriptionIn).max(BOUNDS.subscriptionsMax).optional(),
+  secret: nullable(z.string().min(1).max(BOUNDS.secretMaxLength)),
   project_id: nullable(z.string()),
   ...mutable,
 });
-const patchBody = z.object({ url: nullable(z.string().max(2048)), status: nullable(z.enum(["enabled", "disabled"])), ...mutable });
-const subscriptionsBody = z.object({ subscriptions: z.array(subscriptionIn).max(100) });
+const patchBody = z.object({ url: nullable(z.string().max(BOUNDS.urlMaxLength)), status: nullable(z.enum(["enabled", "disabled"])), ...mutable });
+const subscriptionsBody = z.object({ subscriptions: z.array(subscriptionIn).max(BOUNDS.subscriptionsMax) });
 const listQuery = offsetPageQuery.extend({ project_id: z.string().optional() });
 const statsQuery = z.object({ window: z.enum(STATS_WINDOWS).default("24h") });
 

@@ -5,7 +5,7 @@
  * and the refusals explained with their fix.
  */
 import { z } from "zod";
-import { ENDPOINT_LIMITS, endpointViolations, maxAttemptsViolation } from "../../rules/endpoint";
+import { ASSUMED_ENDPOINT_BOUNDS as BOUNDS, ENDPOINT_LIMITS, endpointViolations, maxAttemptsViolation } from "../../rules/endpoint";
 import { isApiError, type SvcApiError } from "../client";
 import { violationFailure } from "../engine/check";
 import { PartialFailure } from "../engine/errors";
@@ -26,21 +26,21 @@ export const endpointDefinition: ResourceDefinition = {
   adoptHint:
     "List the endpoints (svc.webhooks.getEndpoints() or GET /v1/endpoints) and, if it was created, set `adoptId: \"<its id>\"` on this resource: the next `pulumi up` adopts it instead of creating another.",
   fields: {
-    url: { mode: "patch", api: "url", input: z.string().min(1).max(2048) },
+    url: { mode: "patch", api: "url", input: z.string().min(1).max(BOUNDS.urlMaxLength) },
     subscriptions: {
       mode: "put",
       api: "subscriptions",
-      input: z.array(z.object({ eventType: z.string().min(1).max(255) })).max(100),
+      input: z.array(z.object({ eventType: z.string().min(1).max(BOUNDS.subscriptionPatternMaxLength) })).max(BOUNDS.subscriptionsMax),
       codec: subscriptionCodec,
       default: [],
       put: { path: "/subscriptions", bodyKey: "subscriptions" },
     },
-    secret: { mode: "createOnly", api: "secret", input: z.string().min(1).max(256), writeOnly: true },
+    secret: { mode: "createOnly", api: "secret", input: z.string().min(1).max(BOUNDS.secretMaxLength), writeOnly: true },
     maxAttempts: { mode: "patch", api: "max_attempts", input: z.number().int().min(1) },
-    retrySchedule: { mode: "patch", api: "retry_schedule", input: z.array(z.number()).max(50) },
+    retrySchedule: { mode: "patch", api: "retry_schedule", input: z.array(z.number()).max(BOUNDS.retryScheduleMaxEntries) },
     // The service puts an endpoint in the default project when none is named.
     projectId: { mode: "createOnly", api: "project_id", input: z.string().min(1), whenOmitted: "unmanaged" },
-    description: { mode: "patch", api: "description", input: z.string().max(1024) },
+    description: { mode: "patch", api: "description", input: z.string().max(BOUNDS.descriptionMaxLength) },
     customHeaders: { mode: "patch", api: "custom_headers", input: z.record(z.string(), z.string()), writeOnly: true },
     deliveryTimeoutMs: { mode: "patch", api: "delivery_timeout_ms", input: z.number().int().min(1).max(ENDPOINT_LIMITS.deliveryTimeoutMaxMs) },
     status: { mode: "patch", api: "status", input: z.enum(["enabled", "disabled"]), whenOmitted: "unmanaged", onCreate: false },
