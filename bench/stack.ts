@@ -44,10 +44,12 @@ export function stackKinds(registered: readonly string[]): ResourceKind[] {
   return (Object.keys(BUILDERS) as ResourceKind[]).filter((k) => registered.includes(k));
 }
 
-export function mixedStack(n: number, variant: number, kinds: ResourceKind[]): Declared[] {
+/** N resources, round-robin over `kinds`; `offset` numbers them from there (two stacks in one workspace). */
+export function mixedStack(n: number, variant: number, kinds: ResourceKind[], offset = 0): Declared[] {
   if (kinds.length === 0) throw new Error("no resource kind with a builder is registered");
-  return Array.from({ length: n }, (_, i) => {
-    const kind = kinds[i % kinds.length]!;
+  return Array.from({ length: n }, (_, k) => {
+    const i = k + offset;
+    const kind = kinds[k % kinds.length]!;
     return { kind, name: `${kind.split(":")[1]!.toLowerCase()}-${i}`, inputs: BUILDERS[kind]!(i, variant) };
   });
 }

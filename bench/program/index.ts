@@ -9,6 +9,7 @@ import { mixedStack, stackKinds } from "../stack";
 const config = new pulumi.Config("bench");
 const count = config.requireNumber("count");
 const variant = config.getNumber("variant") ?? 1;
+const offset = config.getNumber("offset") ?? 0;
 const kinds = stackKinds(JSON.parse(config.require("kinds")) as string[]);
 
 type Ctor = new (name: string, args: Record<string, unknown>) => pulumi.CustomResource;
@@ -19,4 +20,4 @@ const classOf = (kind: string): Ctor => {
   return cls;
 };
 
-for (const d of mixedStack(count, variant, kinds)) new (classOf(d.kind))(d.name, d.inputs);
+for (const d of mixedStack(count, variant, kinds, offset)) new (classOf(d.kind))(d.name, d.inputs);
