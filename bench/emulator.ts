@@ -7,26 +7,13 @@
  *
  *   npm run bench:emulator [-- --seconds 5]
  */
-import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
+import { startEmulatorProcess } from "./emulator-process";
 
 const root = join(__dirname, "..");
-
-async function startEmulatorProcess(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, [join(root, "dist/emulator/cli.js"), "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.setEncoding("utf8");
-    child.stdout.on("data", (chunk: string) => {
-      const m = /listening on (http:\/\/\S+)/.exec(chunk);
-      if (m) resolve(m[1]!);
-    });
-    child.on("exit", (code) => reject(new Error(`emulator exited with ${code}`)));
-  });
-  return { url, stop: () => child.kill("SIGTERM") };
-}
 
 interface Row {
   scenario: string;

@@ -21,23 +21,11 @@ import { DEFINITIONS } from "../provider/registry";
 import { runEngine } from "../test/engine/engine";
 import { lineChart, type Series } from "./chart";
 import { lastSeq, logSince, summarise, type DirectResult, type PhaseMeasure } from "./direct";
+import { startEmulatorProcess } from "./emulator-process";
 import { Floor, type FloorPhase } from "./floor";
 import { mixedStack, stackKinds } from "./stack";
 
 const root = join(__dirname, "..");
-
-async function startEmulatorProcess(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, [join(root, "dist/emulator/cli.js"), "--port", "0", "--plan", "enterprise"], { stdio: ["ignore", "pipe", "inherit"] });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.setEncoding("utf8");
-    child.stdout.on("data", (chunk: string) => {
-      const m = /listening on (http:\/\/\S+)/.exec(chunk);
-      if (m) resolve(m[1]!);
-    });
-    child.on("exit", (code) => reject(new Error(`emulator exited with ${code}`)));
-  });
-  return { url, stop: () => child.kill("SIGTERM") };
-}
 
 function runDirect(url: string, size: number, parallel: number): Promise<DirectResult> {
   return new Promise((resolve, reject) => {
@@ -163,7 +151,7 @@ async function main() {
   const sizes = values.sizes!.split(",").map(Number);
   const engineSizes = new Set(values["engine-sizes"]!.split(",").filter(Boolean).map(Number));
   const parallel = Number(values.parallel);
-  const emu = await startEmulatorProcess();
+  const emu = await startEmulatorProcess(["--plan", "enterprise"]);
   const direct: DirectResult[] = [];
   const floors: Record<number, Record<string, FloorPhase>> = {};
   const engines: Record<number, EngineRun> = {};

@@ -56,26 +56,28 @@ export class StackRunner {
     return result;
   }
 
+  /** check, as the engine does first; failures fail the resource. */
+  private async checked(d: Declared): Promise<{ p: ResourceProviderOf; held: Held | undefined; inputs: Inputs }> {
+    const p = providerOf(d.kind);
+    const held = this.state.get(d.name);
+    const checked = await p.check!(held?.inputs ?? {}, d.inputs);
+    if (checked.failures?.length) throw new Error(checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; "));
+    return { p, held, inputs: checked.inputs };
+  }
+
   /** check and diff only: what `pulumi preview` asks of the provider. */
   preview(decls: Declared[]): Promise<PhaseResult> {
     return this.each(decls, async (d: Declared) => {
-      const p = providerOf(d.kind);
-      const held = this.state.get(d.name);
-      const checked = await p.check!(held?.inputs ?? {}, d.inputs);
-      if (checked.failures?.length) throw new Error(checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; "));
+      const { p, held, inputs } = await this.checked(d);
       if (!held) return "create";
-      const diff = await p.diff!(held.id, held.outputs, checked.inputs);
+      const diff = await p.diff!(held.id, held.outputs, inputs);
       return diff.replaces?.length ? "replace" : diff.changes ? "update" : "same";
     });
   }
 
   up(decls: Declared[]): Promise<PhaseResult> {
     return this.each(decls, async (d: Declared) => {
-      const p = providerOf(d.kind);
-      const held = this.state.get(d.name);
-      const checked = await p.check!(held?.inputs ?? {}, d.inputs);
-      if (checked.failures?.length) throw new Error(checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; "));
-      const inputs = checked.inputs;
+      const { p, held, inputs } = await this.checked(d);
       if (!held) {
         const res = await p.create(inputs);
         this.state.set(d.name, { kind: d.kind, id: res.id, inputs, outputs: res.outs ?? {} });
