@@ -119,7 +119,7 @@ export const eventTypeDefinition: ResourceDefinition = {
   hooks: {
     async checkRemote(inputs, ctx, olds) {
       const { name, projectId } = inputs;
-      if (inputs.adoptExisting === true || typeof name !== "string" || containsUnknown(projectId)) return [];
+      if (inputs.adoptExisting === true || typeof name !== "string" || containsUnknown(name) || containsUnknown(projectId)) return [];
       // This resource's own entry (an update or a replacement keeping the name) is no clash.
       if (olds.name === name && (olds.projectId ?? null) === (projectId ?? null) && (olds.profile ?? null) === (inputs.profile ?? null)) return [];
       const scope = typeof projectId === "string" ? projectId : undefined;

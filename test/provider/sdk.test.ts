@@ -60,6 +60,33 @@ describe("svc.webhooks.Endpoint", () => {
   });
 });
 
+// The other Webhooks resources: token, shim, every output declared, secrets wrapped.
+describe("svc.webhooks resource classes", () => {
+  it.each([
+    { cls: svc.webhooks.EventType, type: "EventType", make: () => new svc.webhooks.EventType("et", { name: "a.b", payloadSchema: { type: "object" } }), outputs: ["name", "description", "projectId", "payloadSchema", "origin", "createdAt"] },
+    { cls: svc.webhooks.EventTypePolicy, type: "EventTypePolicy", make: () => new svc.webhooks.EventTypePolicy("pol", { policy: "strict" }), outputs: ["policy", "projectId", "inherited", "previous"] },
+    { cls: svc.webhooks.Source, type: "Source", make: () => new svc.webhooks.Source("src", { provider: "generic" }), outputs: ["provider", "name", "brokerPort", "status", "ingestUrl", "generatedSecret", "secret"] },
+    { cls: svc.webhooks.OperationalEndpoint, type: "OperationalEndpoint", make: () => new svc.webhooks.OperationalEndpoint("ops", { url: "https://o.example.com", eventTypes: ["delivery.dead"] }), outputs: ["url", "eventTypes", "projectId", "description", "createdAt"] },
+    { cls: svc.webhooks.WorkspaceSettings, type: "WorkspaceSettings", make: () => new svc.webhooks.WorkspaceSettings("ws", { endpointVerification: "required" }), outputs: ["endpointVerification", "workspaceId", "plan", "previous"] },
+  ])("$type: token, shim, every output declared", async ({ cls, type, make, outputs }) => {
+    const res = make() as unknown as Record<string, pulumi.Output<unknown>> & pulumi.CustomResource;
+    expect((cls as unknown as { __pulumiType: string }).__pulumiType).toBe(`pulumi-nodejs:dynamic/svc/webhooks:${type}`);
+    await value(res.urn);
+    const reg = registered.find((r) => r.type === `pulumi-nodejs:dynamic/svc/webhooks:${type}`)!;
+    expect(reg.inputs.__provider).toContain("pulumi-svc/provider");
+    for (const name of outputs) {
+      expect(name in reg.inputs || res[name] !== undefined, name).toBe(true);
+      await value(res[name]!); // resolves (null when not set)
+    }
+  });
+
+  it("a source's secret input stays a secret", async () => {
+    const src = new svc.webhooks.Source("pay", { provider: "payments", secret: "pay-secret-sdk" });
+    expect(await isSecret(src.secret)).toBe(true);
+    expect(await isSecret(src.name)).toBe(false);
+  });
+});
+
 describe("svc.webhooks.getEndpoint / getEndpoints (program process)", () => {
   const emu = useEmulator();
   let ws: Workspace;
