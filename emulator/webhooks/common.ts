@@ -1,13 +1,12 @@
 /**
  * Pieces every Webhooks route uses: authentication with the product's scopes,
- * project resolution (explicit, the credential's confinement, or the workspace's
- * default), and turning shared rule violations into a 422.
+ * and project resolution (explicit, the credential's confinement, or the workspace's
+ * default).
  */
 import type { FastifyRequest } from "fastify";
 import { authenticateApp, type AppPrincipal, type AppScope } from "../core/auth";
 import type { EmulatorContext } from "../core/context";
-import { ApiError, notFound, validationError } from "../core/errors";
-import type { RuleViolation } from "../../rules/types";
+import { ApiError, notFound } from "../core/errors";
 
 export type Principal = AppPrincipal;
 
@@ -43,8 +42,5 @@ export function visible(principal: Principal, record: { workspace_id: string; pr
   return record.workspace_id === principal.workspace.id && (!principal.confinedProject || record.project_id === principal.confinedProject || record.project_id === null);
 }
 
-/** Throw a 422 with the violations as body entries (at most 20, as the spec caps them). */
-export function throwViolations(violations: RuleViolation[]): void {
-  if (violations.length === 0) return;
-  throw validationError(violations.map((v) => ({ loc: ["body", ...v.path], type: v.type, msg: v.msg, ...(v.params ? { params: v.params } : {}) })));
-}
+/** The one rule-to-422 helper lives in the core; re-exported for the Webhooks routes. */
+export { throwViolations } from "../core/violations";
