@@ -31,6 +31,7 @@ interface QuotaRequestBody {
   service: string;
   region: string | null;
   limits: Record<string, number>;
+  justification: string;
   state: QuotaRequestState;
   admin_message: string | null;
 }
@@ -53,8 +54,9 @@ async function checkAgainstService(inputs: Props, ctx: OperationContext, olds: P
   if ([service, region, limits, projectId].some(containsUnknown) || typeof service !== "string" || !(service in QUOTA_SERVICES)) return [];
   const requested = (limits ?? {}) as Record<string, number>;
   const isNew = olds.service === undefined;
+  const limitsChanged = isNew || JSON.stringify(olds.limits) !== JSON.stringify(limits);
   const failures: CheckFailure[] = [];
-  if (isNew || JSON.stringify(olds.limits) !== JSON.stringify(limits)) {
+  if (limitsChanged) {
     const current = await currentLimits(ctx, service, region);
     for (const [name, value] of Object.entries(requested)) {
       const limit = current?.[name];
@@ -62,11 +64,15 @@ async function checkAgainstService(inputs: Props, ctx: OperationContext, olds: P
         failures.push({ property: `limits.${name}`, reason: `Requested ${value} is not above the current limit of ${limit} for ${where(service, region)}: a request can only raise a quota. Ask for more than ${limit}, or remove ${name}.` });
     }
   }
-  // An existing resource's own open request is the one it edits; a new one must not duplicate any.
-  if (isNew) {
+  // A new request, or new limits (an edit, or a new request replacing a decided one), must
+  // not duplicate an open request; this resource's own is the one adopted or the one
+  // holding its old inputs.
+  if (limitsChanged) {
     const adoptId = typeof inputs.adoptId === "string" ? inputs.adoptId : undefined;
+    const own = (r: QuotaRequestBody) =>
+      r.id === adoptId || (!isNew && r.service === olds.service && JSON.stringify(r.limits) === JSON.stringify(olds.limits) && r.justification === olds.justification);
     const clash = (await openRequests(ctx, projectId))?.find(
-      (r) => r.id !== adoptId && r.service === service && (r.region ?? null) === (region ?? null) && Object.keys(r.limits).some((n) => n in requested),
+      (r) => !own(r) && r.service === service && (r.region ?? null) === (region ?? null) && Object.keys(r.limits).some((n) => n in requested),
     );
     if (clash) {
       const names = Object.keys(clash.limits).filter((n) => n in requested).join(", ");

@@ -241,6 +241,16 @@ describe("QuotaRequest: preview refusals", () => {
     expect((await d().check({ ...VMS, region: "eu-west-1" })).failures).toEqual([]);
   });
 
+  it("new limits for a decided request: the preview fails on another open request for the quota, not on this one's own", async () => {
+    const { id, outs } = await d().create(VMS);
+    expect((await d().check({ ...VMS, limits: { vms: 85 } }, outs)).failures).toEqual([]); // its own open request
+    await admin("approve", id);
+    clearReadCache();
+    const other = await raw("POST", Q, { ...VMS, limits: { vms: 200 }, justification: "someone else" });
+    const { failures } = await d().check({ ...VMS, limits: { vms: 150 } }, outs);
+    expect(failures).toEqual([{ property: "limits", reason: expect.stringContaining(`adoptId: "${other.body.id}"`) }]);
+  });
+
   it("a create whose outcome is unknown is not retried; the next preview finds the request and names it: never two", async () => {
     await control(emu(), "POST", "/faults", { method: "POST", path: "/infra/api/v1/quota-request/", drop_after_response: true, count: 1 });
     const checked = await d().check(VMS);
