@@ -138,7 +138,8 @@ describe("infrastructure functions (program process)", () => {
     expect(vms[0]).toMatchObject({ region: "eu-west-1", state: "stopped", projectId: ws.project_id });
     const running = await svc.infra.getVms({ state: "running", pageSize: 2 });
     expect(running).toHaveLength(5);
-    const log = (await requestsSince(emu(), since)).map((r) => new URLSearchParams(r.query));
+    // The request log records each query string as sent.
+    const log = (await requestsSince(emu(), since)).map((r) => new URLSearchParams((r as { query?: string }).query ?? ""));
     expect(log).toHaveLength(3 + 3); // 450 in pages of 200; 5 in pages of 2
     expect(log.map((q) => q.has("cursor"))).toEqual([false, true, true, false, true, true]);
     expect(log.slice(0, 3).every((q) => q.get("region") === "eu-west-1" && q.get("sort") === "name")).toBe(true);
