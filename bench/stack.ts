@@ -37,6 +37,12 @@ export const BUILDERS: Partial<Record<ResourceKind, Builder>> = {
   "webhooks:Source": (i, v) => ({ provider: "generic", name: `bench source ${i} v${v}`, secret: `bench-source-secret-${i}-7c1e` }),
   // variant: label (one PATCH)
   "inboxes:Inbox": (i, v) => ({ label: `bench inbox ${i} v${v}` }),
+  // variant: description (every field is create-only: a replacement)
+  "webhooks:OperationalEndpoint": (i, v) => ({
+    url: `https://ops.example.com/bench/${i}`,
+    eventTypes: ["endpoint.auto_disabled", "delivery.dead"],
+    description: `bench operational endpoint ${i} v${v}`,
+  }),
 };
 
 /** The builder kinds among `registered`, in a fixed order. */

@@ -65,7 +65,13 @@ function programText(dir: string): string {
     .join("\n");
 }
 
-const emu = useEmulator();
+/** Plain settings an example requires beyond the connection (what its own end-to-end test passes). */
+const EXAMPLE_CONFIG: Record<string, (ws: WorkspaceKeys) => Record<string, string>> = {
+  "webhooks-workspace": (ws) => ({ productionProjectId: ws.project_id }),
+};
+
+// Bins get an https URL (the test-environment example delivers to one).
+const emu = useEmulator({ binPublicUrl: "https://bins.svc.test" });
 
 describe.each(examples)("example %s keeps every secret out of plaintext", (example) => {
   const cwd = join(root, "examples", example);
@@ -92,7 +98,7 @@ describe.each(examples)("example %s keeps every secret out of plaintext", (examp
       cwd,
       stack: "scan",
       stateFile: file,
-      config: { "svc:webhooksUrl": emu().webhooksUrl, "svc:inboxesUrl": emu().inboxesUrl, "svc:infraUrl": emu().infraUrl },
+      config: { "svc:webhooksUrl": emu().webhooksUrl, "svc:inboxesUrl": emu().inboxesUrl, "svc:infraUrl": emu().infraUrl, ...EXAMPLE_CONFIG[example]?.(ws) },
       secrets: {
         "svc:webhooksApiKey": apiKey ?? ws.webhooks.admin,
         "svc:inboxesApiKey": apiKey ?? ws.inboxes.admin,
