@@ -12,7 +12,8 @@
  *    violations are printed, not fatal).
  *
  *   npm run preview:ci
- *   npm run preview:ci -- --program examples/quickstart --stack prod --policy-config policy-config.json
+ *   npm run preview:ci -- --stack prod --policy-config policy-config.json
+ *   npm run preview:ci -- --program examples/quickstart --secret teamToken=t0k3n --config receiverUrl=https://hooks.example.com/x
  */
 import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -27,6 +28,19 @@ interface Options {
   program: string;
   stack: string;
   policyConfig?: string;
+  /** Stack config, `key=value` ("ns:key" or a key of the program's project). */
+  config: Record<string, string>;
+  secrets: Record<string, string>;
+}
+
+function pairs(list: string[] | undefined, flag: string): Record<string, string> {
+  return Object.fromEntries(
+    (list ?? []).map((pair) => {
+      const at = pair.indexOf("=");
+      if (at <= 0) throw new Error(`--${flag} takes key=value, got ${JSON.stringify(pair)}`);
+      return [pair.slice(0, at), pair.slice(at + 1)];
+    }),
+  );
 }
 
 function options(): Options {
@@ -35,11 +49,15 @@ function options(): Options {
       program: { type: "string", default: path.join(ROOT, "examples/gitops/program") },
       stack: { type: "string", default: "pr" },
       "policy-config": { type: "string" },
+      config: { type: "string", multiple: true },
+      secret: { type: "string", multiple: true },
     },
   });
   return {
     program: path.resolve(values.program!),
     stack: values.stack!,
+    config: pairs(values.config, "config"),
+    secrets: pairs(values.secret, "secret"),
     ...(values["policy-config"] ? { policyConfig: path.resolve(values["policy-config"]) } : {}),
   };
 }
@@ -78,9 +96,9 @@ async function main(): Promise<number> {
       cwd: opts.program,
       stack: opts.stack,
       stateFile: path.join(stateDir, `${opts.stack}.json`),
-      config: { "svc:webhooksUrl": emu.webhooksUrl },
+      config: { "svc:webhooksUrl": emu.webhooksUrl, ...opts.config },
       // A preview only reads: the read-scoped key is enough, as in the real pipeline.
-      secrets: { "svc:webhooksApiKey": emu.keys.webhooks.read },
+      secrets: { "svc:webhooksApiKey": emu.keys.webhooks.read, ...opts.secrets },
       policyPack: path.join(ROOT, "policy"),
       ...(opts.policyConfig ? { policyConfig: opts.policyConfig } : {}),
     });
@@ -89,10 +107,12 @@ async function main(): Promise<number> {
 
     process.stdout.write(`${result.summary.trim()}\n\n`);
     for (const v of [...mandatory, ...advisory]) process.stdout.write(`${violationLine(v)}\n`);
-    for (const d of result.diagnostics.filter((d) => d.severity === "error")) process.stdout.write(`error: ${d.message}\n`);
+    // Errors other than the violations listed above: check failures, program errors.
+    const planErrors = result.diagnostics.filter((d) => d.severity === "error" && d.source !== "policy");
+    for (const d of planErrors) process.stdout.write(`error: ${d.message}\n`);
     const failed = !result.ok || mandatory.length > 0;
     process.stdout.write(
-      `\n${failed ? "FAILED" : "OK"}: ${mandatory.length} mandatory and ${advisory.length} advisory policy violation(s)${result.ok ? "" : "; the preview itself failed"}.\n`,
+      `\n${failed ? "FAILED" : "OK"}: ${mandatory.length} mandatory and ${advisory.length} advisory policy violation(s)${planErrors.length ? `, ${planErrors.length} plan error(s)` : ""}.\n`,
     );
     if (process.env["GITHUB_STEP_SUMMARY"]) appendFileSync(process.env["GITHUB_STEP_SUMMARY"], markdown(opts, result, mandatory, advisory));
     return failed ? 1 : 0;
