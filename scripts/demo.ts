@@ -53,7 +53,7 @@ function standInRunner(emu: RunningEmulator, stateDir: string): Runner {
 
 /** The real CLI through the Automation API, with a local file backend. */
 async function cliRunner(emu: RunningEmulator, stateDir: string): Promise<Runner> {
-  const { LocalWorkspace } = await import("@pulumi/pulumi/automation");
+  const { LocalWorkspace } = (await import("@pulumi/pulumi")).automation;
   const ws = await LocalWorkspace.create({
     workDir: program,
     envVars: { PULUMI_BACKEND_URL: `file://${stateDir}`, PULUMI_CONFIG_PASSPHRASE: "demo-passphrase" },
@@ -67,7 +67,8 @@ async function cliRunner(emu: RunningEmulator, stateDir: string): Promise<Runner
     async up(config) {
       for (const [k, v] of Object.entries(config)) await s.setConfig(k.replace(/^svc-quickstart:/, ""), { value: v });
       const r = await s.up();
-      return { summary: r.stdout, outputs: Object.fromEntries(Object.entries(r.outputs).map(([k, o]) => [k, o.secret ? "[secret]" : o.value])) };
+      const outputs = Object.fromEntries(Object.entries(r.outputs).map(([k, o]) => [k, o.secret ? "[secret]" : o.value]));
+      return { summary: r.stdout, outputs };
     },
     async destroy() {
       return (await s.destroy()).stdout;

@@ -6,9 +6,9 @@
  *   expect(res.status).toBe(201);
  */
 import { afterAll, beforeAll } from "vitest";
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
+import { startEmulator, type RunningEmulator } from "../../emulator";
 
-export function useEmulator(options: EmulatorOptions = {}): () => RunningEmulator {
+export function useEmulator(options: Parameters<typeof startEmulator>[0] = {}): () => RunningEmulator {
   let emu: RunningEmulator | undefined;
   beforeAll(async () => {
     emu = await startEmulator(options);
