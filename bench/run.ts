@@ -173,7 +173,7 @@ async function main() {
   const kinds = direct[0]?.kinds ?? [];
   const lines: string[] = [];
   lines.push(`Measured ${new Date().toISOString()} with \`npm run bench\` (${process.platform}, ${(await import("node:os")).cpus().length} CPUs, Node ${process.version}); emulator in its own process; concurrency ${parallel} (the stand-in's \`--parallel\` default).`);
-  lines.push(`Stack: ${kinds.join(", ")}, round-robin (bench/stack.ts). The one-field update changes a description, name or label: one PATCH each, except event types, which the API cannot update (a replacement: DELETE + POST).`);
+  lines.push(`Stack: ${kinds.join(", ")}, round-robin (bench/stack.ts). The one-field update changes a description, name or label: one PATCH each, except kinds the API cannot update (event types, operational endpoints): a replacement, DELETE + POST.`);
   lines.push("");
   lines.push("### Provider operations (direct) against the floor");
   lines.push("");
