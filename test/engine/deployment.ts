@@ -83,11 +83,19 @@ export class Deployment {
   private cancelled = false;
   private readonly inflight = new Set<Promise<unknown>>();
 
-  constructor(private readonly opts: DeploymentOptions) {
+  private readonly opts: DeploymentOptions;
+
+  constructor(opts: DeploymentOptions) {
+    this.opts = { ...opts };
     this.current = [...opts.old.resources];
     // Operations left by an interrupted run stay recorded until a refresh resolves them.
     this.pending = [...(opts.old.pending_operations ?? [])];
     for (const r of opts.old.resources) if (!r.delete) this.oldByUrn.set(r.urn, r);
+  }
+
+  /** Plugs in a policy pack (started after the deployment, inside the engine's error handling). */
+  setPolicy(policy: PolicyHooks): void {
+    this.opts.policy = policy;
   }
 
   makeUrn(parent: string, type: string, name: string): string {
@@ -297,6 +305,8 @@ export class Deployment {
     const urn = base.urn;
     if (this.opts.dryRun) {
       if (op === "create") this.step(urn, goal.type, "create", []);
+      // The planned state (never saved) is what AnalyzeStack sees in preview.
+      this.replaceLive(urn, { ...base, inputs, outputs: inputs });
       return { urn, id: "", outputs: inputs };
     }
     const prov = await this.opts.provider();
@@ -326,7 +336,10 @@ export class Deployment {
   private async update(base: Omit<ResourceState, "inputs" | "outputs">, old: ResourceState, inputs: PropertyMap, goal: ResourceGoal, diffs: string[]): Promise<RegisterResult> {
     const urn = base.urn;
     this.step(urn, goal.type, "update", diffs);
-    if (this.opts.dryRun) return { urn, id: old.id ?? "", outputs: inputs };
+    if (this.opts.dryRun) {
+      this.replaceLive(urn, { ...old, ...base, id: old.id, inputs, outputs: inputs });
+      return { urn, id: old.id ?? "", outputs: inputs };
+    }
     const prov = await this.opts.provider();
     const planned: ResourceState = { ...old, ...base, id: old.id, inputs, outputs: old.outputs };
     const props = await this.withPending(planned, "updating", async () => {
@@ -360,7 +373,10 @@ export class Deployment {
   ): Promise<RegisterResult> {
     const urn = base.urn;
     this.steps.push({ urn, type: goal.type, name: nameOf(urn), op: "replace", diffs, replaces, deleteBeforeReplace });
-    if (this.opts.dryRun) return { urn, id: "", outputs: inputs };
+    if (this.opts.dryRun) {
+      this.replaceLive(urn, { ...base, inputs, outputs: inputs });
+      return { urn, id: "", outputs: inputs };
+    }
     if (deleteBeforeReplace) {
       await this.deleteOne(old).catch((e: unknown) => {
         this.markFailed(urn);

@@ -80,16 +80,6 @@ export async function runEngine(opts: EngineOptions): Promise<EngineResult> {
       return { plugin, ref: `${urn}::${state.id}`, state };
     })());
 
-  if (opts.policyPack) {
-    policy = await PolicyPack.start({
-      dir: path.resolve(opts.policyPack),
-      engineAddress,
-      env: { ...env, ...runtimeEnv(project, stack, opts) },
-      configFile: opts.policyConfig,
-      diagnostics,
-    });
-  }
-
   const deployment: Deployment = new Deployment({
     project: project.name,
     stack,
@@ -97,7 +87,6 @@ export async function runEngine(opts: EngineOptions): Promise<EngineResult> {
     old,
     provider,
     save: (d) => store.save(stackFqn(opts, project, stack), d),
-    policy: policy?.hooks(),
     // The engine cancels the deployment on the first failed step, lets in-flight steps
     // finish and then closes the language host, which kills the program. Waiting for
     // the program instead is not only unfaithful: cmd/run's error reporting on a
@@ -108,6 +97,17 @@ export async function runEngine(opts: EngineOptions): Promise<EngineResult> {
 
   let ok = true;
   try {
+    if (opts.policyPack) {
+      policy = await PolicyPack.start({
+        dir: path.resolve(opts.policyPack),
+        engineAddress,
+        env: { ...env, ...runtimeEnv(project, stack, opts) },
+        configFile: opts.policyConfig,
+        diagnostics,
+        stack: { name: stack, project: project.name, organization: opts.organization ?? "organization", dryRun },
+      });
+      deployment.setPolicy(policy.hooks());
+    }
     if (opts.verb === "preview" || opts.verb === "up") {
       program = startProgram(project, stack, engineAddress, dryRun, config, env, opts, diagnostics);
       const code = await program.exited;

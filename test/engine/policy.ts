@@ -1,25 +1,245 @@
-// Placeholder until the analyzer client lands.
-import type { PolicyHooks } from "./deployment";
+// The engine's side of the Analyzer protocol, for one policy pack run through
+// @pulumi/pulumi/cmd/run-policy-pack (what the CLI's pulumi-analyzer-policy plugin
+// does): `node run-policy-pack/index.js <engineAddress> <packDir>`, port on the
+// first stdout line.
+//
+// Order, as the engine: GetAnalyzerInfo and GetPluginInfo, Configure with the
+// pack's config (the pack's initial config, then schema defaults, then the user's
+// config file), ConfigureStack; per resource Remediate then Analyze on its checked
+// inputs (`__provider` included); AnalyzeStack on every resource's outputs at the end.
+
+import { spawn, type ChildProcess } from "node:child_process";
+import * as fs from "node:fs";
+import * as readline from "node:readline";
+import type { PolicyHooks, PolicyResource } from "./deployment";
+import { analyzerrpc, analyzerproto, emptyproto, grpc, pluginproto, structproto, toStruct, fromStruct, unary } from "./proto";
 import type { ResourceState } from "./state";
 import type { Diagnostic, PolicyViolation } from "./types";
+import { isObject, remarkSecrets, unwrapMap, type Json } from "./values";
+
+type Level = PolicyViolation["enforcementLevel"];
+const E = analyzerproto.EnforcementLevel;
+const LEVELS: Record<number, Level> = { [E.ADVISORY]: "advisory", [E.MANDATORY]: "mandatory", [E.DISABLED]: "disabled", [E.REMEDIATE]: "remediate" };
+const LEVEL_NUMBERS: Record<Level, number> = { advisory: E.ADVISORY, mandatory: E.MANDATORY, disabled: E.DISABLED, remediate: E.REMEDIATE };
 
 export interface PolicyPackOptions {
   dir: string;
   engineAddress: string;
   env: NodeJS.ProcessEnv;
+  /** JSON: {"all"?: level, policyName: {enforcementLevel?, ...properties}}, like `--policy-config`. */
   configFile?: string;
   diagnostics: Diagnostic[];
+  stack: { name: string; project: string; organization: string; dryRun: boolean };
+}
+
+export interface PolicyConfigEntry {
+  enforcementLevel: Level;
+  properties: Record<string, Json>;
 }
 
 export class PolicyPack {
-  static async start(_opts: PolicyPackOptions): Promise<PolicyPack> {
-    throw new Error("policy packs are not implemented yet");
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly client: analyzerrpc.AnalyzerClient,
+    readonly name: string,
+    readonly version: string,
+    readonly config: Record<string, PolicyConfigEntry>,
+    private readonly diagnostics: Diagnostic[],
+  ) {}
+
+  static async start(opts: PolicyPackOptions): Promise<PolicyPack> {
+    const entry = require.resolve("@pulumi/pulumi/cmd/run-policy-pack/index.js");
+    const child = spawn(process.execPath, [entry, opts.engineAddress, opts.dir], {
+      cwd: opts.dir,
+      env: opts.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const out = (message: string) => opts.diagnostics.push({ severity: "info", message, source: "policy" });
+    readline.createInterface({ input: child.stderr! }).on("line", out);
+    const port = await new Promise<string>((resolve, reject) => {
+      let first = true;
+      readline.createInterface({ input: child.stdout! }).on("line", (line) => {
+        if (first) {
+          first = false;
+          resolve(line.trim());
+        } else out(line);
+      });
+      child.once("exit", (code) => reject(new Error(`policy pack ${opts.dir} exited (code ${code}) before printing its port`)));
+      child.once("error", reject);
+    });
+    if (!/^\d+$/.test(port)) {
+      child.kill();
+      throw new Error(`policy pack ${opts.dir} printed ${JSON.stringify(port)} instead of a port`);
+    }
+    const client = new analyzerrpc.AnalyzerClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+    const info = await unary<analyzerproto.AnalyzerInfo>((cb) => client.getAnalyzerInfo(new emptyproto.Empty(), cb));
+    await unary<pluginproto.PluginInfo>((cb) => client.getPluginInfo(new emptyproto.Empty(), cb));
+
+    const config = reconcileConfig(info, opts.configFile ? (JSON.parse(fs.readFileSync(opts.configFile, "utf8")) as Record<string, unknown>) : {});
+    const req = new analyzerproto.ConfigureAnalyzerRequest();
+    const map = req.getPolicyconfigMap();
+    for (const [name, c] of Object.entries(config)) {
+      const pc = new analyzerproto.PolicyConfig();
+      pc.setEnforcementlevel(LEVEL_NUMBERS[c.enforcementLevel] as analyzerproto.EnforcementLevel);
+      pc.setProperties(structproto.Struct.fromJavaScript(c.properties as Record<string, structproto.JavaScriptValue>));
+      map.set(name, pc);
+    }
+    await unary<emptyproto.Empty>((cb) => client.configure(req, cb));
+
+    const stackReq = new analyzerproto.AnalyzerStackConfigureRequest();
+    stackReq.setStack(opts.stack.name);
+    stackReq.setProject(opts.stack.project);
+    stackReq.setOrganization(opts.stack.organization);
+    stackReq.setDryRun(opts.stack.dryRun);
+    try {
+      await unary<analyzerproto.AnalyzerStackConfigureResponse>((cb) => client.configureStack(stackReq, cb));
+    } catch (e) {
+      if ((e as grpc.ServiceError).code !== grpc.status.UNIMPLEMENTED) throw e;
+    }
+    return new PolicyPack(child, client, info.getName(), info.getVersion(), config, opts.diagnostics);
   }
+
   hooks(): PolicyHooks {
-    throw new Error("not implemented");
+    return {
+      remediate: async (r) => {
+        const res = await unary<analyzerproto.RemediateResponse>((cb) => this.client.remediate(this.analyzeRequest(r), cb));
+        let props = r.props;
+        for (const rem of res.getRemediationsList()) {
+          if (rem.getDiagnostic()) {
+            this.diagnostics.push({ severity: "warning", urn: r.urn, source: "policy", message: `${rem.getPolicyname()}: ${rem.getDiagnostic()}` });
+          }
+          const p = rem.getProperties();
+          if (p) {
+            // The pack saw plaintext; keep secret what was secret.
+            props = remarkSecrets(fromStruct(p), r.props);
+            this.diagnostics.push({ severity: "info", urn: r.urn, source: "policy", message: `remediated by ${rem.getPolicypackname()}: ${rem.getPolicyname()}` });
+          }
+        }
+        return props;
+      },
+      analyze: async (r) => {
+        const res = await unary<analyzerproto.AnalyzeResponse>((cb) => this.client.analyze(this.analyzeRequest(r), cb));
+        return this.violations(res, r.urn);
+      },
+    };
   }
-  async analyzeStack(_resources: ResourceState[]): Promise<PolicyViolation[]> {
-    return [];
+
+  /** AnalyzeStack over the final state's resources (their outputs), providers excluded. */
+  async analyzeStack(resources: ResourceState[]): Promise<PolicyViolation[]> {
+    const req = new analyzerproto.AnalyzeStackRequest();
+    req.setResourcesList(
+      resources
+        .filter((r) => !r.delete && !r.type.startsWith("pulumi:providers:"))
+        .map((r) => {
+          const ar = new analyzerproto.AnalyzerResource();
+          ar.setType(r.type);
+          ar.setUrn(r.urn);
+          ar.setName(r.urn.split("::").slice(3).join("::"));
+          ar.setProperties(toStruct(unwrapMap(r.outputs)));
+          ar.setParent(r.parent ?? "");
+          ar.setDependenciesList(r.dependencies);
+          const o = new analyzerproto.AnalyzerResourceOptions();
+          o.setProtect(r.protect === true);
+          o.setAdditionalsecretoutputsList(r.additionalSecretOutputs ?? []);
+          ar.setOptions(o);
+          return ar;
+        }),
+    );
+    const res = await unary<analyzerproto.AnalyzeResponse>((cb) => this.client.analyzeStack(req, cb));
+    return this.violations(res);
   }
-  async close(): Promise<void> {}
+
+  private analyzeRequest(r: PolicyResource): analyzerproto.AnalyzeRequest {
+    const req = new analyzerproto.AnalyzeRequest();
+    req.setType(r.type);
+    req.setUrn(r.urn);
+    req.setName(r.name);
+    req.setProperties(toStruct(unwrapMap(r.props)));
+    const o = new analyzerproto.AnalyzerResourceOptions();
+    o.setProtect(r.protect);
+    o.setIgnorechangesList(r.ignoreChanges);
+    o.setDeletebeforereplace(r.deleteBeforeReplace);
+    o.setDeletebeforereplacedefined(r.deleteBeforeReplace);
+    o.setAdditionalsecretoutputsList(r.additionalSecretOutputs);
+    o.setParent(r.parent);
+    req.setOptions(o);
+    if (r.provider) {
+      const p = new analyzerproto.AnalyzerProviderResource();
+      p.setType(r.provider.type);
+      p.setName(r.provider.name);
+      p.setUrn(r.provider.urn);
+      p.setProperties(toStruct(unwrapMap(r.provider.props)));
+      req.setProvider(p);
+    }
+    return req;
+  }
+
+  private violations(res: analyzerproto.AnalyzeResponse, urn?: string): PolicyViolation[] {
+    const out = res.getDiagnosticsList().map((d) => ({
+      policyPack: `${d.getPolicypackname()}@v${d.getPolicypackversion()}`,
+      policyName: d.getPolicyname(),
+      description: d.getDescription(),
+      message: d.getMessage(),
+      enforcementLevel: LEVELS[d.getEnforcementlevel()] ?? "advisory",
+      urn: d.getUrn() || urn,
+    }));
+    for (const v of out) {
+      this.diagnostics.push({
+        severity: v.enforcementLevel === "mandatory" ? "error" : "warning",
+        urn: v.urn,
+        source: "policy",
+        message: `[${v.enforcementLevel}] ${v.policyPack}: ${v.policyName}: ${v.message || v.description}`,
+      });
+    }
+    return out;
+  }
+
+  async close(): Promise<void> {
+    this.client.close();
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      const exited = new Promise((r) => this.child.once("exit", r));
+      this.child.kill("SIGTERM");
+      await exited;
+    }
+  }
 }
+
+/**
+ * The policy config the engine sends with Configure: the pack's initial config,
+ * then the config file ("all" sets every policy's level), then each policy's
+ * schema defaults for properties still unset; required properties must be set.
+ */
+export function reconcileConfig(info: analyzerproto.AnalyzerInfo, file: Record<string, unknown>): Record<string, PolicyConfigEntry> {
+  const out: Record<string, PolicyConfigEntry> = {};
+  const initial = info.getInitialconfigMap();
+  const all = typeof file["all"] === "string" ? (file["all"] as Level) : isObject(file["all"]) ? (file["all"]["enforcementLevel"] as Level | undefined) : undefined;
+  for (const p of info.getPoliciesList()) {
+    const name = p.getName();
+    const init = initial.get(name);
+    const entry: PolicyConfigEntry = {
+      enforcementLevel: init ? (LEVELS[init.getEnforcementlevel()] ?? "advisory") : (LEVELS[p.getEnforcementlevel()] ?? "advisory"),
+      properties: init?.getProperties() ? (init.getProperties()!.toJavaScript() as Record<string, Json>) : {},
+    };
+    if (all) entry.enforcementLevel = all;
+    const user = file[name];
+    if (typeof user === "string") entry.enforcementLevel = user as Level;
+    else if (isObject(user)) {
+      for (const [k, v] of Object.entries(user)) {
+        if (k === "enforcementLevel") entry.enforcementLevel = v as Level;
+        else entry.properties[k] = v;
+      }
+    }
+    const schema = p.getConfigschema();
+    if (schema) {
+      const props = (schema.getProperties()?.toJavaScript() ?? {}) as Record<string, { default?: Json }>;
+      for (const [k, s] of Object.entries(props)) {
+        if (!(k in entry.properties) && s && typeof s === "object" && "default" in s) entry.properties[k] = s.default as Json;
+      }
+      const missing = schema.getRequiredList().filter((k) => !(k in entry.properties));
+      if (missing.length) throw new Error(`policy ${name}: required config ${missing.join(", ")} not set (use --policy-config)`);
+    }
+    out[name] = entry;
+  }
+  return out;
+}
+
