@@ -5,7 +5,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { runEngine } from "./engine";
+import { standInRunner, type StackRunner } from "./runner";
 import type { Checkpoint } from "./state";
 import type { EngineOptions, EngineResult, Step, Verb } from "./types";
 
@@ -45,7 +45,10 @@ export class KvScenario {
   readonly dir: string;
   readonly stateFile: string;
 
-  constructor(readonly stack = "dev") {
+  constructor(
+    readonly stack = "dev",
+    readonly runner: StackRunner = standInRunner,
+  ) {
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), "engine-kv-"));
     this.stateFile = path.join(this.dir, "state", `${stack}.json`);
   }
@@ -64,7 +67,7 @@ export class KvScenario {
   }
 
   run(verb: Verb, resources: KvSpec[] = [], extra: RunExtra = {}): Promise<EngineResult> {
-    return runEngine(this.options(verb, resources, extra));
+    return this.runner.run(this.options(verb, resources, extra));
   }
 
   calls(): Call[] {
