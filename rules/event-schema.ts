@@ -381,8 +381,11 @@ function alternativesOverlap(alternatives: AST.Alternative[]): boolean {
  * 7, every error collected (`total` counts them), formats of ajv-formats. Draft 7 lets
  * a schema carry unknown keywords and unknown formats (they are annotations), so ajv's
  * strict mode, which would refuse them, is off; the meta-schema and compilation are
- * strict. Each schema compiles in its own instance, so that two event types may use
- * the same `$id` (an instance keeps every `$id` it has seen).
+ * strict. Schemas compile on one shared instance, which then forgets the schema so
+ * that two event types may use the same `$id` (an instance keeps every `$id` it has
+ * seen); a schema whose nested `$id`s still clash compiles on an instance of its own.
+ * Building an instance (formats included) costs far more than compiling, so sharing
+ * one is what keeps a preview of many event types fast.
  */
 function newAjv(): Ajv {
   const ajv = new Ajv({ allErrors: true, strict: false, logger: false, validateSchema: false });
@@ -390,6 +393,7 @@ function newAjv(): Ajv {
   return ajv;
 }
 const meta = newAjv();
+const shared = newAjv();
 const compiled = new Map<string, ValidateFunction>();
 const MAX_COMPILED = 500;
 
@@ -409,6 +413,10 @@ function validityProblem(schema: unknown): SchemaProblem | undefined {
     const err = meta.errors![0]!;
     return schemaInvalid(err.instancePath, `${err.instancePath || "the schema"} ${err.message ?? "is invalid"}`);
   }
+  // Beyond the meta-schema, compiling can only refuse what references decide (a `$ref`
+  // that does not resolve, `$id` bookkeeping), and it costs ~1 ms of code generation:
+  // compile here only when the schema has references. Payloads compile on first use.
+  if (!hasReferences(schema)) return undefined;
   try {
     compile(schema);
   } catch (e) {
@@ -417,6 +425,14 @@ function validityProblem(schema: unknown): SchemaProblem | undefined {
     return schemaInvalid("", (e as Error).message);
   }
   return undefined;
+}
+
+function hasReferences(schema: unknown): boolean {
+  let found = false;
+  eachSubschema(schema, (sub) => {
+    found ||= "$ref" in sub || "$id" in sub;
+  });
+  return found;
 }
 
 /** JSON Pointer of the first `$ref` whose value resolves to `missing` (ajv reports it normalised). */
@@ -436,10 +452,22 @@ function compile(schema: Record<string, unknown>): ValidateFunction {
   let fn = compiled.get(key);
   if (!fn) {
     if (compiled.size >= MAX_COMPILED) compiled.clear();
-    fn = newAjv().compile(structuredClone(schema));
+    fn = compileOnShared(structuredClone(schema));
     compiled.set(key, fn);
   }
   return fn;
+}
+
+function compileOnShared(schema: Record<string, unknown>): ValidateFunction {
+  try {
+    return shared.compile(schema);
+  } catch (e) {
+    // Another schema's nested `$id` is still known to the shared instance.
+    if (!/already exists/.test((e as Error).message)) throw e;
+    return newAjv().compile(schema);
+  } finally {
+    shared.removeSchema(schema);
+  }
 }
 
 export interface PayloadErrorEntry {
