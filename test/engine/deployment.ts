@@ -267,6 +267,7 @@ export class Deployment {
       dependencies: goal.dependencies,
       provider: prov.ref,
       protect: goal.protect || undefined,
+      retainOnDelete: goal.retainOnDelete || undefined,
       additionalSecretOutputs: goal.additionalSecretOutputs.length ? goal.additionalSecretOutputs : undefined,
     };
 
@@ -438,8 +439,9 @@ export class Deployment {
   }
 
   private async deleteOne(r: ResourceState): Promise<void> {
-    // External (read) resources, components, the stack and providers own no object.
-    if (r.custom && !r.external && !r.type.startsWith("pulumi:providers:")) {
+    // External (read) resources, components, the stack and providers own no object;
+    // retainOnDelete keeps the object and only forgets it.
+    if (r.custom && !r.external && !r.retainOnDelete && !r.type.startsWith("pulumi:providers:")) {
       const prov = await this.opts.provider();
       await this.withPending(r, "deleting", () => prov.plugin.delete(r.urn, r.id ?? "", r.outputs, r.inputs));
     }

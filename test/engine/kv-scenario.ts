@@ -16,6 +16,7 @@ export interface KvSpec {
   props?: Record<string, unknown>;
   dependsOn?: string[];
   protect?: boolean;
+  retainOnDelete?: boolean;
   deleteBeforeReplace?: boolean;
   ignoreChanges?: string[];
   replaceOnChanges?: string[];

@@ -173,6 +173,21 @@ describe("up", () => {
   });
 });
 
+describe("retainOnDelete", () => {
+  test("a removed resource with retainOnDelete leaves state but its object stays", async () => {
+    const s = scenario();
+    await s.run("up", [{ name: "kept", props: { label: "kept", value: 1 }, retainOnDelete: true }]);
+    const id = s.idOf("kept");
+    s.clearCalls();
+    const r = await s.run("up", []);
+    expect(r.ok, errors(r)).toBe(true);
+    expect(stepOf(r.steps, "kept").op).toBe("delete");
+    expect(s.calls().filter((c) => c.op === "delete")).toEqual([]);
+    expect(Object.keys(s.objects())).toEqual([id]);
+    expect(s.checkpoint().checkpoint.latest.resources.some((x) => x.urn.endsWith("::kept"))).toBe(false);
+  });
+});
+
 describe("refresh", () => {
   test("an out-of-band change is reported as drift and replaces the stored inputs", async () => {
     const s = scenario();

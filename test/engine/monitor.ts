@@ -68,6 +68,7 @@ export class MonitorServer {
           dependencies: req.getDependenciesList(),
           provider: req.getProvider(),
           protect: req.hasProtect() ? req.getProtect() : undefined,
+          retainOnDelete: req.hasRetainondelete() ? req.getRetainondelete() : undefined,
           deleteBeforeReplace: req.getDeletebeforereplacedefined() || req.getDeletebeforereplace() ? req.getDeletebeforereplace() : undefined,
           ignoreChanges: req.getIgnorechangesList(),
           replaceOnChanges: req.getReplaceonchangesList(),

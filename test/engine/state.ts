@@ -23,6 +23,8 @@ export interface ResourceState {
   dependencies: string[];
   provider?: string;
   protect?: boolean;
+  /** Removed from state without calling the provider's delete. */
+  retainOnDelete?: boolean;
   /** Read with `Resource.get`: not managed, never deleted by the engine. */
   external?: boolean;
   additionalSecretOutputs?: string[];

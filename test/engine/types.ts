@@ -94,6 +94,7 @@ export interface ResourceGoal {
   dependencies: string[];
   provider: string;
   protect?: boolean;
+  retainOnDelete?: boolean;
   deleteBeforeReplace?: boolean;
   ignoreChanges: string[];
   replaceOnChanges: string[];
