@@ -55,9 +55,9 @@ const EXPECTED = {
   },
 };
 
-async function preview(cwd: string, stack: string, config: Record<string, string> = {}): Promise<EngineResult> {
+async function preview(cwd: string, stack: string, config: Record<string, string> = {}, verb: EngineOptions["verb"] = "preview"): Promise<EngineResult> {
   const opts: EngineOptions = {
-    verb: "preview",
+    verb,
     cwd,
     stack,
     stateFile: path.join(stateDir, `${path.basename(cwd)}-${stack}-${Object.keys(config).join("-") || "plain"}.json`),
@@ -166,6 +166,22 @@ describe("preview with the svc-guardrails pack", () => {
     expect(violations(r)).toEqual(mandatory(EXPECTED.subscription));
     expect(r.ok).toBe(false);
     await expectNothingCreated(seq);
+  });
+
+  it("remediations through the engine: up sends the canonical header name and the lower-cased host (path and query as written), then destroy", async (ctx) => {
+    skipUnless(ctx, standInMissing);
+    const config = { messyCase: "true", verify: "false" };
+    const up = await preview(VIOLATING, "remediate", config, "up");
+    expect(violations(up)).toEqual([]);
+    expect(up.ok, up.summary).toBe(true);
+    try {
+      const res = await fetch(`${emu().webhooksUrl}/v1/endpoints`, { headers: { authorization: `Bearer ${emu().keys.webhooks.read}` } });
+      const { data } = (await res.json()) as { data: { url: string; custom_header_names: string[] }[] };
+      expect(data.map((e) => [e.url, [...e.custom_header_names].sort()])).toEqual([["https://hooks.example.com/Orders?Key=AbC", ["Authorization", "X-Team"]]]);
+    } finally {
+      const destroy = await preview(VIOLATING, "remediate", config, "destroy");
+      expect(destroy.ok, destroy.summary).toBe(true);
+    }
   });
 
   it("all three together (http URL, plaintext Authorization, undeclared subscription): the preview fails, nothing is created, no credential leaks", async (ctx) => {
