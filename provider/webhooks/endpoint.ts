@@ -52,6 +52,8 @@ export const endpointDefinition: ResourceDefinition = {
     verify: { mode: "local", input: z.boolean(), default: false },
     drainTimeoutSeconds: { mode: "local", input: z.number().int().min(0).max(3600), default: 0 },
     adoptId: { mode: "local", input: z.string().min(1) },
+    // Computed by the SDK for policy packs: names of headers the program wrote in plaintext.
+    plaintextHeaderNames: { mode: "local", input: z.array(z.string()) },
     // Another profile is another workspace: the endpoint is created there instead.
     profile: { mode: "createOnly", input: z.string().min(1) },
     verified: { mode: "output", api: "verified" },

@@ -162,6 +162,12 @@ export class Endpoint extends dynamic.Resource {
   declare readonly adoptId: pulumi.Output<string | null>;
   /** The connection profile used (null: the default one). */
   declare readonly profile: pulumi.Output<string | null>;
+  /**
+   * Names (never values) of the custom headers the program gave as plain, non-secret
+   * values. Every value is stored as a secret regardless; policy packs read this to
+   * flag credentials written in plaintext in the program.
+   */
+  declare readonly plaintextHeaderNames: pulumi.Output<string[] | null>;
 
   constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {
     const { module, type } = moduleAndType(KIND);
@@ -182,6 +188,7 @@ export class Endpoint extends dynamic.Resource {
       drainTimeoutSeconds: args.drainTimeoutSeconds,
       adoptId: args.adoptId,
       profile: args.profile,
+      plaintextHeaderNames: args.customHeaders === undefined ? undefined : namesGivenInPlaintext(args.customHeaders),
       // Outputs must be present (undefined) for the SDK to resolve them (pulumi/pulumi#2931).
       signingSecret: undefined,
       customHeaderNames: undefined,
@@ -193,4 +200,23 @@ export class Endpoint extends dynamic.Resource {
     const secretOutputs = ["signingSecret", "secret", "customHeaders"];
     super(providerShim(KIND), name, props, { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secretOutputs] }, module, type);
   }
+}
+
+/**
+ * The header names whose values the program did not mark secret: a plain string,
+ * a promise, or a non-secret Output. Computed before the SDK wraps the map in a
+ * secret, the only moment that knowledge exists. Names only: the result is not secret.
+ */
+function namesGivenInPlaintext(headers: NonNullable<EndpointArgs["customHeaders"]>): pulumi.Output<string[]> {
+  if (pulumi.Output.isInstance(headers)) {
+    // One Output for the whole map: all plaintext or all secret.
+    const map = headers as pulumi.Output<Record<string, pulumi.Input<string>>>;
+    const names = map.apply((h) => Object.keys(h ?? {}).sort());
+    // Names are not sensitive: unsecret them even when derived from a secret map.
+    return pulumi.unsecret(pulumi.all([pulumi.isSecret(map), names]).apply(([secret, list]) => (secret ? [] : list)));
+  }
+  const names = Object.entries(headers).map(([name, value]) =>
+    pulumi.Output.isInstance(value) ? pulumi.output(pulumi.isSecret(value)).apply((secret) => (secret ? undefined : name)) : name,
+  );
+  return pulumi.all(names).apply((list) => list.filter((n): n is string => n !== undefined).sort());
 }

@@ -60,6 +60,32 @@ describe("svc.webhooks.Endpoint", () => {
   });
 });
 
+describe("svc.webhooks.Endpoint plaintextHeaderNames (what policy packs read)", () => {
+  const namesOf = async (name: string, customHeaders: svc.webhooks.EndpointArgs["customHeaders"]) => {
+    const ep = new svc.webhooks.Endpoint(name, { url: "https://example.com/h", customHeaders });
+    await value(ep.urn);
+    return { ep, names: registered.find((r) => r.name === name)!.inputs.plaintextHeaderNames };
+  };
+
+  it("lists the headers given as plain strings or non-secret outputs, never the secret ones, and no values", async () => {
+    const { ep, names } = await namesOf("mixed", {
+      "X-Team": "orders",
+      Authorization: pulumi.secret("Bearer s3cr3t-token"),
+      "X-Trace": pulumi.output("plain-output"),
+    });
+    expect(names).toEqual(["X-Team", "X-Trace"]);
+    expect(JSON.stringify(names)).not.toContain("s3cr3t");
+    expect(await isSecret(ep.plaintextHeaderNames)).toBe(false);
+    // The map itself is still a secret in state, whatever the program wrote.
+    expect(await isSecret(ep.customHeaders)).toBe(true);
+  });
+
+  it("lists nothing when the whole map is a secret, and everything when it is a plain output", async () => {
+    expect((await namesOf("all-secret", pulumi.secret({ Authorization: "Bearer x" }))).names).toEqual([]);
+    expect((await namesOf("all-plain", pulumi.output({ B: "1", A: "2" }))).names).toEqual(["A", "B"]);
+  });
+});
+
 // The other Webhooks resources: token, shim, every output declared, secrets wrapped.
 describe("svc.webhooks resource classes", () => {
   it.each([
