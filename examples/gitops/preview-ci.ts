@@ -107,8 +107,9 @@ async function main(): Promise<number> {
 
     process.stdout.write(`${result.summary.trim()}\n\n`);
     for (const v of [...mandatory, ...advisory]) process.stdout.write(`${violationLine(v)}\n`);
-    // Errors other than the violations listed above: check failures, program errors.
-    const planErrors = result.diagnostics.filter((d) => d.severity === "error" && d.source !== "policy");
+    // Errors other than the violations listed above (the engine also reports a step or
+    // stack analysis stopped by a mandatory violation as an error): check failures, program errors.
+    const planErrors = result.diagnostics.filter((d) => d.severity === "error" && d.source !== "policy" && !/mandatory policy violation/.test(d.message));
     for (const d of planErrors) process.stdout.write(`error: ${d.message}\n`);
     const failed = !result.ok || mandatory.length > 0;
     process.stdout.write(
