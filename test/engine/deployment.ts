@@ -73,6 +73,8 @@ export class Deployment {
   readonly steps: Step[] = [];
   readonly diagnostics: Diagnostic[] = [];
   readonly violations: PolicyViolation[] = [];
+  /** Preview saw a mandatory violation: the run fails at the end (the engine's `sawError`). */
+  sawPolicyError = false;
   /** The state as it evolves: old resources first, updated in place, new ones appended. */
   private current: ResourceState[];
   private readonly pending: PendingOperation[];
@@ -239,11 +241,11 @@ export class Deployment {
     let news = goal.props;
     if (old && goal.ignoreChanges.length) news = applyIgnoreChanges(old.inputs, news, goal.ignoreChanges);
 
+    // As the engine's step generator does: Check, then the analyzers on the checked
+    // inputs EVEN when Check failed (so every problem of the resource is reported
+    // at once), and only then refuse an invalid resource.
     const checked = await prov.plugin.check(urn, old?.inputs ?? {}, news);
-    if (checked.failures.length) {
-      const lines = checked.failures.map((f) => `  ${f.property ? `${f.property}: ` : ""}${f.reason}`);
-      throw new StepError(`${urn}: check failed:\n${lines.join("\n")}`);
-    }
+    const problems = checked.failures.map((f) => `  ${f.property ? `${f.property}: ` : ""}${f.reason}`);
     // The plugin returns plaintext; inputs that were secret stay secret in state.
     let inputs = remarkSecrets(checked.inputs, news);
 
@@ -254,9 +256,14 @@ export class Deployment {
       const violations = await this.opts.policy.analyze({ ...pr, props: inputs });
       this.violations.push(...violations);
       const mandatory = violations.filter((v) => v.enforcementLevel === "mandatory");
-      if (mandatory.length) {
-        throw new StepError(`${urn}: mandatory policy violation(s): ${mandatory.map((v) => `${v.policyName}: ${v.message}`).join("; ")}`);
-      }
+      // A mandatory violation makes the resource invalid on up; in preview the engine
+      // only remembers it (preview goes on, stack policies still run, the run fails at the end).
+      if (mandatory.length && this.opts.dryRun) this.sawPolicyError = true;
+      else problems.push(...mandatory.map((v) => `  mandatory policy violation ${v.policyName}: ${v.message}`));
+    }
+    if (problems.length) {
+      const what = checked.failures.length ? "check failed" : "mandatory policy violation(s)";
+      throw new StepError(`${urn}: ${what}:\n${problems.join("\n")}`);
     }
 
     const base = {

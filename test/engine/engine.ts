@@ -120,13 +120,16 @@ export async function runEngine(opts: EngineOptions): Promise<EngineResult> {
         }
       }
       await deployment.finish(ok);
+      // Stack policies run when no step failed, even after resource violations in preview.
       if (ok && policy) {
         const violations = await policy.analyzeStack(deployment.resources());
         deployment.violations.push(...violations);
-        if (violations.some((v) => v.enforcementLevel === "mandatory")) {
-          ok = false;
-          diagnostics.push({ severity: "error", message: "mandatory policy violations in AnalyzeStack", source: "policy" });
-        }
+        if (violations.some((v) => v.enforcementLevel === "mandatory")) deployment.sawPolicyError = true;
+      }
+      if (deployment.sawPolicyError) {
+        ok = false;
+        const names = [...new Set(deployment.violations.filter((v) => v.enforcementLevel === "mandatory").map((v) => v.policyName))];
+        diagnostics.push({ severity: "error", message: `mandatory policy violations: ${names.join(", ")}`, source: "policy" });
       }
     } else if (opts.verb === "refresh") {
       await deployment.refreshAll();
