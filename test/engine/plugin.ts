@@ -104,9 +104,7 @@ export class DynamicProviderPlugin {
 
   async check(urn: string, olds: PropertyMap, news: PropertyMap): Promise<{ inputs: PropertyMap; failures: { property: string; reason: string }[] }> {
     const req = new provproto.CheckRequest();
-    req.setUrn(urn);
-    req.setName(urnName(urn));
-    req.setType(urnType(urn));
+    addressTo(req, urn);
     req.setOlds(toStruct(unwrapMap(olds)));
     req.setNews(toStruct(unwrapMap(news)));
     req.setRandomseed(Buffer.alloc(32).toString("base64"));
@@ -119,9 +117,7 @@ export class DynamicProviderPlugin {
 
   async diff(urn: string, id: string, oldOutputs: PropertyMap, news: PropertyMap, oldInputs: PropertyMap, ignoreChanges: string[]): Promise<DiffResult> {
     const req = new provproto.DiffRequest();
-    req.setUrn(urn);
-    req.setName(urnName(urn));
-    req.setType(urnType(urn));
+    addressTo(req, urn);
     req.setId(id);
     req.setOlds(toStruct(unwrapMap(oldOutputs)));
     req.setNews(toStruct(unwrapMap(news)));
@@ -140,9 +136,7 @@ export class DynamicProviderPlugin {
 
   async create(urn: string, inputs: PropertyMap): Promise<{ id: string; outputs: PropertyMap }> {
     const req = new provproto.CreateRequest();
-    req.setUrn(urn);
-    req.setName(urnName(urn));
-    req.setType(urnType(urn));
+    addressTo(req, urn);
     req.setProperties(toStruct(unwrapMap(inputs)));
     req.setPreview(false);
     try {
@@ -155,9 +149,7 @@ export class DynamicProviderPlugin {
 
   async update(urn: string, id: string, oldOutputs: PropertyMap, news: PropertyMap, oldInputs: PropertyMap): Promise<PropertyMap> {
     const req = new provproto.UpdateRequest();
-    req.setUrn(urn);
-    req.setName(urnName(urn));
-    req.setType(urnType(urn));
+    addressTo(req, urn);
     req.setId(id);
     req.setOlds(toStruct(unwrapMap(oldOutputs)));
     req.setNews(toStruct(unwrapMap(news)));
@@ -173,9 +165,7 @@ export class DynamicProviderPlugin {
 
   async delete(urn: string, id: string, outputs: PropertyMap, inputs: PropertyMap): Promise<void> {
     const req = new provproto.DeleteRequest();
-    req.setUrn(urn);
-    req.setName(urnName(urn));
-    req.setType(urnType(urn));
+    addressTo(req, urn);
     req.setId(id);
     req.setProperties(toStruct(unwrapMap(outputs)));
     req.setOldInputs(toStruct(unwrapMap(inputs)));
@@ -185,9 +175,7 @@ export class DynamicProviderPlugin {
   /** Read for refresh and `Resource.get`; id "" back means the object is gone. */
   async read(urn: string, id: string, props: PropertyMap, inputs: PropertyMap): Promise<{ id: string; outputs: PropertyMap; inputs?: PropertyMap }> {
     const req = new provproto.ReadRequest();
-    req.setUrn(urn);
-    req.setName(urnName(urn));
-    req.setType(urnType(urn));
+    addressTo(req, urn);
     req.setId(id);
     req.setProperties(toStruct(unwrapMap(props)));
     req.setInputs(toStruct(unwrapMap(inputs)));
@@ -228,6 +216,13 @@ function initFailed(e: unknown): Error {
     }
   }
   return new Error(err.details || err.message);
+}
+
+/** Every provider request names its resource three ways: URN, name and type. */
+function addressTo(req: { setUrn(v: string): unknown; setName(v: string): unknown; setType(v: string): unknown }, urn: string): void {
+  req.setUrn(urn);
+  req.setName(urnName(urn));
+  req.setType(urnType(urn));
 }
 
 export function urnName(urn: string): string {
