@@ -14,9 +14,9 @@ function entryFor(issue: z.core.$ZodIssue, where: Where, input: unknown): Valida
   switch (issue.code) {
     case "invalid_type": {
       if (valueAt(input, issue.path) === undefined) return { loc, type: "missing", msg: "Field required" };
+      // zod names the JSON type (number for integer fields too); integer rules report int_type themselves.
       const expected = String(issue.expected);
-      const type = expected === "int" || expected === "number" && isIntSchema(issue) ? "int_type" : `${expected}_type`;
-      return { loc, type, msg: `Input should be a valid ${expected}` };
+      return { loc, type: `${expected}_type`, msg: `Input should be a valid ${expected}` };
     }
     case "too_small": {
       const min = Number(issue.minimum);
@@ -50,10 +50,6 @@ function entryFor(issue: z.core.$ZodIssue, where: Where, input: unknown): Valida
     default:
       return { loc, type: "value_error", msg: issue.message };
   }
-}
-
-function isIntSchema(issue: z.core.$ZodIssueInvalidType): boolean {
-  return issue.message.includes("int");
 }
 
 function valueAt(input: unknown, path: PropertyKey[]): unknown {
