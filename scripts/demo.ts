@@ -91,7 +91,7 @@ async function emulatorHolds(emu: RunningEmulator): Promise<unknown[]> {
   return data.map((e) => ({ id: e.id, url: e.url, description: e.description, subscriptions: e.subscriptions, custom_header_names: e.custom_header_names, max_attempts: e.max_attempts }));
 }
 
-async function writesSince(emu: RunningEmulator, since: number): Promise<string[]> {
+async function callsSince(emu: RunningEmulator, since: number): Promise<string[]> {
   const res = await fetch(`${emu.url}/_emulator/requests?since=${since}`);
   const { requests } = (await res.json()) as { requests: { method: string; path: string; status: number }[] };
   return requests.map((r) => `${r.method} ${r.path} -> ${r.status}`);
@@ -118,7 +118,7 @@ async function main() {
     const first = await runner.up({});
     process.stdout.write(`${first.summary}\n`);
     process.stdout.write(`outputs: ${JSON.stringify(first.outputs, null, 2)}\n`);
-    process.stdout.write(`API calls: ${(await writesSince(emu, seq)).join(", ")}\n`);
+    process.stdout.write(`API calls: ${(await callsSince(emu, seq)).join(", ")}\n`);
 
     heading("What the emulator holds (header values are never returned by the service)");
     process.stdout.write(`${JSON.stringify(await emulatorHolds(emu), null, 2)}\n`);
@@ -127,7 +127,7 @@ async function main() {
     seq = await lastSeq(emu);
     const second = await runner.up({ "svc-quickstart:description": "Order events, routed to the new fulfilment service" });
     process.stdout.write(`${second.summary}\n`);
-    process.stdout.write(`API calls: ${(await writesSince(emu, seq)).join(", ")}\n`);
+    process.stdout.write(`API calls: ${(await callsSince(emu, seq)).join(", ")}\n`);
 
     heading("pulumi destroy");
     process.stdout.write(`${await runner.destroy()}\n`);
