@@ -2,12 +2,13 @@
  * One stack size through the provider's own operations, in a process of its own so
  * that its peak RSS is the provider's (run by bench/run.ts; prints one JSON line).
  *
- *   tsx bench/direct.ts --url http://127.0.0.1:PORT --size 100 --parallel 16
+ *   tsx bench/direct.ts --url http://127.0.0.1:PORT --size 100 --parallel 16 [--emulator-pid PID]
  */
 import { parseArgs } from "node:util";
 import { clearReadCache, closeSharedDispatcher } from "../provider";
 import { clientStats, resetClientStats } from "../provider/client";
 import { DEFINITIONS } from "../provider/registry";
+import { cpuClock, newWorkspace } from "./emulator-process";
 import { StackRunner, configureAll, type PhaseResult } from "./runner";
 import { mixedStack, stackKinds } from "./stack";
 
@@ -31,6 +32,9 @@ export interface PhaseMeasure {
   /** Per kind's list path: how many list pages were fetched. */
   listPages: number;
   retries: number;
+  /** CPU time (ms) the provider process and the emulator process spent in the phase. */
+  providerCpuMs?: number;
+  emulatorCpuMs?: number;
 }
 
 export interface DirectResult {
@@ -70,10 +74,11 @@ export function summarise(phase: string, ms: number, log: LoggedCall[], result?:
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { url: { type: "string" }, size: { type: "string" }, parallel: { type: "string", default: "16" } } });
+  const { values } = parseArgs({ options: { url: { type: "string" }, size: { type: "string" }, parallel: { type: "string", default: "16" }, "emulator-pid": { type: "string" } } });
+  const emulatorPid = values["emulator-pid"] ? Number(values["emulator-pid"]) : undefined;
   const url = values.url!;
   const size = Number(values.size);
-  const ws = (await (await fetch(`${url}/_emulator/workspaces`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ plan: "enterprise", name: `bench-direct-${size}` }) })).json()) as Record<string, { admin: string }>;
+  const ws = await newWorkspace(url, `bench-direct-${size}`);
   await configureAll({
     "svc:webhooksUrl": `${url}/webhooks`,
     "svc:webhooksApiKey": ws.webhooks!.admin,
@@ -91,10 +96,12 @@ async function main() {
     clearReadCache(); // each engine run is a new plugin process: nothing cached from the last one
     resetClientStats();
     const since = await lastSeq(url);
+    const cpu = cpuClock(emulatorPid);
     const started = performance.now();
     const result = await f();
     const ms = performance.now() - started;
-    phases.push(summarise(phase, ms, await logSince(url, since), result, clientStats().retries));
+    const { ownCpuMs, emulatorCpuMs } = cpu();
+    phases.push({ ...summarise(phase, ms, await logSince(url, since), result, clientStats().retries), providerCpuMs: ownCpuMs, emulatorCpuMs });
   };
   await measure("preview", () => runner.preview(v1));
   await measure("up", () => runner.up(v1));

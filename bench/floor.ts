@@ -7,7 +7,14 @@
  *   refresh  one paged listing per kind (ceil(N/200) GETs);
  *   destroy  one DELETE per resource.
  * Preview and no-op runs need no call at all: their floor is zero.
+ * Only the calls are timed: bodies and plans are prepared before the clock starts.
+ *
+ * Run by bench/run.ts in a fresh process of its own, started like bench/direct.ts, so
+ * that both sides start as cold (prints one JSON line, a FloorResult):
+ *
+ *   tsx bench/floor.ts --url http://127.0.0.1:PORT --size 100 --parallel 16 [--emulator-pid PID]
  */
+import { parseArgs } from "node:util";
 import { Agent, request } from "undici";
 import { checkInputs } from "../provider/engine/check";
 import { diffFields } from "../provider/engine/diff";
@@ -15,12 +22,22 @@ import { planUpdate } from "../provider/engine/plan";
 import { createBody } from "../provider/engine/resource-provider";
 import type { Props, ResourceDefinition } from "../provider/engine/fields";
 import { DEFINITIONS } from "../provider/registry";
+import { cpuClock, newWorkspace } from "./emulator-process";
 import { pool } from "./runner";
-import type { Declared } from "./stack";
+import { mixedStack, stackKinds, type Declared } from "./stack";
 
 export interface FloorPhase {
   ms: number;
   calls: number;
+  /** CPU time (ms) the floor's process and the emulator's process spent in the timed part. */
+  cpuMs: number;
+  emulatorCpuMs?: number;
+}
+
+/** What a floor process prints: its phases by name (up, update, refresh, destroy). */
+export interface FloorResult {
+  size: number;
+  phases: Record<string, FloorPhase>;
 }
 
 interface Conn {
@@ -39,6 +56,7 @@ export class Floor {
   constructor(
     private readonly conns: Record<string, Conn>,
     private readonly parallel: number,
+    private readonly emulatorPid?: number,
   ) {}
 
   private async send(kind: string, method: string, path: string, body?: unknown): Promise<Props> {
@@ -55,11 +73,19 @@ export class Floor {
     return text ? (JSON.parse(text) as Props) : {};
   }
 
-  private async timed(items: Declared[], f: (d: Declared) => Promise<void>): Promise<FloorPhase> {
+  /** Times `f`, and counts its calls and the CPU this process and the emulator spend in it. */
+  private async measured(f: () => Promise<void>): Promise<FloorPhase> {
     this.calls = 0;
+    const cpu = cpuClock(this.emulatorPid);
     const started = performance.now();
-    await pool(items, this.parallel, f);
-    return { ms: performance.now() - started, calls: this.calls };
+    await f();
+    const ms = performance.now() - started;
+    const { ownCpuMs, emulatorCpuMs } = cpu();
+    return { ms, calls: this.calls, cpuMs: ownCpuMs, emulatorCpuMs };
+  }
+
+  private timed(items: Declared[], f: (d: Declared) => Promise<void>): Promise<FloorPhase> {
+    return this.measured(() => pool(items, this.parallel, f));
   }
 
   private checked(d: Declared): Props {
@@ -100,18 +126,17 @@ export class Floor {
 
   async refresh(decls: Declared[]): Promise<FloorPhase> {
     const kinds = [...new Set(decls.map((d) => d.kind))];
-    this.calls = 0;
-    const started = performance.now();
-    await pool(kinds, this.parallel, async (kind) => {
-      const def = defOf(kind);
-      for (let offset = 0; ; ) {
-        const page = await this.send(kind, "GET", `${def.paths.create}?limit=200&offset=${offset}`);
-        const data = (page.data as unknown[]) ?? [];
-        offset += data.length;
-        if (data.length === 0 || offset >= Number(page.total ?? 0)) break;
-      }
-    });
-    return { ms: performance.now() - started, calls: this.calls };
+    return this.measured(() =>
+      pool(kinds, this.parallel, async (kind) => {
+        const def = defOf(kind);
+        for (let offset = 0; ; ) {
+          const page = await this.send(kind, "GET", `${def.paths.create}?limit=200&offset=${offset}`);
+          const data = (page.data as unknown[]) ?? [];
+          offset += data.length;
+          if (data.length === 0 || offset >= Number(page.total ?? 0)) break;
+        }
+      }),
+    );
   }
 
   async destroy(decls: Declared[]): Promise<FloorPhase> {
@@ -123,4 +148,31 @@ export class Floor {
   close(): Promise<void> {
     return this.agent.close();
   }
+}
+
+async function main() {
+  const { values } = parseArgs({ options: { url: { type: "string" }, size: { type: "string" }, parallel: { type: "string", default: "16" }, "emulator-pid": { type: "string" } } });
+  const url = values.url!;
+  const size = Number(values.size);
+  const ws = await newWorkspace(url, `bench-floor-${size}`);
+  const conns = Object.fromEntries(["webhooks", "inboxes", "infra"].map((p) => [p, { baseUrl: `${url}/${p}`, key: ws[p]!.admin }]));
+  const kinds = stackKinds(Object.keys(DEFINITIONS));
+  const v1 = mixedStack(size, 1, kinds);
+  const v2 = mixedStack(size, 2, kinds);
+  const floor = new Floor(conns, Number(values.parallel), values["emulator-pid"] ? Number(values["emulator-pid"]) : undefined);
+  const phases: Record<string, FloorPhase> = {};
+  phases.up = await floor.create(v1);
+  phases.update = await floor.update(v1, v2);
+  phases.refresh = await floor.refresh(v2);
+  phases.destroy = await floor.destroy(v2);
+  await floor.close();
+  const result: FloorResult = { size, phases };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+if (require.main === module) {
+  main().catch((err) => {
+    process.stderr.write(`${(err as Error).stack}\n`);
+    process.exit(1);
+  });
 }
