@@ -69,7 +69,11 @@ function sortKeys(value: unknown): unknown {
 
 /** The first problem of a payload schema, or undefined when it may be saved. */
 export function schemaProblem(schema: unknown): SchemaProblem | undefined {
-  return sizeProblem(schema) ?? refProblem(schema) ?? patternsProblem(schema) ?? validityProblem(schema);
+  const shape = shapeProblem(schema);
+  if (shape) return shape;
+  // Nesting is bounded now, so the subschemas can be walked (once, for every later check).
+  const found = survey(schema);
+  return keywordCountProblem(found) ?? refProblem(found) ?? patternsProblem(found) ?? validityProblem(schema, found);
 }
 
 // ---------------------------------------------------------------------------
@@ -81,8 +85,8 @@ const tooLarge = (reason: string, limit: number, message: string, extra: Record<
   details: { reason, limit, ...extra },
 });
 
-function sizeProblem(schema: unknown): SchemaProblem | undefined {
-  // One iterative walk (a deep document cannot overflow the stack): depth and members.
+/** Bytes, depth and members: one iterative walk, so a deep document cannot overflow the stack. */
+function shapeProblem(schema: unknown): SchemaProblem | undefined {
   let depth = 0;
   let members = 0;
   const stack: [unknown, number][] = [[schema, 1]];
@@ -108,7 +112,33 @@ function sizeProblem(schema: unknown): SchemaProblem | undefined {
   if (members > SCHEMA_LIMITS.members) {
     return tooLarge("members", SCHEMA_LIMITS.members, `The schema has ${members} object members; at most ${SCHEMA_LIMITS.members} are allowed.`);
   }
-  const { enumValues, patterns } = countKeywords(schema);
+  return undefined;
+}
+
+/** What the keyword positions of a schema hold, from one walk over its subschemas. */
+interface Survey {
+  enumValues: number;
+  /** `pattern` values and `patternProperties` keys, in document order. */
+  patterns: string[];
+  /** The first `$ref` that does not start with `#`. */
+  remoteRef?: string;
+  /** Any `$ref` or `$id` (then only compiling can tell whether the schema is valid). */
+  hasReferences: boolean;
+}
+
+function survey(schema: unknown): Survey {
+  const found: Survey = { enumValues: 0, patterns: [], hasReferences: false };
+  eachSubschema(schema, (sub) => {
+    if (Array.isArray(sub.enum)) found.enumValues += sub.enum.length;
+    if (typeof sub.pattern === "string") found.patterns.push(sub.pattern);
+    if (isObject(sub.patternProperties)) found.patterns.push(...Object.keys(sub.patternProperties));
+    if ("$ref" in sub || "$id" in sub) found.hasReferences = true;
+    if (found.remoteRef === undefined && typeof sub.$ref === "string" && !sub.$ref.startsWith("#")) found.remoteRef = sub.$ref;
+  });
+  return found;
+}
+
+function keywordCountProblem({ enumValues, patterns: { length: patterns } }: Survey): SchemaProblem | undefined {
   if (enumValues > SCHEMA_LIMITS.enumValues) {
     return tooLarge("enum_values", SCHEMA_LIMITS.enumValues, `The schema lists ${enumValues} enum values; at most ${SCHEMA_LIMITS.enumValues} are allowed.`);
   }
@@ -124,41 +154,21 @@ function eachSubschema(schema: unknown, cb: (sub: Record<string, unknown>, point
   traverse(schema as traverse.SchemaObject, { allKeys: false }, (sub, pointer) => cb(sub, pointer));
 }
 
-function countKeywords(schema: unknown): { enumValues: number; patterns: number } {
-  let enumValues = 0;
-  let patterns = 0;
-  eachSubschema(schema, (sub) => {
-    if (Array.isArray(sub.enum)) enumValues += sub.enum.length;
-    if (typeof sub.pattern === "string") patterns++;
-    if (isObject(sub.patternProperties)) patterns += Object.keys(sub.patternProperties).length;
-  });
-  return { enumValues, patterns };
-}
-
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 // ---------------------------------------------------------------------------
 // 2. Remote references
 
-function refProblem(schema: unknown): SchemaProblem | undefined {
-  let problem: SchemaProblem | undefined;
-  eachSubschema(schema, (sub) => {
-    if (problem || typeof sub.$ref !== "string" || sub.$ref.startsWith("#")) return;
-    problem = { code: "schema_ref_unsupported", message: `Remote $ref "${sub.$ref}" is not supported; use local references (#/definitions/...).`, details: { ref: sub.$ref } };
-  });
-  return problem;
+function refProblem({ remoteRef }: Survey): SchemaProblem | undefined {
+  if (remoteRef === undefined) return undefined;
+  return { code: "schema_ref_unsupported", message: `Remote $ref "${remoteRef}" is not supported; use local references (#/definitions/...).`, details: { ref: remoteRef } };
 }
 
 // ---------------------------------------------------------------------------
 // 3. Regular expressions
 
-function patternsProblem(schema: unknown): SchemaProblem | undefined {
-  const found: string[] = [];
-  eachSubschema(schema, (sub) => {
-    if (typeof sub.pattern === "string") found.push(sub.pattern);
-    if (isObject(sub.patternProperties)) found.push(...Object.keys(sub.patternProperties));
-  });
-  for (const pattern of found) {
+function patternsProblem({ patterns }: Survey): SchemaProblem | undefined {
+  for (const pattern of patterns) {
     const reason = patternUnsafeReason(pattern);
     if (reason) return patternProblem(pattern, reason);
   }
@@ -403,7 +413,7 @@ const schemaInvalid = (path: string, message: string): SchemaProblem => ({
   details: { reason: "schema_invalid", path },
 });
 
-function validityProblem(schema: unknown): SchemaProblem | undefined {
+function validityProblem(schema: unknown, { hasReferences }: Survey): SchemaProblem | undefined {
   if (!isObject(schema)) return schemaInvalid("", "the schema must be an object");
   if ("$schema" in schema && !(typeof schema.$schema === "string" && DRAFT7_URIS.has(schema.$schema))) {
     return schemaInvalid("/$schema", "only draft 7 (http://json-schema.org/draft-07/schema#) is supported");
@@ -416,7 +426,7 @@ function validityProblem(schema: unknown): SchemaProblem | undefined {
   // Beyond the meta-schema, compiling can only refuse what references decide (a `$ref`
   // that does not resolve, `$id` bookkeeping), and it costs ~1 ms of code generation:
   // compile here only when the schema has references. Payloads compile on first use.
-  if (!hasReferences(schema)) return undefined;
+  if (!hasReferences) return undefined;
   try {
     compile(schema);
   } catch (e) {
@@ -425,14 +435,6 @@ function validityProblem(schema: unknown): SchemaProblem | undefined {
     return schemaInvalid("", (e as Error).message);
   }
   return undefined;
-}
-
-function hasReferences(schema: unknown): boolean {
-  let found = false;
-  eachSubschema(schema, (sub) => {
-    found ||= "$ref" in sub || "$id" in sub;
-  });
-  return found;
 }
 
 /** JSON Pointer of the first `$ref` whose value resolves to `missing` (ajv reports it normalised). */
