@@ -51,19 +51,39 @@ export function settingNames(product: Product, setting: "Url" | "ApiKey", profil
 }
 
 export function resolveConnection(source: ConfigSource, product: Product, profile?: string, env: NodeJS.ProcessEnv = process.env): Connection {
+  const memoKey = `${product}\u0000${profile ?? ""}`;
+  const memo = env === process.env ? fromConfig.get(source)?.get(memoKey) : undefined;
+  if (memo) return memo;
+  let usedEnv = false;
   const read = (setting: "Url" | "ApiKey"): string => {
     const names = settingNames(product, setting, profile);
     const key = `${product}${setting}`;
-    const fromConfig = profile ? profileTable(source)[profile]?.[key] : source(key);
-    const value = nonEmpty(fromConfig) ?? nonEmpty(env[names.envVar]);
+    const configured = nonEmpty(profile ? profileTable(source)[profile]?.[key] : source(key));
+    const value = configured ?? nonEmpty(env[names.envVar]);
     if (value === undefined) {
       const what = `${setting === "Url" ? "address" : "API key"} of ${product}${profile ? ` for profile "${profile}"` : ""}`;
       throw new MissingSettingError(names.configKey, names.envVar, what);
     }
+    usedEnv ||= configured === undefined;
     return value;
   };
-  return { product, profile, baseUrl: read("Url"), apiKey: read("ApiKey") };
+  const conn: Connection = { product, profile, baseUrl: read("Url"), apiKey: read("ApiKey") };
+  if (!usedEnv && env === process.env) {
+    let bySource = fromConfig.get(source);
+    if (!bySource) fromConfig.set(source, (bySource = new Map()));
+    bySource.set(memoKey, conn);
+  }
+  return conn;
 }
+
+/**
+ * Connections resolved wholly from a config source, per product and profile. A
+ * source is one run's stack config, which does not change while it lives (the
+ * plugin gets a new one on every configure()); every resource operation resolves
+ * its connection, so this saves re-reading (and re-parsing `svc:profiles`) each
+ * time. Connections that fell back to the environment are resolved afresh.
+ */
+const fromConfig = new WeakMap<ConfigSource, Map<string, Connection>>();
 
 function profileTable(source: ConfigSource): Record<string, Record<string, string | undefined> | undefined> {
   const raw = source("profiles");
@@ -90,8 +110,12 @@ let pluginConfig: ConfigSource = () => undefined;
 /** Adapter for the dynamic provider's `configure({config})`: keys are namespaced there. */
 export function setPluginConfig(config: { get(key: string): string | undefined }): void {
   pluginConfig = (key) => config.get(`svc:${key}`);
+  fromConfig.delete(followsPluginConfig); // connections resolved from the previous config
 }
 
+/** One source for the plugin's config, whichever configure() set it last. */
+const followsPluginConfig: ConfigSource = (key) => pluginConfig(key);
+
 export function pluginConfigSource(): ConfigSource {
-  return (key) => pluginConfig(key);
+  return followsPluginConfig;
 }
