@@ -93,6 +93,7 @@ export class SvcClient {
     const started = Date.now();
     const safeToRepeat = options.safeToRepeat ?? options.method !== "POST";
     const pathWithQuery = options.path + queryString(options.query);
+    const payload = options.body !== undefined ? JSON.stringify(options.body) : undefined;
     record.request();
     if (options.method !== "GET") this.writes++;
     for (let retries = 0; ; retries++) {
@@ -104,14 +105,15 @@ export class SvcClient {
         const res = await undiciRequest(this.baseUrl + pathWithQuery, {
           method: options.method,
           dispatcher: sharedDispatcher(),
-          headers: {
-            authorization: this.authorization(),
-            "user-agent": USER_AGENT,
-            "x-request-id": requestId,
-            accept: "application/json",
-            ...(options.body !== undefined ? { "content-type": "application/json" } : {}),
-          },
-          body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
+          // A flat [name, value, ...] list: undici takes it as is, without walking an object's keys.
+          headers: [
+            "authorization", this.authorization(),
+            "user-agent", USER_AGENT,
+            "x-request-id", requestId,
+            "accept", "application/json",
+            ...(payload !== undefined ? ["content-type", "application/json"] : []),
+          ],
+          body: payload,
         });
         const text = await res.body.text();
         const answeredId = headerValue(res.headers["x-request-id"]) ?? requestId;

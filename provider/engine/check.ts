@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import type { RuleViolation } from "../../rules/types";
-import { apiPathToProperty, asIs, formatPropertyPath, isInputField, type CheckFailure, type Props, type ResourceDefinition } from "./fields";
+import { apiPathToProperty, asIs, fieldEntries, formatPropertyPath, isInputField, type CheckFailure, type Props, type ResourceDefinition } from "./fields";
 import { isUnknown, neutraliseUnknowns, touchesUnknown, unknownPaths, type PathSegment } from "./unknown";
 
 export const PROVIDER_KEY = "__provider";
@@ -14,7 +14,7 @@ export const PROVIDER_KEY = "__provider";
 export function checkInputs(def: ResourceDefinition, news: Props): { inputs: Props; failures: CheckFailure[] } {
   const inputs: Props = { ...news };
   const failures: CheckFailure[] = [];
-  for (const [name, spec] of Object.entries(def.fields)) {
+  for (const [name, spec] of fieldEntries(def)) {
     if (!isInputField(spec)) {
       // An output is never an input; drop anything sent under its name.
       delete inputs[name];
@@ -88,7 +88,7 @@ function apiEntryType(issue: z.core.$ZodIssue): string {
 function apiBodyForRules(def: ResourceDefinition, inputs: Props, refused: Set<string | undefined>): { body: Props; unknowns: PathSegment[][] } {
   const body: Props = {};
   const unknowns: PathSegment[][] = [];
-  for (const [name, spec] of Object.entries(def.fields)) {
+  for (const [name, spec] of fieldEntries(def)) {
     if (!spec.api || !isInputField(spec) || refused.has(name)) continue;
     const value = inputs[name];
     if (value === undefined || value === null) continue;

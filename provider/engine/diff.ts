@@ -5,7 +5,7 @@
  * `olds` are the previous OUTPUTS: for write-only fields they hold the last
  * applied value, for the others what the service last returned.
  */
-import { isInputField, type FieldSpec, type Props, type ResourceDefinition } from "./fields";
+import { fieldEntries, isInputField, type FieldSpec, type Props, type ResourceDefinition } from "./fields";
 import { jsonEqual } from "./json";
 import { containsUnknown } from "./unknown";
 
@@ -36,12 +36,12 @@ export function fieldChanged(spec: FieldSpec, name: string, olds: Props, news: P
 }
 
 export function diffFields(def: ResourceDefinition, olds: Props, news: Props): FieldDiff {
-  const changed = Object.entries(def.fields)
+  const changed = fieldEntries(def)
     .filter(([name, spec]) => isInputField(spec) && fieldChanged(spec, name, olds, news))
     .map(([name]) => name);
   const replaces = changed.filter((name) => def.fields[name]!.mode === "createOnly");
   // A replacement that keeps its unique key (every uniqueName field) cannot exist next to the old object.
-  const keyFields = Object.entries(def.fields).filter(([, spec]) => spec.uniqueName);
+  const keyFields = fieldEntries(def).filter(([, spec]) => spec.uniqueName);
   const keepsUniqueName = keyFields.length > 0 && keyFields.every(([name]) => !changed.includes(name));
   return { changed, replaces, deleteBeforeReplace: replaces.length > 0 && keepsUniqueName };
 }

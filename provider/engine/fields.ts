@@ -238,6 +238,18 @@ export function listOf(item: Codec): Codec {
   };
 }
 
+const fieldEntriesOf = new WeakMap<Fields, [string, FieldSpec][]>();
+
+/**
+ * The field table as `[name, spec]` pairs, made once per table: check, diff, create
+ * and read walk it for every resource, and `Object.entries` would copy it each time.
+ */
+export function fieldEntries(def: Pick<ResourceDefinition, "fields">): readonly [string, FieldSpec][] {
+  let entries = fieldEntriesOf.get(def.fields);
+  if (!entries) fieldEntriesOf.set(def.fields, (entries = Object.entries(def.fields)));
+  return entries;
+}
+
 /** Is this field one the program declares (everything but outputs)? */
 export const isInputField = (spec: FieldSpec) => spec.mode !== "output";
 

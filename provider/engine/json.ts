@@ -14,7 +14,12 @@ export function toPlainJson(v: unknown): Json {
   if (Array.isArray(v)) return v.map(toPlainJson);
   if (typeof v === "object") {
     const out: { [key: string]: Json } = {};
-    for (const [k, item] of Object.entries(v)) if (typeof item !== "function") out[k] = toPlainJson(item);
+    // for...in over own keys, not Object.entries(): no array per object (every output of every resource passes here).
+    for (const k in v) {
+      if (!Object.hasOwn(v, k)) continue;
+      const item = (v as Record<string, unknown>)[k];
+      if (typeof item !== "function") out[k] = toPlainJson(item);
+    }
     return out;
   }
   return null;

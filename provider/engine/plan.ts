@@ -3,16 +3,19 @@
  * `patch` fields, then one PUT per changed `put` field, then one POST per changed
  * `action` field. Unchanged fields cost nothing; a no-op update makes no call.
  */
-import { asIs, type PlannedCall, type Props, type ResourceDefinition } from "./fields";
+import { asIs, fieldEntries, type PlannedCall, type Props, type ResourceDefinition } from "./fields";
 import { declared, fieldChanged } from "./diff";
+
+/** Modes whose change costs a call; the others are replaced (createOnly), read back or local. */
+const CALL_MODES = new Set(["patch", "put", "action"]);
 
 export function planUpdate(def: ResourceDefinition, olds: Props, news: Props): PlannedCall[] {
   const patchBody: Props = {};
   const patchFields: string[] = [];
   const puts: PlannedCall[] = [];
   const actions: PlannedCall[] = [];
-  for (const [name, spec] of Object.entries(def.fields)) {
-    if (!["patch", "put", "action"].includes(spec.mode) || !fieldChanged(spec, name, olds, news)) continue;
+  for (const [name, spec] of fieldEntries(def)) {
+    if (!CALL_MODES.has(spec.mode) || !fieldChanged(spec, name, olds, news)) continue;
     const apiValue = (spec.codec ?? asIs).toApi(declared(spec, news, name).value);
     if (spec.mode === "patch") {
       patchBody[spec.api!] = apiValue;

@@ -7,9 +7,9 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { SvcApiError, SvcClient, isApiError } from "../client";
 import { MissingSettingError, pluginConfigSource, resolveConnection, setPluginConfig, type ConfigSource } from "../config";
 import { checkInputs, PROVIDER_KEY } from "./check";
-import { declared, diffFields, fieldEqual } from "./diff";
+import { declared, diffFields, fieldChanged, fieldEqual } from "./diff";
 import { explainApiError, PartialFailure } from "./errors";
-import { asIs, isInputField, type ApplyContext, type OperationContext, type PlannedCall, type Props, type ResourceDefinition } from "./fields";
+import { asIs, fieldEntries, isInputField, type ApplyContext, type OperationContext, type PlannedCall, type Props, type ResourceDefinition } from "./fields";
 import { toPlainJson } from "./json";
 import { planUpdate } from "./plan";
 import { readFromListing } from "./list-cache";
@@ -64,7 +64,7 @@ function withoutProvider(props: Props | undefined): Props {
 /** camelCase outputs of the fields the service returns (write-only and provider-side fields excluded). */
 export function remoteFields(def: ResourceDefinition, remote: Props): Props {
   const out: Props = {};
-  for (const [name, spec] of Object.entries(def.fields)) {
+  for (const [name, spec] of fieldEntries(def)) {
     if (!spec.api || spec.writeOnly || spec.mode === "action" || spec.mode === "local") continue;
     if (!(spec.api in remote)) continue;
     out[name] = (spec.codec ?? asIs).fromApi(remote[spec.api]) ?? null;
@@ -75,14 +75,14 @@ export function remoteFields(def: ResourceDefinition, remote: Props): Props {
 /** Every field present (null when not set), so the SDK resolves every declared output. */
 function completeOutputs(def: ResourceDefinition, outputs: Props): Props {
   const out: Props = { ...outputs };
-  for (const name of Object.keys(def.fields)) if (out[name] === undefined) out[name] = null;
+  for (const [name] of fieldEntries(def)) if (out[name] === undefined) out[name] = null;
   return toPlainJson(out) as Props;
 }
 
 /** Values the provider itself keeps: write-only (last applied), actions (last triggered), local settings. */
 function keptValues(def: ResourceDefinition, source: Props, only?: (name: string) => boolean): Props {
   const out: Props = {};
-  for (const [name, spec] of Object.entries(def.fields)) {
+  for (const [name, spec] of fieldEntries(def)) {
     if (!(spec.writeOnly || spec.mode === "action" || spec.mode === "local" || (spec.mode === "createOnly" && !spec.api))) continue;
     if (only && !only(name)) continue;
     out[name] = source[name] ?? spec.default ?? null;
@@ -93,7 +93,7 @@ function keptValues(def: ResourceDefinition, source: Props, only?: (name: string
 /** The inputs refresh stores: read back from the service, write-only values kept. */
 function rebuildInputs(def: ResourceDefinition, remote: Props, previous: Props): Props {
   const inputs: Props = {};
-  for (const [name, spec] of Object.entries(def.fields)) {
+  for (const [name, spec] of fieldEntries(def)) {
     if (!isInputField(spec)) continue;
     let value: unknown;
     if (spec.writeOnly) value = def.hooks?.refreshWriteOnly ? def.hooks.refreshWriteOnly(name, remote, previous[name]) : previous[name];
@@ -107,7 +107,7 @@ function rebuildInputs(def: ResourceDefinition, remote: Props, previous: Props):
 /** The body of the create call: every declared field create takes, in API names. */
 export function createBody(def: ResourceDefinition, news: Props): Props {
   const body: Props = {};
-  for (const [name, spec] of Object.entries(def.fields)) {
+  for (const [name, spec] of fieldEntries(def)) {
     if (!spec.api || !isInputField(spec) || spec.mode === "local" || spec.onCreate === false) continue;
     if (spec.mode === "action" && spec.onCreate !== true) continue;
     const value = news[name];
@@ -122,12 +122,10 @@ export function createBody(def: ResourceDefinition, news: Props): Props {
 export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceProvider & { definition: ResourceDefinition } {
   const idField = def.idField ?? "id";
 
-  const applyContext = (id: string, props: Props | undefined): ApplyContext => ({
-    ...operationContext(def, profileOf(props)),
-    id,
-    def,
-    itemPath: def.paths.item(id),
-  });
+  const withItem = (ctx: OperationContext, id: string): ApplyContext => ({ client: ctx.client, profile: ctx.profile, cached: ctx.cached, id, def, itemPath: def.paths.item(id) });
+  const applyContext = (id: string, props: Props | undefined): ApplyContext => withItem(operationContext(def, profileOf(props)), id);
+  /** Fields create does not take (e.g. an endpoint's status): set by an update call right after, when they differ. */
+  const afterCreateFields = fieldEntries(def).filter(([, spec]) => spec.onCreate === false);
 
   /** Run planned calls in order; each success marks its fields applied in `outputs`. */
   async function runCalls(ctx: ApplyContext, calls: PlannedCall[], news: Props, outputs: Props): Promise<Props> {
@@ -197,12 +195,12 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
   }
 
   async function createNew(news: Props): Promise<dynamic.CreateResult> {
-    const ctx0 = operationContext(def, profileOf(news));
+    const ctx = operationContext(def, profileOf(news));
     const body = createBody(def, news);
     let response: Props;
     try {
       // An unknown outcome is reconciled by a listing: adopt what the create made, or send it again.
-      response = await createReconciled(def, ctx0.client, body, news, idOf);
+      response = await createReconciled(def, ctx.client, body, news, idOf);
     } catch (err) {
       throw isApiError(err) ? explainApiError(def, err, "create", news) : err;
     }
@@ -210,8 +208,9 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
     const created: Props = { ...remoteFields(def, response), ...keptValues(def, news) };
     const outputs = { ...created, ...def.hooks?.extraOutputs?.(response, created) };
     // Fields create does not take (e.g. status) are applied right after, only when they differ.
-    const later = planUpdate(def, outputs, news).filter((c) => c.fields.every((f) => def.fields[f]!.onCreate === false));
-    const outs = await converge(applyContext(id, news), later, undefined, news, outputs, "create", true);
+    const anyLater = afterCreateFields.some(([name, spec]) => fieldChanged(spec, name, outputs, news));
+    const later = anyLater ? planUpdate(def, outputs, news).filter((c) => c.fields.every((f) => def.fields[f]!.onCreate === false)) : [];
+    const outs = await converge(withItem(ctx, id), later, undefined, news, outputs, "create", true);
     return { id, outs };
   }
 
@@ -227,7 +226,7 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
       throw isApiError(err) ? explainApiError(def, err, "adopt", news, id) : err;
     }
     const olds: Props = { ...remoteFields(def, remote), ...keptValues(def, news, (n) => def.fields[n]!.mode !== "createOnly" && !def.fields[n]!.writeOnly) };
-    for (const [name, spec] of Object.entries(def.fields)) {
+    for (const [name, spec] of fieldEntries(def)) {
       if (spec.mode !== "createOnly" || !spec.api) continue;
       const { managed, value } = declared(spec, news, name);
       if (!managed || (value === null && !def.adoption?.replaceWhenDifferent)) continue;
@@ -259,7 +258,7 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
     const found = remoteFields(def, remote);
     const prior = singleton.prior
       ? singleton.prior(remote)
-      : Object.fromEntries(Object.entries(def.fields).filter(([n, spec]) => ["patch", "put"].includes(spec.mode) && n in found).map(([n]) => [n, found[n]]));
+      : Object.fromEntries(fieldEntries(def).filter(([n, spec]) => ["patch", "put"].includes(spec.mode) && n in found).map(([n]) => [n, found[n]]));
     const outputs: Props = { ...found, ...keptValues(def, news), [singleton.priorField]: prior };
     // Every declared field is written, even one that already has the value: the resource now owns it.
     const outs = await converge(ctx, planUpdate(def, {}, news), undefined, news, outputs, "create", true);

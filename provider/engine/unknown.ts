@@ -10,14 +10,20 @@ export const isUnknown = (v: unknown): boolean => v === UNKNOWN;
 
 export function containsUnknown(v: unknown): boolean {
   if (v === UNKNOWN) return true;
-  if (Array.isArray(v)) return v.some(containsUnknown);
-  if (v && typeof v === "object") return Object.values(v).some(containsUnknown);
+  if (v === null || typeof v !== "object") return false;
+  // Loops, not Object.values().some(): check runs this over every input of every resource.
+  if (Array.isArray(v)) {
+    for (const item of v) if (containsUnknown(item)) return true;
+    return false;
+  }
+  for (const k in v) if (Object.hasOwn(v, k) && containsUnknown((v as Record<string, unknown>)[k])) return true;
   return false;
 }
 
 /** Paths (from the value's root) of every unknown inside it. */
 export function unknownPaths(v: unknown, at: PathSegment[] = []): PathSegment[][] {
   if (v === UNKNOWN) return [at];
+  if (!containsUnknown(v)) return []; // the common case (every value known): no walk that allocates
   if (Array.isArray(v)) return v.flatMap((item, i) => unknownPaths(item, [...at, i]));
   if (v && typeof v === "object") return Object.entries(v).flatMap(([k, item]) => unknownPaths(item, [...at, k]));
   return [];
@@ -31,6 +37,7 @@ export function touchesUnknown(path: PathSegment[], unknowns: PathSegment[][]): 
 /** The value with every nested unknown string replaced by `""`, for rules that aggregate (sizes, counts). */
 export function neutraliseUnknowns(v: unknown): unknown {
   if (v === UNKNOWN) return "";
+  if (!containsUnknown(v)) return v; // nothing to replace: the value itself, not a copy
   if (Array.isArray(v)) return v.map(neutraliseUnknowns);
   if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, item]) => [k, neutraliseUnknowns(item)]));
   return v;
