@@ -5,9 +5,10 @@
  *   tsx bench/direct.ts --url http://127.0.0.1:PORT --size 100 --parallel 16 [--emulator-pid PID]
  */
 import { parseArgs } from "node:util";
-import { clearReadCache, closeSharedDispatcher } from "../provider";
-import { clientStats, resetClientStats } from "../provider/client";
-import { DEFINITIONS } from "../provider/registry";
+// The provider as the plugin loads it: the compiled package (dist/, built by `npm run bench`), not the sources through tsx.
+import { clearReadCache, closeSharedDispatcher, providers } from "../dist/provider";
+import { clientStats, resetClientStats } from "../dist/provider/client";
+import { DEFINITIONS } from "../dist/provider/registry";
 import { cpuClock, newWorkspace } from "./emulator-process";
 import { StackRunner, configureAll, type PhaseResult } from "./runner";
 import { mixedStack, stackKinds } from "./stack";
@@ -86,11 +87,11 @@ async function main() {
     "svc:inboxesApiKey": ws.inboxes!.admin,
     "svc:infraUrl": `${url}/infra`,
     "svc:infraApiKey": ws.infra!.admin,
-  });
+  }, providers);
   const kinds = stackKinds(Object.keys(DEFINITIONS));
   const v1 = mixedStack(size, 1, kinds);
   const v2 = mixedStack(size, 2, kinds);
-  const runner = new StackRunner(Number(values.parallel));
+  const runner = new StackRunner(Number(values.parallel), providers);
   const phases: PhaseMeasure[] = [];
   const measure = async (phase: string, f: () => Promise<PhaseResult>) => {
     clearReadCache(); // each engine run is a new plugin process: nothing cached from the last one

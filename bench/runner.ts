@@ -3,7 +3,8 @@
  * engine does (check → diff → create / update / replace, read, delete) with a bounded
  * concurrency like the engine's `--parallel`. Used by the benchmark and the soak.
  */
-import { providers, type ResourceProviderOf } from "../provider";
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { providers } from "../provider";
 import type { Declared, Inputs } from "./stack";
 
 export interface Held {
@@ -27,21 +28,27 @@ export async function pool<T>(items: T[], limit: number, f: (item: T) => Promise
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
-export function configureAll(values: Record<string, string>): Promise<void[]> {
-  const config = { get: (k: string) => values[k], require: (k: string) => values[k]! };
-  return Promise.all(Object.values(providers).map((p) => p.configure!({ config } as never)));
-}
+/** The resource providers by kind: the source's by default; the benchmark passes the compiled package's. */
+export type ProviderRegistry = Partial<Record<string, dynamic.ResourceProvider>>;
 
-const providerOf = (kind: string): ResourceProviderOf => {
-  const p = providers[kind as keyof typeof providers];
-  if (!p) throw new Error(`no provider for ${kind}`);
-  return p;
-};
+export function configureAll(values: Record<string, string>, registry: ProviderRegistry = providers): Promise<void[]> {
+  const config = { get: (k: string) => values[k], require: (k: string) => values[k]! };
+  return Promise.all(Object.values(registry).map((p) => p!.configure!({ config } as never)));
+}
 
 export class StackRunner {
   readonly state = new Map<string, Held>();
 
-  constructor(readonly parallel = 16) {}
+  constructor(
+    readonly parallel = 16,
+    private readonly registry: ProviderRegistry = providers,
+  ) {}
+
+  private providerOf(kind: string): dynamic.ResourceProvider {
+    const p = this.registry[kind];
+    if (!p) throw new Error(`no provider for ${kind}`);
+    return p;
+  }
 
   private async each(items: Declared[] | [string, Held][], f: (item: never) => Promise<string>): Promise<PhaseResult> {
     const result: PhaseResult = { errors: [], ops: {} };
@@ -57,8 +64,8 @@ export class StackRunner {
   }
 
   /** check, as the engine does first; failures fail the resource. */
-  private async checked(d: Declared): Promise<{ p: ResourceProviderOf; held: Held | undefined; inputs: Inputs }> {
-    const p = providerOf(d.kind);
+  private async checked(d: Declared): Promise<{ p: dynamic.ResourceProvider; held: Held | undefined; inputs: Inputs }> {
+    const p = this.providerOf(d.kind);
     const held = this.state.get(d.name);
     const checked = await p.check!(held?.inputs ?? {}, d.inputs);
     if (checked.failures?.length) throw new Error(checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; "));
@@ -105,7 +112,7 @@ export class StackRunner {
   /** read every resource, in state order (the stand-in's refresh is sequential; pass parallel 1 to match). */
   refresh(): Promise<PhaseResult> {
     return this.each([...this.state.entries()], async ([name, held]: [string, Held]) => {
-      const res = await providerOf(held.kind).read!(held.id, held.outputs);
+      const res = await this.providerOf(held.kind).read!(held.id, held.outputs);
       if (!res.id) {
         this.state.delete(name);
         return "gone";
@@ -117,7 +124,7 @@ export class StackRunner {
 
   destroy(): Promise<PhaseResult> {
     return this.each([...this.state.entries()], async ([name, held]: [string, Held]) => {
-      await providerOf(held.kind).delete!(held.id, held.outputs);
+      await this.providerOf(held.kind).delete!(held.id, held.outputs);
       this.state.delete(name);
       return "delete";
     });
