@@ -353,6 +353,27 @@ describe("Endpoint: credentials", () => {
     if (saved !== undefined) process.env.SVC_WEBHOOKS_API_KEY = saved;
   });
 
+  it("connections follow the config: a new configure() takes effect at the next operation, an env fallback follows the environment", async () => {
+    const first = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "pro" });
+    const second = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "pro" });
+    await configure(provider, { "svc:webhooksUrl": emu().webhooksUrl, "svc:webhooksApiKey": first.webhooks.admin });
+    expect((await d().create({ url: url() })).outs.projectId).toBe(first.project_id);
+    await configure(provider, { "svc:webhooksUrl": emu().webhooksUrl, "svc:webhooksApiKey": second.webhooks.admin });
+    expect((await d().create({ url: url() })).outs.projectId).toBe(second.project_id);
+    // The key from the environment (none in config) is read again at each operation.
+    await configure(provider, { "svc:webhooksUrl": emu().webhooksUrl });
+    const saved = process.env.SVC_WEBHOOKS_API_KEY;
+    try {
+      process.env.SVC_WEBHOOKS_API_KEY = first.webhooks.admin;
+      expect((await d().create({ url: url() })).outs.projectId).toBe(first.project_id);
+      process.env.SVC_WEBHOOKS_API_KEY = second.webhooks.admin;
+      expect((await d().create({ url: url() })).outs.projectId).toBe(second.project_id);
+    } finally {
+      if (saved === undefined) delete process.env.SVC_WEBHOOKS_API_KEY;
+      else process.env.SVC_WEBHOOKS_API_KEY = saved;
+    }
+  });
+
   it("env fallback, and named profiles from svc:profiles or SVC_PROFILE_<NAME>_*", async () => {
     const ws = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "pro" });
     const other = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "pro" });
