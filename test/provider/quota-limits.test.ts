@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import * as svc from "../../sdk";
-import { closeSharedDispatcher, providers } from "../../provider";
+import { PartialFailure, closeSharedDispatcher, providers } from "../../provider";
 import { clearReadCache } from "../../provider/engine/resource-provider";
 import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { configure, Driver, type Workspace } from "./support";
@@ -93,10 +93,11 @@ describe("QuotaLimits: refusals", () => {
   it("a member key (no iam:write) is refused with what to use instead, and never the key", async () => {
     await configure(provider, { "svc:infraUrl": emu().infraUrl, "svc:infraApiKey": ws.infra.member });
     const { result: err, writes } = await d().calls(() => d().create({ service: "compute", limits: { vms: 60 } }).catch((e) => e));
-    // The limits exist whatever happens, so the engine keeps the take-over and retries the write next time.
     expect(err.message).toMatch(/admin only.*iam:write.*QuotaRequest/);
     expect(writes).toEqual(["PATCH /api/v1/quota/compute"]);
     expect(err.message).not.toContain(ws.infra.member);
+    // Nothing was taken over (the first write was refused): a plain error, so the engine records nothing.
+    expect(err).not.toBeInstanceOf(PartialFailure);
   });
 
   it("preview: an unknown name, a value not above 0, an unknown service", async () => {
