@@ -24,6 +24,8 @@ declare module "fastify" {
     rawBody?: Buffer;
     /** Set by a `drop_after_response` fault: act, then drop the connection instead of answering. */
     dropAfterHandling?: boolean;
+    /** Set by a `drop_then_act_ms` fault: drop the connection once the body is read, act this much later. */
+    actAfterDropMs?: number;
   }
 }
 
@@ -66,6 +68,12 @@ export function buildApp(ctx: EmulatorContext, products: ProductModule[], contro
     req.requestId = typeof given === "string" && REQUEST_ID.test(given) ? given : `req_${randomUUID().replace(/-/g, "")}`;
     void reply.header("x-request-id", req.requestId);
     if (!req.url.startsWith(CONTROL_PREFIX)) await faults.apply(req, reply);
+  });
+
+  app.addHook("preHandler", async (req) => {
+    if (!req.actAfterDropMs) return;
+    req.raw.socket?.destroy();
+    await new Promise((r) => setTimeout(r, req.actAfterDropMs));
   });
 
   app.addHook("onSend", async (req, reply, payload) => {

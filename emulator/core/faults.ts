@@ -1,11 +1,13 @@
 /**
  * Fault injection for the next N requests matching a method and a path glob:
  * an error status (429 with Retry-After, 500, 503, or an edge 502/504 with no
- * body), a dropped connection before or after the server acted, or added latency.
+ * body), a dropped connection before or after the server acted (or while it is still
+ * acting: `drop_then_act_ms`), or added latency.
  *
  * Random mode (`rate`): each matching request gets a fault with probability `rate`,
  * drawn from a PRNG seeded with `seed`, the fault picked from `choices` (default: a
- * 429 with Retry-After 1, a 500, a 503, a drop, a drop after acting, 50 ms latency).
+ * 429 with Retry-After 1, a 500, a 503, a drop, a drop after acting, a drop with the
+ * action 200 ms later, 50 ms latency).
  * `count` then caps the faults injected (default: unlimited). The same seed gives the
  * same sequence of draws, so a soak's fault schedule is reproducible for requests
  * arriving in the same order. `GET /_emulator/faults` shows how many of each were injected.
@@ -25,6 +27,12 @@ const faultAction = z.object({
   drop: z.boolean().optional(),
   /** Let the server act, then destroy the connection instead of answering. */
   drop_after_response: z.boolean().optional(),
+  /**
+   * Destroy the connection as soon as the request is read, then act this many
+   * milliseconds later: the request was still in flight inside the service when the
+   * client lost it (a client that looks right away finds nothing yet).
+   */
+  drop_then_act_ms: z.number().int().min(1).max(60_000).optional(),
   /** Delay before handling, in milliseconds. */
   latency_ms: z.number().int().min(0).max(600_000).optional(),
 });
@@ -52,6 +60,7 @@ export const DEFAULT_RANDOM_CHOICES: FaultAction[] = [
   { status: 503 },
   { drop: true },
   { drop_after_response: true },
+  { drop_then_act_ms: 200 },
   { latency_ms: 50 },
 ];
 
@@ -78,7 +87,7 @@ export function seededRandom(seed: number): () => number {
 }
 
 const actionLabel = (a: FaultAction) =>
-  a.drop ? "drop" : a.drop_after_response ? "drop_after_response" : a.status !== undefined ? String(a.status) : a.latency_ms ? "latency" : "none";
+  a.drop ? "drop" : a.drop_after_response ? "drop_after_response" : a.drop_then_act_ms ? "drop_then_act" : a.status !== undefined ? String(a.status) : a.latency_ms ? "latency" : "none";
 
 const STATUS_CODES: Record<number, string> = { 429: "rate_limited", 500: "internal_error", 503: "unavailable" };
 
@@ -135,6 +144,11 @@ export class FaultInjector {
       return;
     }
     if (fault.drop_after_response) req.dropAfterHandling = true;
+    if (fault.drop_then_act_ms) {
+      // The socket goes once the body is read (preHandler, in app.ts); the handler runs later.
+      req.actAfterDropMs = fault.drop_then_act_ms;
+      req.dropAfterHandling = true;
+    }
     if (fault.status === undefined) return;
     if (fault.status === 502 || fault.status === 504) {
       // Edge responses carry neither the error body nor X-Request-ID (spec document 1, rule 4).

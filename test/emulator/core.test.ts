@@ -157,6 +157,17 @@ describe("emulator core", () => {
       expect(requests.map((r: { method: string; status: number }) => [r.method, r.status])).toEqual([["POST", 201]]);
     });
 
+    it("drops the connection at once and acts later (a request still in flight inside the service)", async () => {
+      const before = (await control(emu(), "GET", "/requests")).last_seq;
+      await control(emu(), "POST", "/faults", { method: "POST", path: "/webhooks/v1/things", drop_then_act_ms: 300 });
+      await expect(call(emu(), "POST", "/webhooks/v1/things", { key: admin(), body: { name: "a", count: 1 } })).rejects.toThrow();
+      // The client has lost the connection; the service has not acted yet.
+      expect((await control(emu(), "GET", `/requests?since=${before}`)).requests).toEqual([]);
+      await new Promise((r) => setTimeout(r, 500));
+      const { requests } = await control(emu(), "GET", `/requests?since=${before}`);
+      expect(requests.map((r: { method: string; status: number }) => [r.method, r.status])).toEqual([["POST", 201]]);
+    });
+
     it("answers an edge 502 with neither error body nor X-Request-ID", async () => {
       await control(emu(), "POST", "/faults", { path: "/webhooks/**", status: 502 });
       const res = await call(emu(), "GET", "/webhooks/v1/things/1", { key: admin() });

@@ -1,8 +1,8 @@
 /**
  * The fault soak, shared by `npm run soak` (scripts/soak.ts, 200 resources) and the
  * smaller test in `npm test` (soak.test.ts): against the emulator injecting faults
- * on a seeded schedule (429 with Retry-After, 500, 503, dropped connections before
- * and after the service acted, latency) at a given rate on every API route,
+ * on a seeded schedule (429 with Retry-After, 500, 503, dropped connections before,
+ * after and while the service acted, latency) at a given rate on every API route,
  *   1. an up of N mixed resources must converge in one run;
  *   2. the emulator must then hold exactly the declared objects (listed without
  *      faults): every id in the state, nothing else new: zero duplicates, zero orphans;
