@@ -106,6 +106,11 @@ export class SvcUnknownOutcomeError extends Error {
     );
     this.name = "SvcUnknownOutcomeError";
   }
+
+  /** No answer came (a dropped connection): the request may still be in flight inside the service. */
+  get unanswered(): boolean {
+    return this.what.startsWith("no answer");
+  }
 }
 
 function describeApiError(e: { status: number; method: string; path: string; code: string; reason?: string; details: Record<string, unknown>; requestId?: string; body?: ApiErrorBody }): string {

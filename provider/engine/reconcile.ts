@@ -10,6 +10,8 @@
  *   - none: the create never happened; it is sent again (a few times at most);
  *   - several: fail, naming every candidate's id, so a person picks one with the
  *     resource's adopt setting and deletes the others.
+ * After a dropped connection the listing waits IN_FLIGHT_GRACE_MS first, so that a
+ * create still in flight inside the service has landed by then.
  * A definition says how to list and match (`reconcile`), or `reconcile: false` to
  * keep the plain unknown-outcome error.
  */
@@ -29,6 +31,13 @@ export interface ReconcileSpec {
 
 /** Creates sent again after finding nothing, before giving up with the unknown outcome. */
 const MAX_RESENDS = 4;
+/**
+ * After a dropped connection (no answer), how long to wait before listing: the create
+ * may still be in flight inside the service, and a listing made at once would show
+ * nothing yet and send the create again, making a duplicate. A 5xx needs no wait: the
+ * service answered, so it is done with the request.
+ */
+export const IN_FLIGHT_GRACE_MS = 2_000;
 /** Clock difference tolerated between this machine and the service when comparing creation times. */
 const CLOCK_SKEW_MS = 120_000;
 
@@ -57,6 +66,7 @@ export async function createReconciled(def: ResourceDefinition, client: SvcClien
       if (!(err instanceof SvcUnknownOutcomeError) || def.reconcile === false) throw err;
       unknown = err;
     }
+    if (unknown.unanswered) await new Promise((resolve) => setTimeout(resolve, IN_FLIGHT_GRACE_MS));
     let candidates: Props[];
     try {
       candidates = await findCreated(def, client, body, inputs, sentAt, idOf);

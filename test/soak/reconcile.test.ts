@@ -55,6 +55,15 @@ describe("unknown create outcomes", () => {
     expect(stats.reconciled).toEqual([{ kind: "webhooks:Endpoint", path: "/v1/endpoints", result: "adopted", id: result.id }]);
   });
 
+  it("connection dropped while the create was still in flight inside the service: the listing waits for it, adopts it, sends nothing again", async () => {
+    // The service acts 300 ms after the client lost the connection: a listing made at once would show nothing.
+    await fault({ method: "POST", path: "/webhooks/v1/endpoints", drop_then_act_ms: 300 });
+    const { result, calls } = await driver.calls(() => driver.create(inputs(5)));
+    expect((await listed("/v1/endpoints")).map((e) => e.id)).toEqual([result.id]);
+    expect(calls.filter((c) => c.includes("/v1/endpoints"))).toEqual(["POST /v1/endpoints", "GET /v1/endpoints"]);
+    expect(clientStats().reconciled).toEqual([{ kind: "webhooks:Endpoint", path: "/v1/endpoints", result: "adopted", id: result.id }]);
+  });
+
   it.each([
     ["a 500", { status: 500 }],
     ["a 503", { status: 503 }],
