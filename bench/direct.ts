@@ -3,7 +3,15 @@
  * that its peak RSS is the provider's (run by bench/run.ts; prints one JSON line).
  *
  *   tsx bench/direct.ts --url http://127.0.0.1:PORT --size 100 --parallel 16 [--emulator-pid PID]
+ *
+ * `--profile <phase>` (e.g. `update`) records a V8 CPU profile of that phase alone and
+ * writes it to `--profile-out` (default: the temp directory), for Chrome DevTools or
+ * speedscope; the phase's timings are then inflated by the profiler.
  */
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 // The provider as the plugin loads it: the compiled package (dist/, built by `npm run bench`), not the sources through tsx.
 import { clearReadCache, closeSharedDispatcher, providers } from "../dist/provider";
@@ -75,7 +83,7 @@ export function summarise(phase: string, ms: number, log: LoggedCall[], result?:
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { url: { type: "string" }, size: { type: "string" }, parallel: { type: "string", default: "16" }, "emulator-pid": { type: "string" } } });
+  const { values } = parseArgs({ options: { url: { type: "string" }, size: { type: "string" }, parallel: { type: "string", default: "16" }, "emulator-pid": { type: "string" }, profile: { type: "string" }, "profile-out": { type: "string" } } });
   const emulatorPid = values["emulator-pid"] ? Number(values["emulator-pid"]) : undefined;
   const url = values.url!;
   const size = Number(values.size);
@@ -93,15 +101,24 @@ async function main() {
   const v2 = mixedStack(size, 2, kinds);
   const runner = new StackRunner(Number(values.parallel), providers);
   const phases: PhaseMeasure[] = [];
+  const profiler = values.profile ? new Session() : undefined;
+  profiler?.connect();
   const measure = async (phase: string, f: () => Promise<PhaseResult>) => {
     clearReadCache(); // each engine run is a new plugin process: nothing cached from the last one
     resetClientStats();
+    const profiled = profiler && phase === values.profile;
+    if (profiled) await profiler.post("Profiler.enable").then(() => profiler.post("Profiler.start"));
     const since = await lastSeq(url);
     const cpu = cpuClock(emulatorPid);
     const started = performance.now();
     const result = await f();
     const ms = performance.now() - started;
     const { ownCpuMs, emulatorCpuMs } = cpu();
+    if (profiled) {
+      const out = values["profile-out"] ?? join(tmpdir(), `svc-${phase.replace(/\W+/g, "-")}-${size}.cpuprofile`);
+      writeFileSync(out, JSON.stringify((await profiler.post("Profiler.stop")).profile));
+      process.stderr.write(`CPU profile of ${phase}: ${out}\n`);
+    }
     phases.push({ ...summarise(phase, ms, await logSince(url, since), result, clientStats().retries), providerCpuMs: ownCpuMs, emulatorCpuMs });
   };
   await measure("preview", () => runner.preview(v1));
