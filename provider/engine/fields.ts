@@ -219,8 +219,13 @@ export const asIs: Codec = {
  */
 export function renamedObject(names: Record<string, string>): Codec {
   const toCamel = Object.fromEntries(Object.entries(names).map(([camel, api]) => [api, camel]));
-  const rename = (v: unknown, map: Record<string, string>) =>
-    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).map(([k, item]) => [map[k] ?? k, item])) : v;
+  const rename = (v: unknown, map: Record<string, string>) => {
+    if (!v || typeof v !== "object" || Array.isArray(v)) return v;
+    // A loop rather than fromEntries(entries().map()): every subscription of every endpoint passes here.
+    const out: Record<string, unknown> = {};
+    for (const k in v) if (Object.hasOwn(v, k)) out[map[k] ?? k] = (v as Record<string, unknown>)[k];
+    return out;
+  };
   return {
     toApi: (v) => rename(v, names),
     fromApi: (v) => rename(v, toCamel),

@@ -172,10 +172,11 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
         failPartway(err, ctx.id, current, news, operation, done);
       }
     }
-    if (def.hooks?.afterApply) {
-      current = await def.hooks.afterApply(ctx, { created, olds, news, outputs: completeOutputs(def, current) });
-    }
-    return completeOutputs(def, current);
+    const complete = completeOutputs(def, current);
+    if (!def.hooks?.afterApply) return complete;
+    const after = await def.hooks.afterApply(ctx, { created, olds, news, outputs: complete });
+    // Most of the time the hook has nothing to do and hands the outputs back as they were.
+    return after === complete ? complete : completeOutputs(def, after);
   }
 
   const idOf = (response: Props) => (def.idOf ? def.idOf(response) : String(response[idField]));
