@@ -8,7 +8,8 @@
  * - preview fails on an unknown quota name (shared rules), on a requested value not
  *   above the current limit (`GET /api/v1/quota/{service}`, once per process), and on
  *   an open request for the same quota that is not this resource (naming it and how to
- *   adopt it), so no duplicate request is ever filed;
+ *   adopt it), or for the same quota as another QuotaRequest of the same program
+ *   (both new, so neither is open yet), so no duplicate request is ever filed;
  * - `waitForDecision` waits after create/update until approved or rejected;
  * - delete withdraws an open request; a decided one is dropped from the state with a note.
  */
@@ -48,6 +49,27 @@ async function openRequests(ctx: OperationContext, projectId: unknown): Promise<
   }
 }
 
+/**
+ * Quotas claimed by the new or changed requests this process has checked, per
+ * connection (one workspace): project, service, region and quota name → the claiming
+ * resource's name. Two new requests of one program for the same quota are both checked
+ * here before either is filed, so the service's list cannot show the clash yet.
+ */
+const claims = new WeakMap<OperationContext["client"], Map<string, string>>();
+
+/** The first other resource of this program already asking for one of `names`; else the quotas are claimed for `resource`. */
+function claimQuotas(ctx: OperationContext, resource: string, scope: unknown[], names: string[]): { name: string; by: string } | undefined {
+  let byQuota = claims.get(ctx.client);
+  if (!byQuota) claims.set(ctx.client, (byQuota = new Map()));
+  const keyOf = (name: string) => JSON.stringify([...scope, name]);
+  for (const name of names) {
+    const by = byQuota.get(keyOf(name));
+    if (by !== undefined && by !== resource) return { name, by };
+  }
+  for (const name of names) byQuota.set(keyOf(name), resource);
+  return undefined;
+}
+
 /** Preview: each requested value above the current limit; no open request for the same quota but this one. */
 async function checkAgainstService(inputs: Props, ctx: OperationContext, olds: Props): Promise<CheckFailure[]> {
   const { service, region, limits, projectId } = inputs;
@@ -74,6 +96,14 @@ async function checkAgainstService(inputs: Props, ctx: OperationContext, olds: P
     const clash = (await openRequests(ctx, projectId))?.find(
       (r) => !own(r) && r.service === service && (r.region ?? null) === (region ?? null) && Object.keys(r.limits).some((n) => n in requested),
     );
+    // Resources of this program: the SDK passes each one's name (absent from older state: not checked).
+    const twin = typeof inputs.resourceName === "string" ? claimQuotas(ctx, inputs.resourceName, [projectId ?? null, service, region ?? null], Object.keys(requested)) : undefined;
+    if (twin) {
+      failures.push({
+        property: "limits",
+        reason: `QuotaRequest "${twin.by}" of this program also asks for ${twin.name} of ${where(service, region)}: both would be filed as open requests for the same quota. Put the quotas in one QuotaRequest (its limits take several names), or remove one of the two.`,
+      });
+    }
     if (clash) {
       const names = Object.keys(clash.limits).filter((n) => n in requested).join(", ");
       failures.push({
@@ -128,6 +158,8 @@ export const quotaRequestDefinition: ResourceDefinition = {
     justification: { mode: "patch", api: "justification", input: z.string() },
     waitForDecision: { mode: "local", input: z.number().int().min(0).max(86_400), default: 0 },
     adoptId: { mode: "local", input: z.string().min(1) },
+    // The resource's name in the program, set by the SDK: tells two requests of one program apart at preview.
+    resourceName: { mode: "local", input: z.string().min(1) },
     profile: { mode: "createOnly", input: z.string().min(1) },
     state: { mode: "output", api: "state" },
     adminMessage: { mode: "output", api: "admin_message" },

@@ -56,6 +56,8 @@ export interface QuotaRequestGetState {
 /**
  * A quota request. `pulumi destroy` withdraws an open request; a decided one cannot
  * be withdrawn and is dropped from the state with a warning (approved limits stay).
+ * The preview fails when another open request asks for one of the same quotas: one
+ * already filed (it names its id, to adopt), or another QuotaRequest of the program.
  */
 export class QuotaRequest extends dynamic.Resource {
   /** The type token, so `@pulumi/policy`'s `validateResourceOfType(QuotaRequest, ...)` matches. */
@@ -89,6 +91,8 @@ export class QuotaRequest extends dynamic.Resource {
     const { module, type } = moduleAndType(KIND);
     const inputs = ["service", "projectId", "region", "limits", "justification", "waitForDecision", "adoptId", "profile"] as const;
     const props = resourceProps(args, inputs, ["state", "adminMessage", "decidedAt", "requestedBy", "createdAt", "updatedAt"]);
+    // The preview tells two requests of one program for the same quota apart by their names.
+    if (opts?.id === undefined) props.resourceName = name;
     super(providerShim(KIND), name, props, opts, module, type);
   }
 }

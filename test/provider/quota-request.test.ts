@@ -241,6 +241,17 @@ describe("QuotaRequest: preview refusals", () => {
     expect((await d().check({ ...VMS, region: "eu-west-1" })).failures).toEqual([]);
   });
 
+  it("two new requests of one program for the same quota: the second one's preview fails naming the first", async () => {
+    // Neither is filed yet, so the service's list cannot show the clash: the names the SDK passes do.
+    expect((await d().check({ ...VMS, resourceName: "more-vms" })).failures).toEqual([]);
+    const { failures } = await d().check({ ...VMS, limits: { vms: 90, vcpu: 400 }, resourceName: "launch-capacity" });
+    expect(failures).toEqual([{ property: "limits", reason: expect.stringMatching(/QuotaRequest "more-vms" of this program also asks for vms of compute in us-east-1.*one QuotaRequest/) }]);
+    // The same resource checked again, another quota, another region: no clash.
+    expect((await d().check({ ...VMS, resourceName: "more-vms" })).failures).toEqual([]);
+    expect((await d().check({ ...VMS, limits: { ram_gb: 900 }, resourceName: "more-ram" })).failures).toEqual([]);
+    expect((await d().check({ ...VMS, region: "eu-west-1", resourceName: "eu-vms" })).failures).toEqual([]);
+  });
+
   it("new limits for a decided request: the preview fails on another open request for the quota, not on this one's own", async () => {
     const { id, outs } = await d().create(VMS);
     expect((await d().check({ ...VMS, limits: { vms: 85 } }, outs)).failures).toEqual([]); // its own open request
