@@ -151,8 +151,12 @@ export class SvcClient {
     }
   }
 
-  /** Every item of a `{data, total, limit, offset}` list, page after page. */
-  async listAll<T>(path: string, query: RequestOptions["query"] = {}, pageSize = 200): Promise<T[]> {
+  /**
+   * Every item of a `{data, total, limit, offset}` list, page after page. With
+   * `maxItems`, a list holding more (by its `total`, else by what came) is not walked
+   * to the end: ListTooLongError after the page that shows it.
+   */
+  async listAll<T>(path: string, query: RequestOptions["query"] = {}, pageSize = 200, maxItems = Number.POSITIVE_INFINITY): Promise<T[]> {
     const items: T[] = [];
     for (let offset = 0; ; ) {
       const page = await this.request<{ data: T[]; total?: number }>({ method: "GET", path, query: { ...query, limit: pageSize, offset } });
@@ -161,6 +165,7 @@ export class SvcClient {
       const data = page.body.data;
       items.push(...data);
       offset += data.length;
+      if ((typeof page.body.total === "number" ? page.body.total : offset) > maxItems) throw new ListTooLongError(path, maxItems);
       if (data.length === 0 || (typeof page.body.total === "number" ? offset >= page.body.total : data.length < pageSize)) return items;
     }
   }
@@ -183,6 +188,17 @@ export class SvcClient {
       seen.add(next);
       cursor = next;
     }
+  }
+}
+
+/** A list longer than the caller wanted to walk (listAll's `maxItems`). */
+export class ListTooLongError extends Error {
+  constructor(
+    readonly path: string,
+    readonly maxItems: number,
+  ) {
+    super(`GET ${path} lists more than ${maxItems} items.`);
+    this.name = "ListTooLongError";
   }
 }
 

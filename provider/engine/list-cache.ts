@@ -11,14 +11,19 @@
  * - any write made through the same client invalidates it (the client counts writes);
  * - an id the listing does not hold is read with a GET as before (404: gone), so an
  *   object created after the listing, or deleted out of band, is judged by the service;
- * - a kind whose listing fails (a key that cannot list) falls back to GETs for good.
+ * - a kind whose listing fails (a key that cannot list) falls back to GETs for good;
+ * - a kind with more than MAX_LISTED objects in the workspace is not listed: a small
+ *   stack in a big shared workspace reads its objects with GETs instead of paging
+ *   through everyone's (the first page, which tells the total, is the only extra call).
  */
-import type { SvcClient } from "../client";
+import { ListTooLongError, type SvcClient } from "../client";
 import type { Props, ResourceDefinition } from "./fields";
 
 export const BURST_READS = 3;
 export const BURST_WINDOW_MS = 1_000;
 export const LISTING_TTL_MS = 10_000;
+/** Objects of a kind beyond which a burst reads with GETs (10 pages of 200). */
+export const MAX_LISTED = 2_000;
 
 interface Listing {
   writes: number;
@@ -62,13 +67,15 @@ export async function readFromListing(def: ResourceDefinition, client: SvcClient
     if (s.recent.length < BURST_READS) return undefined;
     s.recent = [];
     const writes = client.writeCount;
-    const items = client.listAll<Props>(def.paths.create).then((list) => new Map(list.map((item) => [idOf(item), item] as const)));
+    const items = client.listAll<Props>(def.paths.create, {}, 200, MAX_LISTED).then((list) => new Map(list.map((item) => [idOf(item), item] as const)));
     listing = s.listing = { writes, at: now, lastUsed: now, items };
   }
   listing.lastUsed = now;
   try {
     return (await listing.items).get(id);
-  } catch {
+  } catch (err) {
+    // Too many to list: this burst reads with GETs (the failed listing stays until the burst ends).
+    if (err instanceof ListTooLongError) return undefined;
     s.unlistable = true;
     s.listing = undefined;
     return undefined;
