@@ -111,6 +111,16 @@ function unary<Res>(call: (cb: (err: grpc.ServiceError | null, res: Res) => void
 
 const toStruct = (m: Record<string, unknown>) => structproto.Struct.fromJavaScript(m as Record<string, structproto.JavaScriptValue>);
 
+/** A resource's type, URN, name, properties and options set on a request message (AnalyzeRequest and AnalyzerResource carry the same fields). */
+function withResource<M extends analyzerproto.AnalyzeRequest | analyzerproto.AnalyzerResource>(msg: M, r: AnalyzerResource): M {
+  msg.setType(r.type);
+  msg.setUrn(r.urn);
+  msg.setName(r.name);
+  msg.setProperties(toStruct(r.properties));
+  msg.setOptions(resourceOptions());
+  return msg;
+}
+
 function resourceOptions(): analyzerproto.AnalyzerResourceOptions {
   const opts = new analyzerproto.AnalyzerResourceOptions();
   opts.setProtect(false);
@@ -206,12 +216,7 @@ export class AnalyzerClient {
   }
 
   async remediate(r: AnalyzerResource): Promise<Remediation[]> {
-    const req = new analyzerproto.AnalyzeRequest();
-    req.setType(r.type);
-    req.setUrn(r.urn);
-    req.setName(r.name);
-    req.setProperties(toStruct(r.properties));
-    req.setOptions(resourceOptions());
+    const req = withResource(new analyzerproto.AnalyzeRequest(), r);
     const res = await unary<analyzerproto.RemediateResponse>((cb) => this.client.remediate(req, cb));
     return res.getRemediationsList().map((m) => {
       const props = m.getProperties();
@@ -225,12 +230,7 @@ export class AnalyzerClient {
   }
 
   async analyze(r: AnalyzerResource): Promise<Diagnostic[]> {
-    const req = new analyzerproto.AnalyzeRequest();
-    req.setType(r.type);
-    req.setUrn(r.urn);
-    req.setName(r.name);
-    req.setProperties(toStruct(r.properties));
-    req.setOptions(resourceOptions());
+    const req = withResource(new analyzerproto.AnalyzeRequest(), r);
     const res = await unary<analyzerproto.AnalyzeResponse>((cb) => this.client.analyze(req, cb));
     return res.getDiagnosticsList().map(diagnostic);
   }
@@ -238,15 +238,7 @@ export class AnalyzerClient {
   async analyzeStack(resources: AnalyzerResource[]): Promise<Diagnostic[]> {
     const req = new analyzerproto.AnalyzeStackRequest();
     req.setResourcesList(
-      resources.map((r) => {
-        const ar = new analyzerproto.AnalyzerResource();
-        ar.setType(r.type);
-        ar.setUrn(r.urn);
-        ar.setName(r.name);
-        ar.setProperties(toStruct(r.properties));
-        ar.setOptions(resourceOptions());
-        return ar;
-      }),
+      resources.map((r) => withResource(new analyzerproto.AnalyzerResource(), r)),
     );
     const res = await unary<analyzerproto.AnalyzeResponse>((cb) => this.client.analyzeStack(req, cb));
     return res.getDiagnosticsList().map(diagnostic);
