@@ -56,6 +56,22 @@ export type QuotaRequestState = (typeof QUOTA_REQUEST_STATES)[number];
 /** States in which the requester may still edit or withdraw. */
 export const OPEN_QUOTA_REQUEST_STATES: QuotaRequestState[] = ["pending", "needs_updates"];
 
+/** A quota request as the API answers it (shared/design/api-assumptions.md): the emulator's record and what the provider reads. */
+export interface QuotaRequestRecord {
+  id: string;
+  project_id: string;
+  service: string;
+  region: string | null;
+  limits: Record<string, number>;
+  justification: string;
+  state: QuotaRequestState;
+  admin_message: string | null;
+  requested_by: string;
+  created_at: string;
+  updated_at: string;
+  decided_at: string | null;
+}
+
 export const QUOTA_REQUEST_LIMITS = { justificationMaxLength: 2000 } as const;
 
 /**

@@ -3,7 +3,7 @@
  * overrides, quota requests, and the VMs and snapshots that quotas count.
  */
 import type { EmulatorContext } from "../core/context";
-import type { QuotaRequestState } from "../../rules/quota";
+import type { QuotaRequestRecord } from "../../rules/quota";
 
 /** What the cursor lists page over: every listed resource has these. */
 export interface Listed {
@@ -33,20 +33,7 @@ export interface Snapshot extends Listed {
   size_gb: number;
 }
 
-export interface QuotaRequest {
-  id: string;
-  project_id: string;
-  service: string;
-  region: string | null;
-  limits: Record<string, number>;
-  justification: string;
-  state: QuotaRequestState;
-  admin_message: string | null;
-  requested_by: string;
-  created_at: string;
-  updated_at: string;
-  decided_at: string | null;
-}
+export type QuotaRequest = QuotaRequestRecord;
 
 export interface InfraState {
   /** project -> scope key (`project` or `region:<r>`) -> quota name -> limit; absent = the default. */

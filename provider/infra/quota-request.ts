@@ -14,7 +14,7 @@
  * - delete withdraws an open request; a decided one is dropped from the state with a note.
  */
 import { z } from "zod";
-import { OPEN_QUOTA_REQUEST_STATES, QUOTA_SERVICES, quotaRequestViolations, type QuotaRequestState } from "../../rules/quota";
+import { OPEN_QUOTA_REQUEST_STATES, QUOTA_SERVICES, quotaRequestViolations, type QuotaRequestRecord, type QuotaRequestState } from "../../rules/quota";
 import { isApiError } from "../client";
 import { note, PartialFailure } from "../engine/errors";
 import type { ApplyContext, CheckFailure, OperationContext, Props, ResourceDefinition } from "../engine/fields";
@@ -26,24 +26,13 @@ const DECIDED: QuotaRequestState[] = ["approved", "rejected"];
 /** Poll backoff while waiting for a decision: first wait, growth, cap (ms). */
 export const DECISION_POLL = { firstMs: 250, factor: 1.6, maxMs: 5_000 };
 
-interface QuotaRequestBody {
-  id: string;
-  project_id: string;
-  service: string;
-  region: string | null;
-  limits: Record<string, number>;
-  justification: string;
-  state: QuotaRequestState;
-  admin_message: string | null;
-}
-
 const where = (service: unknown, region: unknown) => `${String(service)}${region ? ` in ${String(region)}` : ""}`;
 
 /** Open requests of the project (never cached: a duplicate must be seen as soon as it exists). */
-async function openRequests(ctx: OperationContext, projectId: unknown): Promise<QuotaRequestBody[] | undefined> {
+async function openRequests(ctx: OperationContext, projectId: unknown): Promise<QuotaRequestRecord[] | undefined> {
   try {
     const query = { states: OPEN_QUOTA_REQUEST_STATES.join(","), project_id: typeof projectId === "string" ? projectId : undefined };
-    return (await ctx.client.request<{ items: QuotaRequestBody[] }>({ method: "GET", path: `${REQUEST_PATH}list`, query })).body.items;
+    return (await ctx.client.request<{ items: QuotaRequestRecord[] }>({ method: "GET", path: `${REQUEST_PATH}list`, query })).body.items;
   } catch {
     return undefined;
   }
@@ -91,7 +80,7 @@ async function checkAgainstService(inputs: Props, ctx: OperationContext, olds: P
   // holding its old inputs.
   if (limitsChanged) {
     const adoptId = typeof inputs.adoptId === "string" ? inputs.adoptId : undefined;
-    const own = (r: QuotaRequestBody) =>
+    const own = (r: QuotaRequestRecord) =>
       r.id === adoptId || (!isNew && r.service === olds.service && JSON.stringify(r.limits) === JSON.stringify(olds.limits) && r.justification === olds.justification);
     const clash = (await openRequests(ctx, projectId))?.find(
       (r) => !own(r) && r.service === service && (r.region ?? null) === (region ?? null) && Object.keys(r.limits).some((n) => n in requested),
