@@ -9,6 +9,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as dynamic from "@pulumi/pulumi/dynamic";
+import { resourceProps } from "../props";
 import { providerShim } from "../shim";
 import { moduleAndType, TYPE_TOKENS } from "../tokens";
 
@@ -52,7 +53,7 @@ export class EventTypePolicy extends dynamic.Resource {
 
   constructor(name: string, args: EventTypePolicyArgs, opts?: pulumi.CustomResourceOptions) {
     const { module, type } = moduleAndType(KIND);
-    const props: Record<string, unknown> = { policy: args.policy, projectId: args.projectId, profile: args.profile, inherited: undefined, previous: undefined };
+    const props = resourceProps(args, ["policy", "projectId", "profile"], ["inherited", "previous"]);
     super(providerShim(KIND), name, props, opts, module, type);
   }
 }

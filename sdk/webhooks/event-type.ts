@@ -9,6 +9,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as dynamic from "@pulumi/pulumi/dynamic";
+import { resourceProps } from "../props";
 import { providerShim } from "../shim";
 import { moduleAndType, TYPE_TOKENS } from "../tokens";
 
@@ -68,16 +69,7 @@ export class EventType extends dynamic.Resource {
 
   constructor(name: string, args: EventTypeArgs, opts?: pulumi.CustomResourceOptions) {
     const { module, type } = moduleAndType(KIND);
-    const props: Record<string, unknown> = {
-      name: args.name,
-      description: args.description,
-      projectId: args.projectId,
-      payloadSchema: args.payloadSchema,
-      adoptExisting: args.adoptExisting,
-      profile: args.profile,
-      origin: undefined,
-      createdAt: undefined,
-    };
+    const props = resourceProps(args, ["name", "description", "projectId", "payloadSchema", "adoptExisting", "profile"], ["origin", "createdAt"]);
     super(providerShim(KIND), name, props, opts, module, type);
   }
 }

@@ -11,6 +11,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as dynamic from "@pulumi/pulumi/dynamic";
+import { resourceProps } from "../props";
 import { providerShim } from "../shim";
 import { moduleAndType, TYPE_TOKENS } from "../tokens";
 
@@ -51,15 +52,7 @@ export class OperationalEndpoint extends dynamic.Resource {
 
   constructor(name: string, args: OperationalEndpointArgs, opts?: pulumi.CustomResourceOptions) {
     const { module, type } = moduleAndType(KIND);
-    const props: Record<string, unknown> = {
-      url: args.url,
-      eventTypes: args.eventTypes,
-      projectId: args.projectId,
-      description: args.description,
-      adoptId: args.adoptId,
-      profile: args.profile,
-      createdAt: undefined,
-    };
+    const props = resourceProps(args, ["url", "eventTypes", "projectId", "description", "adoptId", "profile"], ["createdAt"]);
     super(providerShim(KIND), name, props, opts, module, type);
   }
 }

@@ -10,6 +10,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as dynamic from "@pulumi/pulumi/dynamic";
+import { resourceProps } from "../props";
 import { providerShim } from "../shim";
 import { moduleAndType, TYPE_TOKENS } from "../tokens";
 
@@ -104,15 +105,8 @@ export class Source extends dynamic.Resource {
 
   constructor(name: string, args: SourceArgs, opts?: pulumi.CustomResourceOptions) {
     const { module, type } = moduleAndType(KIND);
-    // Every output present (undefined when not given), or the SDK never resolves it (pulumi/pulumi#2931).
-    const props: Record<string, unknown> = Object.fromEntries(SOURCE_INPUTS.map((k) => [k, args[k]]));
-    Object.assign(props, {
-      secret: args.secret === undefined ? undefined : pulumi.secret(args.secret),
-      generatedSecret: undefined,
-      ingestUrl: undefined,
-      createdAt: undefined,
-      updatedAt: undefined,
-    });
+    const props = resourceProps(args, SOURCE_INPUTS, ["generatedSecret", "ingestUrl", "createdAt", "updatedAt"]);
+    props.secret = args.secret === undefined ? undefined : pulumi.secret(args.secret);
     const secretOutputs = ["secret", "generatedSecret"];
     super(providerShim(KIND), name, props, { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secretOutputs] }, module, type);
   }

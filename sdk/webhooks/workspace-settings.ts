@@ -8,6 +8,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as dynamic from "@pulumi/pulumi/dynamic";
+import { resourceProps } from "../props";
 import { providerShim } from "../shim";
 import { moduleAndType, TYPE_TOKENS } from "../tokens";
 
@@ -38,7 +39,7 @@ export class WorkspaceSettings extends dynamic.Resource {
 
   constructor(name: string, args: WorkspaceSettingsArgs, opts?: pulumi.CustomResourceOptions) {
     const { module, type } = moduleAndType(KIND);
-    const props: Record<string, unknown> = { endpointVerification: args.endpointVerification, profile: args.profile, workspaceId: undefined, plan: undefined, previous: undefined };
+    const props = resourceProps(args, ["endpointVerification", "profile"], ["workspaceId", "plan", "previous"]);
     super(providerShim(KIND), name, props, opts, module, type);
   }
 }
