@@ -324,8 +324,9 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
     },
 
     async diff(id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
-      const fields = diffFields(def, olds, withoutProvider(news));
-      const d = def.hooks?.adjustDiff ? def.hooks.adjustDiff(fields, olds, withoutProvider(news), id) : fields;
+      const declaredNow = withoutProvider(news);
+      const fields = diffFields(def, olds, declaredNow);
+      const d = def.hooks?.adjustDiff ? def.hooks.adjustDiff(fields, olds, declaredNow, id) : fields;
       return { changes: d.changed.length > 0 || d.replaces.length > 0, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
     },
 
