@@ -36,12 +36,16 @@ export function fieldChanged(spec: FieldSpec, name: string, olds: Props, news: P
 }
 
 export function diffFields(def: ResourceDefinition, olds: Props, news: Props): FieldDiff {
-  const changed = fieldEntries(def)
-    .filter(([name, spec]) => isInputField(spec) && fieldChanged(spec, name, olds, news))
-    .map(([name]) => name);
-  const replaces = changed.filter((name) => def.fields[name]!.mode === "createOnly");
+  const changed: string[] = [];
+  const replaces: string[] = [];
+  for (const [name, spec] of fieldEntries(def)) {
+    if (!isInputField(spec) || !fieldChanged(spec, name, olds, news)) continue;
+    changed.push(name);
+    if (spec.mode === "createOnly") replaces.push(name);
+  }
+  if (replaces.length === 0) return { changed, replaces, deleteBeforeReplace: false };
   // A replacement that keeps its unique key (every uniqueName field) cannot exist next to the old object.
   const keyFields = fieldEntries(def).filter(([, spec]) => spec.uniqueName);
   const keepsUniqueName = keyFields.length > 0 && keyFields.every(([name]) => !changed.includes(name));
-  return { changed, replaces, deleteBeforeReplace: replaces.length > 0 && keepsUniqueName };
+  return { changed, replaces, deleteBeforeReplace: keepsUniqueName };
 }

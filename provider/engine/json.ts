@@ -38,7 +38,8 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   }
   const ao = a as Record<string, unknown>;
   const bo = b as Record<string, unknown>;
-  const keys = new Set([...Object.keys(ao), ...Object.keys(bo)]);
-  for (const k of keys) if (!jsonEqual(ao[k], bo[k])) return false;
+  // Two passes over own keys rather than a Set of both key lists: diff runs this on every field of every resource.
+  for (const k in ao) if (Object.hasOwn(ao, k) && !jsonEqual(ao[k], bo[k])) return false;
+  for (const k in bo) if (Object.hasOwn(bo, k) && !Object.hasOwn(ao, k) && bo[k] !== undefined && bo[k] !== null) return false;
   return true;
 }

@@ -5,7 +5,7 @@
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { SvcApiError, SvcClient, isApiError } from "../client";
-import { MissingSettingError, pluginConfigSource, resolveConnection, setPluginConfig, type ConfigSource } from "../config";
+import { MissingSettingError, pluginConfigSource, resolveConnection, setPluginConfig, type ConfigSource, type Connection } from "../config";
 import { checkInputs, PROVIDER_KEY } from "./check";
 import { declared, diffFields, fieldChanged, fieldEqual } from "./diff";
 import { explainApiError, PartialFailure } from "./errors";
@@ -24,6 +24,15 @@ const readCache = new Map<string, Promise<unknown>>();
 /** A client and a read cache for a product and profile, from the configured settings. */
 export function operationContext(def: Pick<ResourceDefinition, "product">, profile: string | undefined, source: ConfigSource = pluginConfigSource()): OperationContext {
   const conn = resolveConnection(source, def.product, profile);
+  // A connection resolved from config is the same object each time (resolveConnection's memo): so is its context.
+  let ctx = contexts.get(conn);
+  if (!ctx) contexts.set(conn, (ctx = newOperationContext(conn, profile)));
+  return ctx;
+}
+
+const contexts = new WeakMap<Connection, OperationContext>();
+
+function newOperationContext(conn: Connection, profile: string | undefined): OperationContext {
   const cacheKey = `${conn.baseUrl}\u0000${conn.apiKey}`;
   let client = clients.get(cacheKey);
   if (!client) {
@@ -355,7 +364,8 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
       const ctx = applyContext(id, next);
       // Provider-side settings take effect without a call.
       const outputs = { ...previous, ...keptValues(def, next, (n) => def.fields[n]!.mode === "local" || (def.fields[n]!.mode === "createOnly" && !def.fields[n]!.api)) };
-      const outs = await converge(ctx, planUpdate(def, previous, next), previous, { ...next, [PROVIDER_KEY]: news[PROVIDER_KEY] }, outputs, "update", false);
+      // `news` itself, with its __provider: a partial failure's state must keep it.
+      const outs = await converge(ctx, planUpdate(def, previous, next), previous, news, outputs, "update", false);
       return { outs };
     },
 
