@@ -58,6 +58,8 @@ export interface DeploymentOptions {
   project: string;
   stack: string;
   dryRun: boolean;
+  /** Save only the final state (PULUMI_SKIP_CHECKPOINTS), not a checkpoint after every step. */
+  skipCheckpoints?: boolean;
   old: StateDeployment;
   /** Starts (once) and configures the dynamic-provider plugin. */
   provider: () => Promise<ProviderHandle>;
@@ -414,13 +416,13 @@ export class Deployment {
       for (const r of [...toDelete]) if (r.delete && !this.registered.has(r.urn)) toDelete.delete(r);
     }
     await this.deleteAll(toDelete, (r) => (r.delete ? undefined : "delete"));
-    this.persist();
+    this.persist(true);
   }
 
   /** Deletes every resource in state (destroy). */
   async destroyAll(): Promise<void> {
     await this.deleteAll(new Set(this.current), () => "delete");
-    this.persist();
+    this.persist(true);
   }
 
   private async deleteAll(set: Set<ResourceState>, stepOp: (r: ResourceState) => StepOp | undefined): Promise<void> {
@@ -496,7 +498,7 @@ export class Deployment {
         this.diagnostics.push({ severity: "error", message: errorMessage(e), urn: r.urn, source: "engine" });
       }
     }
-    this.persist();
+    this.persist(true);
   }
 
   private replaceLiveObject(old: ResourceState, next: ResourceState): void {
@@ -571,8 +573,9 @@ export class Deployment {
     return [...this.pending];
   }
 
-  persist(): void {
-    if (this.opts.dryRun) return;
+  /** Saves the state: a checkpoint after every step, as the engine does, unless skipped; always the `final` one. */
+  persist(final = false): void {
+    if (this.opts.dryRun || (this.opts.skipCheckpoints && !final)) return;
     this.opts.save({ manifest: this.opts.old.manifest, resources: sortResources(this.current), pending_operations: this.pending });
   }
 }

@@ -24,6 +24,7 @@ export async function runEngine(opts: EngineOptions): Promise<EngineResult> {
   const stack = opts.stack;
   const stateFile = path.resolve(opts.stateFile ?? path.join(project.root, ".pulumi-state", `${stack}.json`));
   const passphrase = opts.passphrase ?? process.env["PULUMI_CONFIG_PASSPHRASE"] ?? DEFAULT_TEST_PASSPHRASE;
+  const skipCheckpoints = opts.skipCheckpoints ?? /^(1|true)$/i.test(process.env["PULUMI_SKIP_CHECKPOINTS"] ?? "");
   const store = new StateFile(stateFile, passphrase);
   const diagnostics: Diagnostic[] = project.warnings.map((message) => ({ severity: "warning", message, source: "engine" }));
   const config = stackConfig(project.name, opts.config ?? {}, opts.secrets ?? {});
@@ -84,6 +85,7 @@ export async function runEngine(opts: EngineOptions): Promise<EngineResult> {
     project: project.name,
     stack,
     dryRun,
+    skipCheckpoints,
     old,
     provider,
     save: (d) => store.save(stackFqn(opts, project, stack), d),
@@ -139,6 +141,8 @@ export async function runEngine(opts: EngineOptions): Promise<EngineResult> {
   } catch (e) {
     ok = false;
     diagnostics.push({ severity: "error", message: errorMessage(e), source: "engine" });
+    // What was done is kept, even when checkpoints were skipped.
+    deployment.persist(true);
   } finally {
     program?.kill();
     await plugin?.close();

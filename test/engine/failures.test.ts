@@ -142,6 +142,30 @@ describe("interrupted run", () => {
   });
 });
 
+describe("skipped checkpoints (PULUMI_SKIP_CHECKPOINTS)", () => {
+  test("a finished run saves its final state; a killed run leaves the previous state as it was", async () => {
+    const s = scenario();
+    const r = await s.run("up", [{ name: "a", props: { label: "a", value: 1 } }], { skipCheckpoints: true });
+    expect(r.ok, errors(r)).toBe(true);
+    expect(s.checkpoint().checkpoint.latest.resources.some((x) => x.urn.endsWith("::a"))).toBe(true);
+    const before = s.stateText();
+
+    const spec: KvSpec[] = [
+      { name: "a", props: { label: "a", value: 1 } },
+      { name: "h", props: { label: "h", value: 1, fail: "hang-create" } },
+    ];
+    const child = spawn(process.execPath, cliArgs(s, "up", spec), { detached: true, stdio: "ignore", env: { ...process.env, PULUMI_SKIP_CHECKPOINTS: "true" } });
+    try {
+      await waitFor(() => Object.values(s.objects()).some((o) => o["label"] === "h"));
+    } finally {
+      process.kill(-child.pid!, "SIGKILL");
+    }
+    await new Promise((r) => child.once("exit", r));
+    // No checkpoint was written while the create was in flight: not even the pending operation.
+    expect(s.stateText()).toBe(before);
+  });
+});
+
 async function waitFor(cond: () => boolean): Promise<void> {
   // Polls without a deadline of its own: the test timeout bounds it.
   while (!cond()) await new Promise((r) => setTimeout(r, 100));

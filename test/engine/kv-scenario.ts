@@ -40,6 +40,7 @@ export interface RunExtra {
   config?: Record<string, string>;
   policyPack?: string;
   policyConfig?: string;
+  skipCheckpoints?: boolean;
 }
 
 export class KvScenario {
@@ -64,6 +65,7 @@ export class KvScenario {
       secrets: extra.secrets,
       policyPack: extra.policyPack,
       policyConfig: extra.policyConfig,
+      skipCheckpoints: extra.skipCheckpoints,
     };
   }
 

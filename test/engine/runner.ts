@@ -49,7 +49,14 @@ async function runWithAutomation(opts: EngineOptions): Promise<EngineResult> {
   const passphrase = opts.passphrase ?? process.env["PULUMI_CONFIG_PASSPHRASE"] ?? DEFAULT_TEST_PASSPHRASE;
   const stack = await auto.LocalWorkspace.createOrSelectStack(
     { stackName: opts.stack, workDir: path.resolve(opts.cwd) },
-    { envVars: { PULUMI_BACKEND_URL: `file://${backendDir}`, PULUMI_CONFIG_PASSPHRASE: passphrase, ...opts.env } },
+    {
+      envVars: {
+        PULUMI_BACKEND_URL: `file://${backendDir}`,
+        PULUMI_CONFIG_PASSPHRASE: passphrase,
+        ...(opts.skipCheckpoints !== undefined ? { PULUMI_SKIP_CHECKPOINTS: String(opts.skipCheckpoints) } : {}),
+        ...opts.env,
+      },
+    },
   );
   const config: Record<string, { value: string; secret?: boolean }> = {};
   for (const [k, v] of Object.entries(opts.config ?? {})) config[k] = { value: v };

@@ -81,6 +81,14 @@ export interface EngineOptions {
   env?: Record<string, string>;
   /** Defaults to PULUMI_CONFIG_PASSPHRASE, else a fixed test passphrase. */
   passphrase?: string;
+  /**
+   * Save the state once, at the end, instead of a checkpoint after every step, as
+   * the CLI does with PULUMI_SKIP_CHECKPOINTS (the default here too: that variable,
+   * true or 1). The state file of a 1,000-resource stack is megabytes, so a
+   * checkpoint per step makes a run quadratic. A run killed part-way then leaves
+   * the previous state as it was.
+   */
+  skipCheckpoints?: boolean;
   organization?: string;
   parallel?: number;
 }
