@@ -3,8 +3,8 @@
  * `patch` fields, then one PUT per changed `put` field, then one POST per changed
  * `action` field. Unchanged fields cost nothing; a no-op update makes no call.
  */
-import { asIs, fieldEntries, type PlannedCall, type Props, type ResourceDefinition } from "./fields";
-import { declared, fieldChanged } from "./diff";
+import { asIs, type PlannedCall, type Props, type ResourceDefinition } from "./fields";
+import { declared, diffFields } from "./diff";
 
 /** Modes whose change costs a call; the others are replaced (createOnly), read back or local. */
 const CALL_MODES = new Set(["patch", "put", "action"]);
@@ -14,8 +14,10 @@ export function planUpdate(def: ResourceDefinition, olds: Props, news: Props): P
   const patchFields: string[] = [];
   const puts: PlannedCall[] = [];
   const actions: PlannedCall[] = [];
-  for (const [name, spec] of fieldEntries(def)) {
-    if (!CALL_MODES.has(spec.mode) || !fieldChanged(spec, name, olds, news)) continue;
+  // The changed fields as diff finds them: one comparison, shared with diff (and compiled once by V8).
+  for (const name of diffFields(def, olds, news).changed) {
+    const spec = def.fields[name]!;
+    if (!CALL_MODES.has(spec.mode)) continue;
     const apiValue = (spec.codec ?? asIs).toApi(declared(spec, news, name).value);
     if (spec.mode === "patch") {
       patchBody[spec.api!] = apiValue;
