@@ -3,16 +3,10 @@
 
 import { spawn, spawnSync } from "node:child_process";
 import * as path from "node:path";
-import { afterEach, describe, expect, test } from "vitest";
-import { KvScenario, KV_PROGRAM, errors, opsByName, stepOf, type KvSpec } from "./kv-scenario";
+import { describe, expect, test } from "vitest";
+import { kvScenarios, KV_PROGRAM, type KvScenario, errors, opsByName, stepOf, type KvSpec } from "./kv-scenario";
 
-const scenarios: KvScenario[] = [];
-function scenario(): KvScenario {
-  const s = new KvScenario();
-  scenarios.push(s);
-  return s;
-}
-afterEach(() => scenarios.splice(0).forEach((s) => s.cleanup()));
+const scenario = kvScenarios();
 
 const CLI = path.join(__dirname, "cli.ts");
 const TSX = require.resolve("tsx/cli");

@@ -5,6 +5,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { afterEach } from "vitest";
 import { standInRunner, type StackRunner } from "./runner";
 import type { Checkpoint } from "./state";
 import type { EngineOptions, EngineResult, Step, Verb } from "./types";
@@ -118,6 +119,17 @@ export class KvScenario {
   cleanup(): void {
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/** A maker of scenarios for one test file: each is deleted after the test that made it. */
+export function kvScenarios(): (stack?: string, runner?: StackRunner) => KvScenario {
+  const made: KvScenario[] = [];
+  afterEach(() => made.splice(0).forEach((s) => s.cleanup()));
+  return (stack, runner) => {
+    const s = new KvScenario(stack, runner);
+    made.push(s);
+    return s;
+  };
 }
 
 /** Steps by resource name -> op, ignoring the stack. */

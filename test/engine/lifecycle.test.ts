@@ -2,18 +2,12 @@
 // through the engine stand-in, the real cmd/run and the real dynamic-provider plugin.
 
 import * as fs from "node:fs";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { runEngine } from "./engine";
-import { KvScenario, errors, opsByName, stepOf, type KvSpec } from "./kv-scenario";
+import { kvScenarios, errors, opsByName, stepOf, type KvSpec } from "./kv-scenario";
 import { UNKNOWN } from "./values";
 
-const scenarios: KvScenario[] = [];
-function scenario(): KvScenario {
-  const s = new KvScenario();
-  scenarios.push(s);
-  return s;
-}
-afterEach(() => scenarios.splice(0).forEach((s) => s.cleanup()));
+const scenario = kvScenarios();
 
 const ab = (aValue: unknown): KvSpec[] => [
   { name: "a", props: { label: "a", value: aValue } },
@@ -244,8 +238,7 @@ describe("Resource.get", () => {
     const id = owner.idOf("a");
 
     // A second stack of the same "service" directory reads it.
-    const reader = new KvScenario("reader");
-    scenarios.push(reader);
+    const reader = scenario("reader");
     const specs: KvSpec[] = [{ name: "seen", get: id }];
     const opts = reader.options("up", specs);
     opts.config!["kvstore:dir"] = owner.dir;

@@ -3,18 +3,12 @@
 
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { afterEach, expect, test } from "vitest";
-import { KvScenario, errors, opsByName, type KvSpec } from "./kv-scenario";
+import { expect, test } from "vitest";
+import { kvScenarios, errors, opsByName, type KvSpec } from "./kv-scenario";
 
 const PACK = path.join(__dirname, "fixtures", "policy-pack");
 
-const scenarios: KvScenario[] = [];
-function scenario(): KvScenario {
-  const s = new KvScenario();
-  scenarios.push(s);
-  return s;
-}
-afterEach(() => scenarios.splice(0).forEach((s) => s.cleanup()));
+const scenario = kvScenarios();
 
 const obj = (name: string, value: unknown, label = name): KvSpec => ({ name, props: { label, value } });
 

@@ -1,12 +1,11 @@
 // One lifecycle scenario, run by every runner that can run here: the engine
 // stand-in always, the real engine (Automation API) where `pulumi` is on PATH.
 
-import { afterEach, describe, expect, test } from "vitest";
-import { KvScenario, errors, opsByName, type KvSpec } from "./kv-scenario";
+import { describe, expect, test } from "vitest";
+import { kvScenarios, errors, opsByName, type KvSpec } from "./kv-scenario";
 import { automationRunner, standInRunner, type StackRunner } from "./runner";
 
-const scenarios: KvScenario[] = [];
-afterEach(() => scenarios.splice(0).forEach((s) => s.cleanup()));
+const scenario = kvScenarios();
 
 const program = (value: number, withC = true): KvSpec[] => [
   { name: "a", props: { label: "a", value } },
@@ -22,8 +21,7 @@ for (const runner of [standInRunner, automationRunner] as StackRunner[]) {
   }
   describe.skipIf(reason !== undefined)(`lifecycle via the ${runner.name} runner`, () => {
     test("preview, up, update, remove, refresh after drift, destroy", async () => {
-      const s = new KvScenario("dev", runner);
-      scenarios.push(s);
+      const s = scenario("dev", runner);
       const preview = await s.run("preview", program(1));
       expect(preview.ok, errors(preview)).toBe(true);
       expect(opsByName(preview.steps)).toEqual({ a: "create", b: "create", c: "create" });

@@ -1,24 +1,22 @@
 // Secrets: config and inputs are encrypted in the state file, never printed, and
 // the provider still receives plaintext (configure, and old values on diff).
 
-import { afterEach, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { runEngine } from "./engine";
-import { KvScenario, errors, stepOf, type KvSpec } from "./kv-scenario";
+import { kvScenarios, errors, stepOf, type KvSpec } from "./kv-scenario";
 import { SIG_KEY, SECRET_SIG } from "./values";
 
 const API_KEY = "sekrit-api-key-1234";
 const SECRET_INPUT = "s3cr3t-input-5678";
 
-const scenarios: KvScenario[] = [];
-afterEach(() => scenarios.splice(0).forEach((s) => s.cleanup()));
+const scenario = kvScenarios();
 
 const spec = (value: number): KvSpec[] => [
   { name: "s", props: { label: "s", value, secretValue: { $config: "secretInput" }, token: { $config: "apiKey" } }, additionalSecretOutputs: ["computed"] },
 ];
 
 test("secret config and secret inputs: encrypted at rest, hidden in output, plaintext for the provider", async () => {
-  const s = new KvScenario();
-  scenarios.push(s);
+  const s = scenario();
   // The secret input comes from secret config: a literal in the (plain) program spec
   // config would itself sit in plaintext in the stack config.
   const secrets = { "kvstore:apiKey": API_KEY, "kvstore:secretInput": SECRET_INPUT };
@@ -67,8 +65,7 @@ test("secret config and secret inputs: encrypted at rest, hidden in output, plai
 });
 
 test("a wrong passphrase is refused with a clear error", async () => {
-  const s = new KvScenario();
-  scenarios.push(s);
+  const s = scenario();
   await s.run("up", spec(1), { secrets: { "kvstore:apiKey": API_KEY, "kvstore:secretInput": SECRET_INPUT } });
   await expect(runEngine({ ...s.options("preview", spec(1)), passphrase: "not the passphrase" })).rejects.toThrow(/passphrase/);
 });
