@@ -12,6 +12,7 @@ import { controlRoutes } from "./core/control";
 import { productModules } from "./products";
 
 export type { EmulatorOptions, DefaultKeys } from "./core/context";
+/** @internal (fastify's typings, which need `esModuleInterop`, stay out of the published ones) */
 export type { ProductModule } from "./core/app";
 
 export interface RunningEmulator {
@@ -22,14 +23,22 @@ export interface RunningEmulator {
   infraUrl: string;
   /** The default workspace's ids and keys. */
   keys: DefaultKeys;
-  /** In-process access for tests that need it (prefer the HTTP control plane). */
+  /**
+   * In-process access for tests that need it (prefer the HTTP control plane).
+   * @internal not in the published typings (see `ProductModule`).
+   */
   context: EmulatorContext;
+  /** Every route the server answers (method, URL pattern such as `/webhooks/v1/endpoints/:id`). */
+  routes: { method: string; url: string }[];
   close(): Promise<void>;
 }
 
+export async function startEmulator(options?: EmulatorOptions): Promise<RunningEmulator>;
+/** @internal with product modules of a test's own (left out of the published typings, like `ProductModule`) */
+export async function startEmulator(options: EmulatorOptions & { modules?: ProductModule[] }): Promise<RunningEmulator>;
 export async function startEmulator(options: EmulatorOptions & { modules?: ProductModule[] } = {}): Promise<RunningEmulator> {
   const ctx = new EmulatorContext(options);
-  const { app } = buildApp(ctx, options.modules ?? productModules, controlRoutes(ctx));
+  const { app, routes } = buildApp(ctx, options.modules ?? productModules, controlRoutes(ctx));
   await app.listen({ host: "127.0.0.1", port: options.port ?? 0 });
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : options.port;
@@ -42,9 +51,10 @@ export async function startEmulator(options: EmulatorOptions & { modules?: Produ
     infraUrl: `${url}/infra`,
     keys: ctx.defaults,
     context: ctx,
+    routes,
     async close() {
       await app.close();
-      ctx.store.flush();
+      await ctx.store.flush();
     },
   };
 }

@@ -9,13 +9,16 @@
  *   over the limit is 413 with `details.limit`.
  * - The request log and fault injection of the control plane.
  */
-import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import FindMyWay from "find-my-way";
 import { ApiError, errorBody, methodNotAllowed, payloadTooLarge, unknownPath, badRequest, validationError } from "./errors";
 import type { EmulatorContext } from "./context";
-import { FaultInjector } from "./faults";
+import { drainBody } from "./drain";
+import { answerAfterActing, FaultInjector } from "./faults";
+import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeepEntry } from "./json-depth";
+import { TrafficLimits } from "./limits";
 import { RequestLog } from "./request-log";
+import { clientError, MAX_PARAM_LENGTH, requestIdFor, routerError } from "./router-errors";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -26,6 +29,8 @@ declare module "fastify" {
     dropAfterHandling?: boolean;
     /** Set by a `drop_then_act_ms` fault: drop the connection once the body is read, act this much later. */
     actAfterDropMs?: number;
+    /** Set by a `status_after_acting` fault: act, then answer this status instead. */
+    statusAfterActing?: number;
   }
 }
 
@@ -38,7 +43,6 @@ export interface ProductModule {
   control?(app: FastifyInstance, ctx: EmulatorContext): void;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 const CONTROL_PREFIX = "/_emulator";
 /** Paths whose body is the raw provider request, not an API JSON body. */
 const RAW_BODY_PATHS = /^\/webhooks\/v1\/ingest\//;
@@ -48,26 +52,40 @@ export interface BuiltApp {
   app: FastifyInstance;
   log: RequestLog;
   faults: FaultInjector;
+  /** Every route registered (method and URL pattern), for tests that sweep the whole API. */
+  routes: { method: string; url: string }[];
+  limits: TrafficLimits;
 }
 
 export function buildApp(ctx: EmulatorContext, products: ProductModule[], control: (app: FastifyInstance, built: BuiltApp) => void): BuiltApp {
-  const app = Fastify({ bodyLimit: ctx.bodyLimit, logger: false, forceCloseConnections: true, return503OnClosing: false });
-  const log = new RequestLog();
+  const app = Fastify({
+    bodyLimit: ctx.bodyLimit,
+    logger: false,
+    forceCloseConnections: true,
+    return503OnClosing: false,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: routerError,
+    clientErrorHandler: clientError,
+  });
+  const log = new RequestLog(ctx.options.requestLogSize);
   const faults = new FaultInjector();
-  const built: BuiltApp = { app, log, faults };
+  const limits = new TrafficLimits(ctx, { rate_limit: ctx.options.rateLimit ?? null, burst: ctx.options.burst ?? null, latency_ms: ctx.options.latencyMs ?? 0, jitter_ms: ctx.options.jitterMs ?? 0 });
+  const built: BuiltApp = { app, log, faults, routes: [], limits };
 
   // Every route pattern, whatever its method: tells 405 from 404.
-  const knownPaths = FindMyWay({ ignoreTrailingSlash: false });
+  const knownPaths = FindMyWay({ ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH });
   app.addHook("onRoute", (route) => {
+    for (const method of [route.method].flat()) if (method !== "HEAD") built.routes.push({ method, url: route.url });
     if (!knownPaths.hasRoute("GET", route.url)) knownPaths.on("GET", route.url, () => undefined);
   });
 
   app.decorateRequest("requestId", "");
   app.addHook("onRequest", async (req, reply) => {
-    const given = req.headers["x-request-id"];
-    req.requestId = typeof given === "string" && REQUEST_ID.test(given) ? given : `req_${randomUUID().replace(/-/g, "")}`;
+    req.requestId = requestIdFor(req.headers["x-request-id"]);
     void reply.header("x-request-id", req.requestId);
-    if (!req.url.startsWith(CONTROL_PREFIX)) await faults.apply(req, reply);
+    if (req.url.startsWith(CONTROL_PREFIX)) return;
+    await limits.apply(req, reply.raw);
+    await faults.apply(req, reply);
   });
 
   app.addHook("preHandler", async (req) => {
@@ -77,6 +95,7 @@ export function buildApp(ctx: EmulatorContext, products: ProductModule[], contro
   });
 
   app.addHook("onSend", async (req, reply, payload) => {
+    if (req.statusAfterActing) return answerAfterActing(req, reply);
     if (req.dropAfterHandling) {
       // The server acted; log what it would have answered, then lose the answer.
       log.add(req, reply.statusCode, reply.elapsedTime);
@@ -101,6 +120,7 @@ export function buildApp(ctx: EmulatorContext, products: ProductModule[], contro
         return done(badRequest("The body is not valid UTF-8."), undefined);
       }
     }
+    if (nestsDeeperThan(body)) return done(validationError([tooDeepEntry()], `The body nests deeper than ${MAX_JSON_DEPTH} levels.`), undefined);
     try {
       done(null, JSON.parse(body.toString("utf8")));
     } catch (e) {
@@ -108,8 +128,12 @@ export function buildApp(ctx: EmulatorContext, products: ProductModule[], contro
     }
   });
 
-  app.setErrorHandler((err: Error & { code?: string; statusCode?: number }, req, reply) => {
+  app.setErrorHandler(async (err: Error & { code?: string; statusCode?: number }, req, reply) => {
+    // Fastify refuses an oversized body before reading it and asks to close the connection;
+    // read the rest first so the 413 reaches the client instead of a reset.
+    if (err.code === "FST_ERR_CTP_BODY_TOO_LARGE" && (await drainBody(req.raw))) reply.removeHeader("connection");
     sendError(reply, req, toApiError(err, req, ctx.bodyLimit));
+    return reply;
   });
 
   app.setNotFoundHandler((req, reply) => {

@@ -4,12 +4,15 @@
  */
 import { newAppKey, newId, newInfraKey, Store, type CoreState, type KeyRecord, type Product, type Workspace } from "./store";
 import { plansWith, type DeepPartial, type PlanLimits, type PlanName, type PlanTable } from "./plans";
+import { dict } from "./dict";
 
 export interface EmulatorOptions {
   /** Port on 127.0.0.1; 0 (default) picks a free one. */
   port?: number;
-  /** Persist state across restarts (atomic writes). Default: in memory. */
+  /** Persist state across restarts (write-behind, atomic renames, flushed on close). Default: in memory. */
   stateFile?: string;
+  /** With `stateFile`: how long a change waits before the file is rewritten (default 200 ms). */
+  stateWriteDelayMs?: number;
   /** Override plan ceilings. */
   plans?: DeepPartial<PlanTable>;
   /** Let test/verify/deliveries really call HTTPS receivers on loopback. */
@@ -25,6 +28,16 @@ export interface EmulatorOptions {
    * the emulator at `<url>/inboxes/bin/<slug>`. Default: that local http address.
    */
   binPublicUrl?: string;
+  /** Entries the request log keeps (a ring: the oldest go first). Default 50,000. */
+  requestLogSize?: number;
+  /** Requests per second per credential (429 `rate_limited` above); default: no limit. See limits.ts. */
+  rateLimit?: number;
+  /** Requests a credential may send at once under `rateLimit` (default: the rate). */
+  burst?: number;
+  /** Milliseconds added before every API answer (a remote service); default 0. */
+  latencyMs?: number;
+  /** Up to this many more milliseconds, at random, on top of `latencyMs`. */
+  jitterMs?: number;
 }
 
 /** The default workspace's ids and keys, as `GET /_emulator/keys` returns them. */
@@ -66,7 +79,7 @@ export class EmulatorContext {
     this.allowLoopbackTargets = options.allowLoopbackTargets ?? false;
     this.defaultPlan = options.defaultPlan ?? "free";
     // The default keys stay the same across `reset`, so a test can keep using them.
-    this.store = new Store(options.stateFile, () => this.initialState());
+    this.store = new Store(options.stateFile, () => this.initialState(), options.stateWriteDelayMs);
   }
 
   get state(): CoreState {
@@ -116,7 +129,7 @@ export class EmulatorContext {
    * keys again (so tests keep their keys), with everything else gone.
    */
   private initialState(): CoreState {
-    const fresh: CoreState = { workspaces: {}, projects: {}, keys: {}, sessions: {}, products: {} };
+    const fresh: CoreState = { workspaces: dict(), projects: dict(), keys: dict(), sessions: dict(), products: dict() };
     const previous = this.store?.state.products["_defaults"] as DefaultKeys | undefined;
     fresh.products["_defaults"] = mintWorkspace(fresh, this.nowIso(), this.defaultPlan, "default", previous);
     return fresh;

@@ -10,6 +10,7 @@ import type { BuiltApp } from "./app";
 import type { EmulatorContext } from "./context";
 import { notFound } from "./errors";
 import { faultSpec } from "./faults";
+import { limitsRoutes } from "./limits";
 import { PLAN_NAMES } from "./plans";
 import { newAppKey, newInfraKey, randomBase32 } from "./store";
 import { parse } from "./validation";
@@ -29,16 +30,22 @@ const keyCreate = z.object({
 });
 const sessionCreate = z.object({ workspace_id: z.string(), expired: z.boolean().default(false) });
 const byValue = z.object({ key: z.string() });
-const clockAdvance = z.object({ advance_seconds: z.number() });
+/**
+ * The clock moves at most CLOCK_MAX_OFFSET_SECONDS (100 years) either way from the real
+ * time, in total: every date the emulator computes from it stays a valid date.
+ */
+export const CLOCK_MAX_OFFSET_SECONDS = 100 * 365 * 24 * 3600;
 const requestQuery = z.object({ since: z.coerce.number().int().optional(), method: z.string().optional(), path_prefix: z.string().optional() });
 
 export function controlRoutes(ctx: EmulatorContext) {
-  return (app: FastifyInstance, { log, faults }: BuiltApp) => {
+  return (app: FastifyInstance, { log, faults, limits }: BuiltApp) => {
     app.post("/reset", async () => {
-      ctx.store.reset();
+      // The clock first: the fresh state is stamped with the real time.
       ctx.clockOffsetMs = 0;
+      ctx.store.reset();
       log.clear();
       faults.clear();
+      limits.reset();
       return ctx.defaults;
     });
 
@@ -111,15 +118,21 @@ export function controlRoutes(ctx: EmulatorContext) {
 
     app.get("/requests", async (req) => {
       const q = parse(requestQuery, req.query, "query");
-      return { requests: log.list({ since: q.since, method: q.method, pathPrefix: q.path_prefix }), last_seq: log.lastSeq };
+      return { requests: log.list({ since: q.since, method: q.method, pathPrefix: q.path_prefix }), last_seq: log.lastSeq, first_seq: log.firstSeq, capacity: log.capacity };
     });
     app.delete("/requests", async (_req, reply) => {
       log.clear();
       return reply.status(204).send();
     });
 
+    limitsRoutes(app, limits);
+
     app.get("/clock", async () => ({ now: ctx.nowIso(), offset_seconds: ctx.clockOffsetMs / 1000 }));
     app.post("/clock", async (req) => {
+      const current = ctx.clockOffsetMs / 1000;
+      const clockAdvance = z.object({
+        advance_seconds: z.number().min(-CLOCK_MAX_OFFSET_SECONDS - current).max(CLOCK_MAX_OFFSET_SECONDS - current),
+      });
       ctx.clockOffsetMs += parse(clockAdvance, req.body ?? {}).advance_seconds * 1000;
       return { now: ctx.nowIso(), offset_seconds: ctx.clockOffsetMs / 1000 };
     });

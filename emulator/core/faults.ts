@@ -15,7 +15,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import picomatch from "picomatch";
 import { z } from "zod";
-import { ApiError, rateLimited } from "./errors";
+import { ApiError, errorBody, rateLimited } from "./errors";
 
 /** What happens to a faulted request. */
 const faultAction = z.object({
@@ -33,6 +33,11 @@ const faultAction = z.object({
    * client lost it (a client that looks right away finds nothing yet).
    */
   drop_then_act_ms: z.number().int().min(1).max(60_000).optional(),
+  /**
+   * Let the server act, then answer with this status (500, 502, 503 or 504) instead of
+   * its answer: a create that made its object although the client was told it failed.
+   */
+  status_after_acting: z.union([z.literal(500), z.literal(502), z.literal(503), z.literal(504)]).optional(),
   /** Delay before handling, in milliseconds. */
   latency_ms: z.number().int().min(0).max(600_000).optional(),
 });
@@ -87,9 +92,24 @@ export function seededRandom(seed: number): () => number {
 }
 
 const actionLabel = (a: FaultAction) =>
-  a.drop ? "drop" : a.drop_after_response ? "drop_after_response" : a.drop_then_act_ms ? "drop_then_act" : a.status !== undefined ? String(a.status) : a.latency_ms ? "latency" : "none";
+  a.drop ? "drop" : a.drop_after_response ? "drop_after_response" : a.drop_then_act_ms ? "drop_then_act" : a.status_after_acting ? `${a.status_after_acting}_after_acting` : a.status !== undefined ? String(a.status) : a.latency_ms ? "latency" : "none";
 
 const STATUS_CODES: Record<number, string> = { 429: "rate_limited", 500: "internal_error", 503: "unavailable" };
+
+/**
+ * The answer that replaces the server's own after a `status_after_acting` fault (the
+ * app's onSend hook calls it): the error body of the status (an edge's 502/504 has none).
+ */
+export function answerAfterActing(req: FastifyRequest, reply: FastifyReply): string {
+  const status = req.statusAfterActing!;
+  void reply.code(status);
+  if (status === 502 || status === 504) {
+    void reply.removeHeader("x-request-id").header("content-type", "text/plain");
+    return "Bad gateway";
+  }
+  void reply.header("content-type", "application/json; charset=utf-8");
+  return JSON.stringify(errorBody(new ApiError(status, STATUS_CODES[status] ?? "internal_error", "Injected fault after acting."), req.requestId));
+}
 
 export class FaultInjector {
   private faults: ActiveFault[] = [];
@@ -149,6 +169,7 @@ export class FaultInjector {
       req.actAfterDropMs = fault.drop_then_act_ms;
       req.dropAfterHandling = true;
     }
+    if (fault.status_after_acting) req.statusAfterActing = fault.status_after_acting;
     if (fault.status === undefined) return;
     if (fault.status === 502 || fault.status === 504) {
       // Edge responses carry neither the error body nor X-Request-ID (spec document 1, rule 4).

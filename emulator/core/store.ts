@@ -7,8 +7,10 @@
  * cannot pass a ceiling or duplicate a name).
  */
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { rename, writeFile } from "node:fs/promises";
 import type { PlanName } from "./plans";
+import { parseNullProto } from "./dict";
 
 export type Product = "webhooks" | "inboxes" | "infra";
 
@@ -88,20 +90,30 @@ export function newInfraKey(): string {
   return `svc_test_${randomBase32(40)}`;
 }
 
+/** How long a change waits before the state file is rewritten (changes meanwhile share the write). */
+export const DEFAULT_STATE_WRITE_DELAY_MS = 200;
+
 /**
- * Holds the state and persists it. Writes are coalesced: many mutations in one
- * tick cause one atomic write (temp file + rename), so a crash never leaves a
- * half-written file.
+ * Holds the state and persists it, write-behind: a change marks the state dirty and
+ * the file is rewritten at most once per `writeDelayMs`, however many changes came in
+ * between (a busy emulator with 1,000 objects would otherwise serialise them all on
+ * every request). Each write goes to a temp file renamed over the old one, so a crash
+ * never leaves a half-written file; one write at a time, so an older one never lands
+ * after a newer one. `flush()` (on close and on SIGINT/SIGTERM in the CLI) writes what
+ * is pending, so a clean stop loses nothing.
  */
 export class Store {
   state: CoreState;
-  private saveScheduled = false;
+  private dirty = false;
+  private timer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> | undefined;
 
   constructor(
     private readonly stateFile: string | undefined,
     private readonly initial: () => CoreState,
+    private readonly writeDelayMs = DEFAULT_STATE_WRITE_DELAY_MS,
   ) {
-    this.state = stateFile && existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, "utf8")) as CoreState) : initial();
+    this.state = stateFile && existsSync(stateFile) ? (parseNullProto(readFileSync(stateFile, "utf8")) as CoreState) : initial();
   }
 
   /** Product state, created by `init` on first use (and after reset). */
@@ -115,18 +127,40 @@ export class Store {
     this.changed();
   }
 
-  /** Call after a mutation; the write happens once per tick. */
+  /** Call after a mutation; the file is rewritten within `writeDelayMs`. */
   changed(): void {
-    if (!this.stateFile || this.saveScheduled) return;
-    this.saveScheduled = true;
-    setImmediate(() => this.flush());
+    if (!this.stateFile) return;
+    this.dirty = true;
+    if (this.timer || this.writing) return;
+    this.timer = setTimeout(() => void this.writeBehind(), this.writeDelayMs);
+    this.timer.unref();
   }
 
-  flush(): void {
-    this.saveScheduled = false;
-    if (!this.stateFile) return;
-    const tmp = `${this.stateFile}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(this.state));
-    renameSync(tmp, this.stateFile);
+  /** Write what is pending now (waits for a write in flight first). */
+  async flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.writing;
+    if (this.dirty) await this.writeBehind();
+  }
+
+  private async writeBehind(): Promise<void> {
+    this.timer = undefined;
+    if (!this.stateFile || !this.dirty) return;
+    this.dirty = false;
+    const file = this.stateFile;
+    const text = JSON.stringify(this.state);
+    this.writing = (async () => {
+      const tmp = `${file}.${process.pid}.tmp`;
+      await writeFile(tmp, text);
+      await rename(tmp, file);
+    })();
+    try {
+      await this.writing;
+    } finally {
+      this.writing = undefined;
+      // Changes made while writing get their own write.
+      if (this.dirty) this.changed();
+    }
   }
 }

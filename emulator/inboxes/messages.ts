@@ -13,6 +13,7 @@ import { newId } from "../core/store";
 import { offsetPage, parse } from "../core/validation";
 import { assertCanReadMessages, audit, auth, authForDelete, boundedNewestFirst, timeBoundedQuery, visibleInbox } from "./common";
 import { currentPeriod, inboxesState, isLive, messageView, nextSeq, type InboxRecord, type MessageRecord } from "./state";
+import { dict } from "../core/dict";
 
 /**
  * `extract` on message reads (the spec: "a string"). Our decision: `links`
@@ -55,7 +56,7 @@ export function acceptMessage(ctx: EmulatorContext, inbox: InboxRecord, content:
 
   window.push(now);
   s.recent[inbox.id] = window;
-  (s.monthly[ws.id] ??= {})[period] = used + 1;
+  (s.monthly[ws.id] ??= dict())[period] = used + 1;
   const message: MessageRecord = {
     ...EMPTY,
     ...content,
@@ -92,7 +93,7 @@ function httpContent(req: FastifyRequest, rest: string): Partial<Content> {
       encoding = "base64";
     }
   }
-  const headers: Record<string, string> = {};
+  const headers = dict<string>();
   for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(", ") : v;
   const q = req.url.indexOf("?");
   return {

@@ -4,6 +4,7 @@
  */
 import type { EmulatorContext } from "../core/context";
 import type { InboxStatus, InboxTransport } from "../../rules/inbox";
+import { dict } from "../core/dict";
 
 export interface InboxRecord {
   id: string;
@@ -79,7 +80,7 @@ export const EMAIL_DOMAIN = "inbox.svc.test";
 
 export function inboxesState(ctx: EmulatorContext): InboxesState {
   return ctx.store.product<InboxesState>("inboxes", () => ({
-    inboxes: {}, messages: {}, audit: [], seq: 0, monthly: {}, recent: {}, ingest_enabled: true, rate_per_min: DEFAULT_RATE_PER_MIN,
+    inboxes: dict(), messages: dict(), audit: [], seq: 0, monthly: dict(), recent: dict(), ingest_enabled: true, rate_per_min: DEFAULT_RATE_PER_MIN,
   }));
 }
 

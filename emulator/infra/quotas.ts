@@ -13,6 +13,7 @@ import { parse } from "../core/validation";
 import { DEFAULT_REGION, QUOTA_SCOPES, QUOTA_SERVICES, quotaLimitsViolations, quotaScopeLabel } from "../../rules/quota";
 import { SCOPES, auth, ownProject } from "./common";
 import { infraState } from "./state";
+import { dict } from "../core/dict";
 
 const scopeKey = (name: string, region: string) => (QUOTA_SCOPES[name] === "region" ? `region:${region}` : "project");
 
@@ -23,8 +24,8 @@ export function quotaLimit(ctx: EmulatorContext, projectId: string, name: string
 
 /** Set limits (admin PATCH, approved request); names are already validated. */
 export function setQuotaLimits(ctx: EmulatorContext, projectId: string, region: string, limits: Record<string, number>): void {
-  const project = (infraState(ctx).limits[projectId] ??= {});
-  for (const [name, value] of Object.entries(limits)) (project[scopeKey(name, region)] ??= {})[name] = value;
+  const project = (infraState(ctx).limits[projectId] ??= dict());
+  for (const [name, value] of Object.entries(limits)) (project[scopeKey(name, region)] ??= dict())[name] = value;
   ctx.store.changed();
 }
 

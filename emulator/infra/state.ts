@@ -4,6 +4,7 @@
  */
 import type { EmulatorContext } from "../core/context";
 import type { QuotaRequestRecord } from "../../rules/quota";
+import { dict } from "../core/dict";
 
 /** What the cursor lists page over: every listed resource has these. */
 export interface Listed {
@@ -46,5 +47,5 @@ export interface InfraState {
 }
 
 export function infraState(ctx: EmulatorContext): InfraState {
-  return ctx.store.product<InfraState>("infra", () => ({ limits: {}, quotaRequests: {}, vms: {}, snapshots: {}, ipSeq: 0 }));
+  return ctx.store.product<InfraState>("infra", () => ({ limits: dict(), quotaRequests: dict(), vms: dict(), snapshots: dict(), ipSeq: 0 }));
 }

@@ -2,8 +2,14 @@
  * Captures (spec document 2, "Capture" and "Sources, ingest, captures"): one row per
  * distinct request a source with `capture_enabled` received; a retry of the same
  * request (same `X-Webhook-Id`, or with no id the same body) increments `seen_count`
- * and takes the latest outcome. At most MAX_CAPTURES_PER_SOURCE rows per source (the
- * least recently seen goes first), since unsigned requests are captured too.
+ * and takes the latest outcome.
+ *
+ * Retention (the spec is silent; unsigned requests are captured too, so anyone who knows
+ * an ingest URL can send them): per source at most MAX_CAPTURES_PER_SOURCE rows and
+ * MAX_CAPTURE_BYTES_PER_SOURCE of stored bodies and headers; the least recently seen
+ * row goes first; a body over MAX_CAPTURE_BODY_BYTES is stored cut at that length
+ * (`body_truncated`, `size` is what was received). A retained row keeps its `seen_count`.
+ * An in-memory index (rebuilt from the state when needed) makes each sighting O(1).
  */
 import { createHash } from "node:crypto";
 import type { FastifyInstance } from "fastify";
@@ -14,8 +20,13 @@ import { newId } from "../core/store";
 import { offsetPage, offsetPageQuery, parse } from "../core/validation";
 import { assertProjectVisible, auth, visible, type Principal } from "./common";
 import { sourceOr404, type SourceRecord } from "./sources";
+import { dict } from "../core/dict";
 
 export const MAX_CAPTURES_PER_SOURCE = 1000;
+/** Body bytes stored per capture (64 KiB); the rest is dropped. */
+export const MAX_CAPTURE_BODY_BYTES = 64 * 1024;
+/** Body and header bytes stored per source (8 MiB). */
+export const MAX_CAPTURE_BYTES_PER_SOURCE = 8 * 1024 * 1024;
 
 /**
  * What became of a received request (an open set; these are the values sent):
@@ -48,6 +59,8 @@ export interface CaptureRecord {
   size: number;
   headers: Record<string, string>;
   body_base64: string;
+  /** True when the stored body is the first MAX_CAPTURE_BODY_BYTES of a longer one. */
+  body_truncated?: boolean;
 }
 
 interface CapturesState {
@@ -56,7 +69,7 @@ interface CapturesState {
 }
 
 function capturesState(ctx: EmulatorContext): CapturesState {
-  return ctx.store.product<CapturesState>("webhooks.captures", () => ({ byId: {}, seq: 0 }));
+  return ctx.store.product<CapturesState>("webhooks.captures", () => ({ byId: dict(), seq: 0 }));
 }
 
 /** Headers never stored. */
@@ -79,16 +92,26 @@ export function recordCapture(
   const state = capturesState(ctx);
   const requestKey = request.webhookId !== null ? `id:${request.webhookId}` : `sha256:${createHash("sha256").update(request.body).digest("hex")}`;
   const now = ctx.nowIso();
-  const headers: Record<string, string> = {};
+  const headers = dict<string>();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined && !NOT_CAPTURED.has(name)) headers[name] = Array.isArray(value) ? value.join(", ") : value;
   }
-  const seen = { last_seen_at: now, last_seen_seq: ++state.seq, headers, body_base64: request.body.toString("base64"), size: request.body.length, content_type: headers["content-type"] ?? null };
-  let row = Object.values(state.byId).find((c) => c.source_id === source.id && c.request_key === requestKey);
+  const stored = request.body.subarray(0, MAX_CAPTURE_BODY_BYTES);
+  const seen = {
+    last_seen_at: now,
+    last_seen_seq: ++state.seq,
+    headers,
+    body_base64: stored.toString("base64"),
+    body_truncated: stored.length < request.body.length,
+    size: request.body.length,
+    content_type: headers["content-type"] ?? null,
+  };
+  const index = sourceIndex(state, source.id);
+  let row = index.rows.get(requestKey);
   if (row) {
+    index.forget(row);
     Object.assign(row, seen, { seen_count: row.seen_count + 1, outcome: result.outcome, event_type: result.event_type ?? row.event_type, event_id: result.event_id ?? row.event_id });
   } else {
-    evictOldest(state, source.id);
     row = {
       id: newId("cap"),
       workspace_id: source.workspace_id,
@@ -105,20 +128,60 @@ export function recordCapture(
     };
     state.byId[row.id] = row;
   }
+  index.remember(row);
+  // The least recently seen rows go until the source is within both bounds (the newest always stays).
+  for (const oldest of index.rows.values()) {
+    if (index.rows.size <= MAX_CAPTURES_PER_SOURCE && index.bytes <= MAX_CAPTURE_BYTES_PER_SOURCE) break;
+    if (oldest === row) break;
+    index.forget(oldest);
+    delete state.byId[oldest.id];
+  }
   ctx.store.changed();
   return row;
 }
 
-function evictOldest(state: CapturesState, sourceId: string): void {
-  const rows = Object.values(state.byId).filter((c) => c.source_id === sourceId);
-  if (rows.length < MAX_CAPTURES_PER_SOURCE) return;
-  const oldest = rows.reduce((a, b) => (b.last_seen_seq < a.last_seen_seq ? b : a));
-  delete state.byId[oldest.id];
+/** Stored bytes of a row, as the per-source bound counts them. */
+const storedBytes = (c: CaptureRecord) => c.body_base64.length + Object.entries(c.headers).reduce((n, [k, v]) => n + k.length + v.length, 0);
+
+/** One source's rows by request key, least recently seen first, and their stored bytes. */
+class SourceIndex {
+  readonly rows = new Map<string, CaptureRecord>();
+  bytes = 0;
+
+  remember(c: CaptureRecord): void {
+    this.rows.set(c.request_key, c);
+    this.bytes += storedBytes(c);
+  }
+
+  forget(c: CaptureRecord): void {
+    this.rows.delete(c.request_key);
+    this.bytes -= storedBytes(c);
+  }
+}
+
+/** Not persisted: rebuilt from the state after a start from a state file, a reset or a delete. */
+const indexes = new WeakMap<CapturesState, Map<string, SourceIndex>>();
+
+function sourceIndex(state: CapturesState, sourceId: string): SourceIndex {
+  let bySource = indexes.get(state);
+  if (!bySource) {
+    bySource = new Map();
+    for (const c of Object.values(state.byId).sort((a, b) => a.last_seen_seq - b.last_seen_seq)) {
+      let index = bySource.get(c.source_id);
+      if (!index) bySource.set(c.source_id, (index = new SourceIndex()));
+      index.remember(c);
+    }
+    indexes.set(state, bySource);
+  }
+  let index = bySource.get(sourceId);
+  if (!index) bySource.set(sourceId, (index = new SourceIndex()));
+  return index;
 }
 
 export function deleteCapturesOfSource(ctx: EmulatorContext, sourceId: string): void {
   const state = capturesState(ctx);
   for (const c of Object.values(state.byId)) if (c.source_id === sourceId) delete state.byId[c.id];
+  indexes.delete(state);
   ctx.store.changed();
 }
 
@@ -145,7 +208,7 @@ function listView(c: CaptureRecord) {
   };
 }
 
-const detailView = (c: CaptureRecord) => ({ ...listView(c), headers: c.headers, body: c.body_base64 });
+const detailView = (c: CaptureRecord) => ({ ...listView(c), headers: c.headers, body: c.body_base64, body_truncated: c.body_truncated === true });
 
 const listQuery = offsetPageQuery.extend({ source_id: z.string().optional(), outcome: z.string().optional(), project_id: z.string().optional() });
 
@@ -168,7 +231,9 @@ export function registerCaptures(app: FastifyInstance, ctx: EmulatorContext): vo
   // Allowed with a read key (spec).
   app.delete<Params>("/v1/captures/:id", async (req, reply) => {
     const capture = captureOr404(ctx, auth(ctx, req, "read"), req.params.id);
-    delete capturesState(ctx).byId[capture.id];
+    const state = capturesState(ctx);
+    delete state.byId[capture.id];
+    indexes.delete(state);
     ctx.store.changed();
     return reply.status(204).send();
   });

@@ -6,7 +6,7 @@
 import type { FastifyRequest } from "fastify";
 import { authenticateApp, type AppPrincipal, type AppScope } from "../core/auth";
 import type { EmulatorContext } from "../core/context";
-import { ApiError, notFound } from "../core/errors";
+import { ApiError, forbidden, notFound } from "../core/errors";
 
 export type Principal = AppPrincipal;
 
@@ -40,6 +40,19 @@ export function assertProjectVisible(ctx: EmulatorContext, principal: Principal,
 /** A resource is visible when it is in the caller's workspace and, for a confined credential, its project. */
 export function visible(principal: Principal, record: { workspace_id: string; project_id: string | null }): boolean {
   return record.workspace_id === principal.workspace.id && (!principal.confinedProject || record.project_id === principal.confinedProject || record.project_id === null);
+}
+
+/**
+ * A project-confined credential reaches its own project's objects and reads the
+ * workspace-wide entries its project's listings include, but never changes
+ * workspace-wide state (the workspace's settings, the workspace-wide event type policy
+ * and catalog, workspace-wide operational endpoints): 403 `forbidden`, reason
+ * `project_confined` (spec document 1's reason for a credential limited to a project).
+ */
+export function assertMayChangeWorkspaceWide(principal: Principal, what: string): void {
+  if (principal.confinedProject) {
+    throw forbidden("project_confined", `This key is confined to project ${principal.confinedProject}; it cannot change ${what}. Name the project, or use a key that is not confined to a project.`);
+  }
 }
 
 /** The one rule-to-422 helper lives in the core; re-exported for the Webhooks routes. */

@@ -9,6 +9,7 @@
 import type { EmulatorContext } from "../core/context";
 import { rateLimited } from "../core/errors";
 import { deliverySettings } from "./delivery-store";
+import { dict } from "../core/dict";
 
 interface Bucket {
   tokens: number;
@@ -18,7 +19,7 @@ interface Bucket {
 
 export function takeRedeliverToken(ctx: EmulatorContext, workspaceId: string): void {
   const size = deliverySettings(ctx).redeliver_per_minute;
-  const buckets = ctx.store.product<Record<string, Bucket>>("webhooks.deliveries.buckets", () => ({}));
+  const buckets = ctx.store.product<Record<string, Bucket>>("webhooks.deliveries.buckets", () => dict());
   const now = ctx.now().getTime();
   const perMs = size / 60_000;
   let b = buckets[workspaceId];
@@ -37,6 +38,6 @@ export function takeRedeliverToken(ctx: EmulatorContext, workspaceId: string): v
 
 /** Forget every bucket (after a size change): each starts full again. */
 export function resetRedeliverBuckets(ctx: EmulatorContext): void {
-  ctx.state.products["webhooks.deliveries.buckets"] = {};
+  ctx.state.products["webhooks.deliveries.buckets"] = dict();
   ctx.store.changed();
 }

@@ -13,6 +13,7 @@ import type { EndpointRecord } from "./endpoint-store";
 import type { Principal } from "./common";
 import { notFound } from "../core/errors";
 import { visible } from "./common";
+import { dict } from "../core/dict";
 
 export const DELIVERY_STATES = ["queued", "sending", "sent", "failed", "dead"] as const;
 export type DeliveryState = (typeof DELIVERY_STATES)[number];
@@ -69,9 +70,9 @@ interface DeliveriesState {
 }
 
 export function deliveriesState(ctx: EmulatorContext): DeliveriesState {
-  const state = ctx.store.product<DeliveriesState>("webhooks.deliveries", () => ({ byId: {}, settings: { ...DEFAULT_DELIVERY_SETTINGS }, usage: {}, extraUsage: {} }));
+  const state = ctx.store.product<DeliveriesState>("webhooks.deliveries", () => ({ byId: dict(), settings: { ...DEFAULT_DELIVERY_SETTINGS }, usage: dict(), extraUsage: dict() }));
   // State files written before these existed.
-  state.usage ??= {};
+  state.usage ??= dict();
   state.settings = { ...DEFAULT_DELIVERY_SETTINGS, ...state.settings };
   return state;
 }

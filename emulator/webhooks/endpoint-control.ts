@@ -22,6 +22,7 @@ import { billingPeriodStart, DELIVERY_STATES, deliveriesState, deliverySettings,
 import { resetRedeliverBuckets } from "./delivery-rate";
 import { FAILURE_REASONS, targetOutcomes } from "./target";
 import { runWorker, startAutoWorker } from "./delivery-worker";
+import { dict } from "../core/dict";
 
 const attemptFields = {
   status_code: z.number().int().min(100).max(599).nullable().optional(),
@@ -117,7 +118,7 @@ export function registerEndpointControl(app: FastifyInstance, ctx: EmulatorConte
   });
   app.get("/targets", async () => ({ targets: targetOutcomes(ctx) }));
   app.delete("/targets", async (_req, reply) => {
-    ctx.state.products["webhooks.targets"] = {};
+    ctx.state.products["webhooks.targets"] = dict();
     ctx.store.changed();
     return reply.status(204).send();
   });

@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import type { EmulatorContext } from "../core/context";
 import { notFound } from "../core/errors";
 import { visible, type Principal } from "./common";
+import { dict } from "../core/dict";
 
 export type EndpointStatus = "enabled" | "disabled" | "auto_disabled";
 export type SuspensionCause = "abuse" | "non_payment" | "plan_downgrade";
@@ -39,7 +40,7 @@ export interface EndpointRecord {
 type Endpoints = Record<string, EndpointRecord>;
 
 export function endpointsState(ctx: EmulatorContext): Endpoints {
-  return ctx.store.product<Endpoints>("webhooks.endpoints", () => ({}));
+  return ctx.store.product<Endpoints>("webhooks.endpoints", () => dict());
 }
 
 /** Every endpoint of a workspace, oldest first. */

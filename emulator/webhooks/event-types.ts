@@ -4,9 +4,11 @@
  *
  * Scopes: an entry is workspace-wide (`project_id` null) or pinned to a project; a
  * project's entry shadows a workspace-wide one of the same name in that project.
- * Where a route takes `project_id` and none is given, the scope is workspace-wide, or,
- * for a project-confined credential, its project (such a credential cannot reach
- * workspace-wide state).
+ * Where a route takes `project_id` and none is given, the scope is workspace-wide. A
+ * project-confined credential reads with its project as the scope (its listing includes
+ * the workspace-wide entries), and is refused any workspace-wide change: registering or
+ * deleting a workspace-wide entry, or setting the workspace's policy, is 403
+ * `project_confined` (it must name its project).
  *
  * `checkPublish` is what every publish (API and ingest) runs before fan-out; types it
  * adds under `lenient` are workspace-wide, so that a later workspace-wide
@@ -18,8 +20,9 @@ import type { EmulatorContext } from "../core/context";
 import { ApiError, conflict, notFound } from "../core/errors";
 import { offsetPage, offsetPageQuery, parse } from "../core/validation";
 import { payloadProblem, schemaProblem, type SchemaProblem } from "../../rules/event-schema";
-import { assertProjectVisible, auth, type Principal } from "./common";
+import { assertMayChangeWorkspaceWide, assertProjectVisible, auth, type Principal } from "./common";
 import { EVENT_TYPE_POLICIES, workspaceSettings, type EventTypePolicy } from "./workspace";
+import { dict } from "../core/dict";
 
 export type EventTypeOrigin = "manual" | "ingest" | "lenient";
 
@@ -39,7 +42,7 @@ export const RECEIVED_EVENT_TYPE = "webhook.received";
 type EventTypes = Record<string, EventTypeRecord>;
 
 function eventTypesState(ctx: EmulatorContext): EventTypes {
-  return ctx.store.product<EventTypes>("webhooks.eventTypes", () => ({}));
+  return ctx.store.product<EventTypes>("webhooks.eventTypes", () => dict());
 }
 
 const keyOf = (workspaceId: string, projectId: string | null, name: string) => JSON.stringify([workspaceId, projectId, name]);
@@ -100,13 +103,20 @@ function view(e: EventTypeRecord) {
   return { name: e.name, description: e.description, project_id: e.project_id, payload_schema: e.payload_schema, origin: e.origin, created_at: e.created_at };
 }
 
-/** The scope a request names: `project_id` if given (and reachable), else workspace-wide or the confined project. */
+/** The scope a read names: `project_id` if given (and reachable), else workspace-wide or the confined project. */
 function scopeOf(ctx: EmulatorContext, principal: Principal, projectId: string | null | undefined): string | null {
   if (projectId) {
     assertProjectVisible(ctx, principal, projectId);
     return projectId;
   }
   return principal.confinedProject;
+}
+
+/** The scope a change names: `project_id` if given (and reachable), else workspace-wide, which a confined credential may not change. */
+function changedScopeOf(ctx: EmulatorContext, principal: Principal, projectId: string | null | undefined, what: string): string | null {
+  if (projectId) return scopeOf(ctx, principal, projectId);
+  assertMayChangeWorkspaceWide(principal, what);
+  return null;
 }
 
 const byName = (a: EventTypeRecord, b: EventTypeRecord) =>
@@ -146,7 +156,7 @@ export function registerEventTypes(app: FastifyInstance, ctx: EmulatorContext): 
   app.post("/v1/event-types", async (req, reply) => {
     const principal = auth(ctx, req, "admin");
     const body = parse(createBody, req.body ?? {});
-    const projectId = scopeOf(ctx, principal, body.project_id);
+    const projectId = changedScopeOf(ctx, principal, body.project_id, "the workspace-wide event type catalog");
     const schema = body.payload_schema ?? null;
     const problem = schema === null ? undefined : schemaProblem(schema);
     if (problem) throw problemError(problem);
@@ -176,7 +186,7 @@ export function registerEventTypes(app: FastifyInstance, ctx: EmulatorContext): 
     const principal = auth(ctx, req, "admin");
     const q = parse(scopeQuery, req.query, "query");
     const { policy } = parse(policyBody, req.body ?? {});
-    const projectId = scopeOf(ctx, principal, q.project_id);
+    const projectId = changedScopeOf(ctx, principal, q.project_id, "the workspace-wide event type policy");
     const settings = workspaceSettings(ctx, principal.workspace.id);
     if (projectId === null) settings.event_type_policy = policy;
     else settings.project_policies[projectId] = policy;
@@ -195,7 +205,7 @@ export function registerEventTypes(app: FastifyInstance, ctx: EmulatorContext): 
   app.delete<NameParams>("/v1/event-types/:name", async (req, reply) => {
     const principal = auth(ctx, req, "admin");
     const q = parse(scopeQuery, req.query, "query");
-    const key = keyOf(principal.workspace.id, scopeOf(ctx, principal, q.project_id), req.params.name);
+    const key = keyOf(principal.workspace.id, changedScopeOf(ctx, principal, q.project_id, "the workspace-wide event type catalog"), req.params.name);
     if (!eventTypesState(ctx)[key]) throw notFound("event_type", req.params.name);
     delete eventTypesState(ctx)[key];
     ctx.store.changed();

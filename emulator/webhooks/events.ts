@@ -18,6 +18,7 @@ import { checkPublish } from "./event-types";
 import { endpointOr404, endpointsOfWorkspace, suspensionCause, type EndpointRecord } from "./endpoint-store";
 import { createDelivery, deliveriesThisPeriod, deliveryView, findDeliveries } from "./delivery-store";
 import { takeRedeliverToken } from "./delivery-rate";
+import { dict } from "../core/dict";
 
 export interface EventRecord {
   id: string;
@@ -41,7 +42,7 @@ interface EventsState {
 }
 
 export function eventsState(ctx: EmulatorContext): EventsState {
-  return ctx.store.product<EventsState>("webhooks.events", () => ({ byId: {}, idempotency: {} }));
+  return ctx.store.product<EventsState>("webhooks.events", () => ({ byId: dict(), idempotency: dict() }));
 }
 
 export function eventOr404(ctx: EmulatorContext, principal: Principal, id: string): EventRecord {

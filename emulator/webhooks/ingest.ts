@@ -27,6 +27,7 @@ import { recordCapture, type CaptureOutcome } from "./captures";
 import { RECEIVED_EVENT_TYPE, registerIfAbsent } from "./event-types";
 import { publishEvent } from "./events";
 import { signatureVerifies, sourcesState, type SourceRecord } from "./sources";
+import { nestsDeeperThan } from "../core/json-depth";
 
 /**
  * Where `event_type_source: provider` reads the type, per provider (the emulator's
@@ -41,7 +42,9 @@ export const PROVIDER_EVENT_TYPE_LOCATION: Record<SourceProvider, { path: string
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
+/** The body as JSON, or undefined when it is not JSON (or nests past MAX_JSON_DEPTH: then it is handled as a non-JSON body). */
 function parseJson(body: Buffer): unknown {
+  if (nestsDeeperThan(body)) return undefined;
   try {
     return JSON.parse(utf8.decode(body));
   } catch {

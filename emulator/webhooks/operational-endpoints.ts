@@ -5,8 +5,10 @@
  * no update (a change replaces).
  *
  * `project_id` on create: omitted applies the workspace's default project (as every
- * write); an explicit null makes the subscription workspace-wide (a project-confined
- * credential gets its own project instead).
+ * write; a project-confined credential's own project); an explicit null makes the
+ * subscription workspace-wide. A project-confined credential reads workspace-wide ones
+ * (its project's listing includes them) but cannot create or delete them (403
+ * `project_confined`).
  */
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
@@ -15,7 +17,8 @@ import { notFound } from "../core/errors";
 import { newId } from "../core/store";
 import { offsetPage, offsetPageQuery, parse } from "../core/validation";
 import { operationalEndpointViolations } from "../../rules/operational";
-import { assertProjectVisible, auth, resolveProject, throwViolations, visible, type Principal } from "./common";
+import { assertMayChangeWorkspaceWide, assertProjectVisible, auth, resolveProject, throwViolations, visible, type Principal } from "./common";
+import { dict } from "../core/dict";
 
 export interface OperationalEndpointRecord {
   id: string;
@@ -30,7 +33,7 @@ export interface OperationalEndpointRecord {
 type OperationalEndpoints = Record<string, OperationalEndpointRecord>;
 
 export function operationalEndpointsState(ctx: EmulatorContext): OperationalEndpoints {
-  return ctx.store.product<OperationalEndpoints>("webhooks.operationalEndpoints", () => ({}));
+  return ctx.store.product<OperationalEndpoints>("webhooks.operationalEndpoints", () => dict());
 }
 
 function view(o: OperationalEndpointRecord) {
@@ -58,7 +61,8 @@ export function registerOperationalEndpoints(app: FastifyInstance, ctx: Emulator
     const principal = auth(ctx, req, "admin");
     const body = parse(createBody, req.body ?? {});
     throwViolations(operationalEndpointViolations(body));
-    const projectId = body.project_id === null && !principal.confinedProject ? null : resolveProject(ctx, principal, body.project_id);
+    if (body.project_id === null) assertMayChangeWorkspaceWide(principal, "workspace-wide operational endpoints");
+    const projectId = body.project_id === null ? null : resolveProject(ctx, principal, body.project_id);
     const record: OperationalEndpointRecord = {
       id: newId("opep"),
       workspace_id: principal.workspace.id,
@@ -86,7 +90,9 @@ export function registerOperationalEndpoints(app: FastifyInstance, ctx: Emulator
   app.get<Params>("/v1/operational-endpoints/:id", async (req) => view(byIdOr404(ctx, auth(ctx, req, "read"), req.params.id)));
 
   app.delete<Params>("/v1/operational-endpoints/:id", async (req, reply) => {
-    const o = byIdOr404(ctx, auth(ctx, req, "admin"), req.params.id);
+    const principal = auth(ctx, req, "admin");
+    const o = byIdOr404(ctx, principal, req.params.id);
+    if (o.project_id === null) assertMayChangeWorkspaceWide(principal, "workspace-wide operational endpoints");
     delete operationalEndpointsState(ctx)[o.id];
     ctx.store.changed();
     return reply.status(204).send();

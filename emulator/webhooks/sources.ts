@@ -24,6 +24,7 @@ import {
 } from "../../rules/source";
 import { assertProjectVisible, auth, resolveProject, throwViolations, visible, type Principal } from "./common";
 import { deleteCapturesOfSource } from "./captures";
+import { dict } from "../core/dict";
 
 /** The previous secret keeps verifying ingest this long after a rotation (spec document 1: 24 hours). */
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
@@ -59,7 +60,7 @@ export interface SourceRecord {
 type Sources = Record<string, SourceRecord>;
 
 export function sourcesState(ctx: EmulatorContext): Sources {
-  return ctx.store.product<Sources>("webhooks.sources", () => ({}));
+  return ctx.store.product<Sources>("webhooks.sources", () => dict());
 }
 
 export function sourceOr404(ctx: EmulatorContext, principal: Principal, id: string): SourceRecord {
@@ -151,7 +152,7 @@ type Settable = { [K in keyof SettableFields]?: SettableFields[K] | null };
 
 /** The settable fields after applying a body: absent keeps, null resets to the default. */
 function applyFields(current: SettableFields, body: Settable): SettableFields {
-  const out: Record<string, unknown> = {};
+  const out = dict<unknown>();
   for (const k of Object.keys(DEFAULTS) as (keyof SettableFields)[]) {
     const v = body[k];
     out[k] = v === undefined ? current[k] : (v ?? DEFAULTS[k]);

@@ -22,6 +22,7 @@ import { Agent, request } from "undici";
 import type { EmulatorContext } from "../core/context";
 import { ENDPOINT_LIMITS } from "../../rules/endpoint";
 import type { EndpointRecord } from "./endpoint-store";
+import { dict } from "../core/dict";
 
 export const FAILURE_REASONS = ["http_status", "timeout", "tls_failed", "dns_failed", "connection_failed", "blocked_address", "challenge_not_echoed", "url_changed"] as const;
 export const DEFAULT_DELIVERY_TIMEOUT_MS = 15_000;
@@ -41,7 +42,7 @@ export interface TargetOutcome {
 export const DEFAULT_OUTCOME: TargetOutcome = { result: "delivered", status_code: 200, echo_challenge: true, latency_ms: 0 };
 
 export function targetOutcomes(ctx: EmulatorContext): Record<string, TargetOutcome> {
-  return ctx.store.product<Record<string, TargetOutcome>>("webhooks.targets", () => ({}));
+  return ctx.store.product<Record<string, TargetOutcome>>("webhooks.targets", () => dict());
 }
 
 export interface SendResult {

@@ -10,7 +10,8 @@ import type { EmulatorContext } from "../core/context";
 import { notEntitled } from "../core/errors";
 import type { Workspace } from "../core/store";
 import { parse } from "../core/validation";
-import { auth } from "./common";
+import { assertMayChangeWorkspaceWide, auth } from "./common";
+import { dict } from "../core/dict";
 
 export type EventTypePolicy = "strict" | "lenient";
 export const EVENT_TYPE_POLICIES = ["strict", "lenient"] as const;
@@ -27,8 +28,8 @@ export interface WorkspaceSettings {
 
 /** The settings of a workspace (created with the defaults on first use). */
 export function workspaceSettings(ctx: EmulatorContext, workspaceId: string): WorkspaceSettings {
-  const all = ctx.store.product<Record<string, WorkspaceSettings>>("webhooks.settings", () => ({}));
-  all[workspaceId] ??= { endpoint_verification: null, event_type_policy: DEFAULT_EVENT_TYPE_POLICY, project_policies: {} };
+  const all = ctx.store.product<Record<string, WorkspaceSettings>>("webhooks.settings", () => dict());
+  all[workspaceId] ??= { endpoint_verification: null, event_type_policy: DEFAULT_EVENT_TYPE_POLICY, project_policies: dict() };
   return all[workspaceId];
 }
 
@@ -47,7 +48,9 @@ export function registerWorkspace(app: FastifyInstance, ctx: EmulatorContext): v
   app.get("/v1/workspace", async (req) => workspaceView(ctx, auth(ctx, req, "read").workspace));
 
   app.patch("/v1/workspace", async (req) => {
-    const ws = auth(ctx, req, "admin").workspace;
+    const principal = auth(ctx, req, "admin");
+    assertMayChangeWorkspaceWide(principal, "the workspace's settings");
+    const ws = principal.workspace;
     const body = parse(patchBody, req.body ?? {});
     if (body.endpoint_verification === "optional" && !ctx.plan(ws).webhooks.optional_endpoint_verification) throw notEntitled("optional_endpoint_verification");
     if (body.endpoint_verification !== undefined) {

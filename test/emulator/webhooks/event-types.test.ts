@@ -134,17 +134,20 @@ describe("event types: schema refusals on save", () => {
 describe("event types: project-confined credentials", () => {
   const emu = useEmulator();
 
-  it("with no project_id, a confined key works in its own project: create, read, policy; other projects are 404", async () => {
+  it("a confined key registers and sets policy in its own project (named); with no project_id it reads its project, and a workspace-wide change is 403 project_confined", async () => {
     const ws = await newWorkspace(emu());
     const p2 = await control<{ id: string }>(emu(), "POST", "/projects", { workspace_id: ws.workspace_id, name: "p2" });
     const { key } = await control<{ key: string }>(emu(), "POST", "/keys", { product: "webhooks", scope: "admin", workspace_id: ws.workspace_id, project_id: p2.id });
     await wh(emu(), "POST", "/v1/event-types", { key: ws.webhooks.admin, body: { name: "wide" } });
-    const created = await wh(emu(), "POST", "/v1/event-types", { key, body: { name: "mine" } });
+    expectError(await wh(emu(), "POST", "/v1/event-types", { key, body: { name: "mine" } }), 403, "forbidden", { reason: "project_confined" });
+    const created = await wh(emu(), "POST", "/v1/event-types", { key, body: { name: "mine", project_id: p2.id } });
     expect(created.body.project_id).toBe(p2.id);
     expect((await wh(emu(), "GET", "/v1/event-types/mine", { key })).status).toBe(200);
     expect((await wh(emu(), "GET", "/v1/event-types", { key })).body.data.map((e: any) => e.name)).toEqual(["mine", "wide"]);
-    const policy = await wh(emu(), "PUT", "/v1/event-types/policy", { key, body: { policy: "strict" } });
+    expectError(await wh(emu(), "PUT", "/v1/event-types/policy", { key, body: { policy: "strict" } }), 403, "forbidden", { reason: "project_confined" });
+    const policy = await wh(emu(), "PUT", `/v1/event-types/policy?project_id=${p2.id}`, { key, body: { policy: "strict" } });
     expect(policy.body).toEqual({ policy: "strict", project_id: p2.id, inherited: false });
+    expect((await wh(emu(), "GET", "/v1/event-types/policy", { key })).body).toEqual({ policy: "strict", project_id: p2.id, inherited: false });
     expect((await wh(emu(), "GET", "/v1/event-types/policy", { key: ws.webhooks.read })).body.policy).toBe("lenient");
     expectError(await wh(emu(), "GET", `/v1/event-types?project_id=${ws.project_id}`, { key }), 404, "not_found", { reason: "project", id: ws.project_id });
   });
