@@ -1,9 +1,14 @@
 // npm run engine -- <preview|up|refresh|destroy> --cwd DIR --stack NAME
 //   [--state FILE] [--config ns:key=value]... [--secret ns:key=value]...
 //   [--policy-pack DIR] [--policy-config FILE] [--json]
-// Prints the human summary (or, with --json, the EngineResult) and exits non-zero
-// on failure.
+//   [--parallel N] [--skip-preview] [--refresh] [--expect-no-changes] [--clear-pending-creates]
+// Prints the human summary (or, with --json, the EngineResult) and exits as the
+// CLI does (pkg/cmd/pulumi/cmd/exit_codes.go): 0, 1 failure, 7 changes where none
+// were expected, 8 cancelled. The first SIGINT (or SIGTERM) cancels: no new steps,
+// in-flight ones finish, the state is saved; the second terminates at once
+// (pkg/backend/cancellation_scope.go), killing the program and plugin processes.
 
+import { killChildren } from "./children";
 import { runEngine } from "./engine";
 import type { EngineOptions, Verb } from "./types";
 
@@ -36,6 +41,16 @@ export function parseArgs(argv: string[]): { options: EngineOptions; json: boole
       case "--policy-pack": options.policyPack = value(); break;
       case "--policy-config": options.policyConfig = value(); break;
       case "--json": json = true; break;
+      case "--parallel": case "-p": {
+        const n = Number(value());
+        if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} expects a positive whole number`);
+        options.parallel = n;
+        break;
+      }
+      case "--skip-preview": options.skipPreview = true; break;
+      case "--refresh": options.refresh = true; break;
+      case "--expect-no-changes": options.expectNoChanges = true; break;
+      case "--clear-pending-creates": options.clearPendingCreates = true; break;
       default: throw new Error(`unknown option ${flag}`);
     }
   }
@@ -50,14 +65,27 @@ async function main(): Promise<number> {
     console.error((e as Error).message);
     return 2;
   }
-  const result = await runEngine(parsed.options);
+  const cancel = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (!cancel.signal.aborted) {
+      console.error(`${signal === "SIGINT" ? "^C" : signal} received; cancelling. If you would like to terminate immediately, press ^C again.`);
+      cancel.abort();
+      return;
+    }
+    console.error(`${signal === "SIGINT" ? "^C" : signal} received again; terminating.`);
+    killChildren();
+    process.exit(8);
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  const result = await runEngine({ ...parsed.options, signal: cancel.signal });
   if (parsed.json) {
     const { summary: _summary, ...rest } = result;
     console.log(JSON.stringify(rest, null, 2));
   } else {
     console.log(result.summary);
   }
-  return result.ok ? 0 : 1;
+  return result.exitCode ?? (result.ok ? 0 : 1);
 }
 
 if (require.main === module) {

@@ -18,6 +18,7 @@
 //  - A pending operation is written to the state before each create/update/delete
 //    and cleared after, so a killed run leaves a record behind.
 
+import { defaultParallel, limiter } from "./parallel";
 import type { DynamicProviderPlugin } from "./plugin";
 import { InitFailedError } from "./plugin";
 import { sortResources, providerUrn, type Deployment as StateDeployment, type PendingOperation, type ResourceState, type PendingOperationType } from "./state";
@@ -65,8 +66,12 @@ export interface DeploymentOptions {
   provider: () => Promise<ProviderHandle>;
   save: (d: StateDeployment) => void;
   policy?: PolicyHooks;
-  /** Called once, on the first failed step: the engine then stops the program. */
+  /** Called once, on the first failed step or on cancellation: the engine then stops the program. */
   onFailure?: () => void;
+  /** Resource operations (create, update, delete, refresh read) run at once: `--parallel`. */
+  parallel?: number;
+  /** Refresh: drop pending creates instead of keeping them (`refresh --clear-pending-creates`). */
+  clearPendingCreates?: boolean;
 }
 
 export class StepError extends Error {}
@@ -82,15 +87,22 @@ export class Deployment {
   private readonly pending: PendingOperation[];
   private readonly registered = new Set<string>();
   private readonly oldByUrn = new Map<string, ResourceState>();
+  /** Deleted first by a delete-before-replace of something they depend on: created again when registered. */
+  private readonly cascaded = new Set<string>();
   stackUrn: string | undefined;
   /** Set by the first failed step: like the engine, accept no further registrations. */
   private cancelled = false;
   private readonly inflight = new Set<Promise<unknown>>();
+  /** Set by cancel() (the first SIGINT): no new steps, in-flight ones finish, the state is saved. */
+  cancelRequested = false;
+  /** Holds resource operations beyond `--parallel` back. */
+  private readonly limit: <T>(f: () => Promise<T>) => Promise<T>;
 
   private readonly opts: DeploymentOptions;
 
   constructor(opts: DeploymentOptions) {
     this.opts = { ...opts };
+    this.limit = limiter(opts.parallel ?? defaultParallel());
     this.current = [...opts.old.resources];
     // Operations left by an interrupted run stay recorded until a refresh resolves them.
     this.pending = [...(opts.old.pending_operations ?? [])];
@@ -148,17 +160,52 @@ export class Deployment {
     return this.cancelled;
   }
 
+  /**
+   * The first SIGINT (pulumi/pulumi cancellation_scope.go, cancelSource.Cancel): no new
+   * steps start, in-flight ones finish, nothing is deleted, the state is saved.
+   */
+  cancel(): void {
+    if (this.cancelled) return;
+    this.cancelRequested = true;
+    this.cancelled = true;
+    this.opts.onFailure?.();
+  }
+
   private async doRegister(goal: ResourceGoal): Promise<RegisterResult> {
     const urn = this.makeUrn(goal.parent, goal.type, goal.name);
     if (this.registered.has(urn)) throw new StepError(`Duplicate resource URN '${urn}'; try giving it a unique name`);
     this.registered.add(urn);
     if (goal.type === STACK_TYPE) this.stackUrn = urn;
+    this.takeAlias(urn, goal.aliases ?? []);
     try {
       if (!goal.custom) return this.registerComponent(urn, goal);
       return await this.registerCustom(urn, goal);
     } catch (e) {
       this.diagnostics.push({ severity: "error", message: errorMessage(e), urn, source: "engine" });
       throw e;
+    }
+  }
+
+  /**
+   * Aliases: an old resource found under one of the resource's former URNs is this
+   * resource (step_generator.go, getOldResource / generateAliases), renamed in state,
+   * not deleted and created again.
+   */
+  private takeAlias(urn: string, aliases: string[]): void {
+    if (this.oldByUrn.has(urn)) return;
+    for (const alias of aliases) {
+      const old = this.oldByUrn.get(alias);
+      if (!old || this.registered.has(alias)) continue;
+      const renamed: ResourceState = { ...old, urn };
+      this.replaceLiveObject(old, renamed);
+      this.oldByUrn.delete(alias);
+      this.oldByUrn.set(urn, renamed);
+      const toNewUrn = (d: string) => (d === alias ? urn : d);
+      for (const r of this.current) {
+        r.dependencies = r.dependencies.map(toNewUrn);
+        if (r.propertyDependencies) r.propertyDependencies = Object.fromEntries(Object.entries(r.propertyDependencies).map(([k, urns]) => [k, urns.map(toNewUrn)]));
+      }
+      return;
     }
   }
 
@@ -274,12 +321,18 @@ export class Deployment {
       type: goal.type,
       parent: goal.parent || undefined,
       dependencies: goal.dependencies,
+      propertyDependencies: goal.propertyDependencies,
       provider: prov.ref,
       protect: goal.protect || undefined,
       retainOnDelete: goal.retainOnDelete || undefined,
       additionalSecretOutputs: goal.additionalSecretOutputs.length ? goal.additionalSecretOutputs : undefined,
+      deletedWith: goal.deletedWith || undefined,
     };
 
+    if (this.cascaded.has(urn)) {
+      this.steps.push({ urn, type: goal.type, name: nameOf(urn), op: "replace", diffs: [], replaces: [], deleteBeforeReplace: true });
+      return this.create(base, inputs, goal, "replace");
+    }
     if (!old) return this.create(base, inputs, goal);
 
     const displayDiffs = changedKeys(old.inputs, inputs);
@@ -296,22 +349,43 @@ export class Deployment {
     const hasInitErrors = (old.initErrors?.length ?? 0) > 0;
 
     if (replaces.length) {
-      if (old.protect) {
+      // Protection blocks a replacement only when the resource is protected before AND after
+      // (step_generator.go, continueStepsFromDiff): unprotecting and replacing in one run is allowed.
+      if (old.protect && goal.protect) {
         throw new StepError(`unable to replace resource "${urn}" as it is currently marked for protection; set protect: false first`);
       }
-      const dbr = diff.deleteBeforeReplace || goal.deleteBeforeReplace === true;
+      // "If we are going to perform a replacement, we need to recompute the default values"
+      // (step_generator.go, continueStepsFromDiff): Check again, with NO old inputs.
+      const rechecked = await prov.plugin.check(urn, {}, news);
+      if (rechecked.failures.length) {
+        const lines = rechecked.failures.map((f) => `  ${f.property ? `${f.property}: ` : ""}${f.reason}`);
+        throw new StepError(`${urn}: check failed:\n${lines.join("\n")}`);
+      }
+      inputs = remarkSecrets(rechecked.inputs, news);
+      // An explicit deleteBeforeReplace option, true or false, overrides the provider's answer.
+      const dbr = goal.deleteBeforeReplace ?? diff.deleteBeforeReplace;
       return this.replace(base, old, inputs, goal, displayDiffs, replaces, dbr);
     }
     if (changes || hasInitErrors) return this.update(base, old, inputs, goal, displayDiffs);
 
-    const same: ResourceState = { ...old, ...base, id: old.id, inputs, outputs: old.outputs, initErrors: undefined };
+    // Secrets are re-marked on every step, "same" included (step_executor.go): an input that
+    // became pulumi.secret(...) makes the unchanged output secret in state too.
+    const outputs = remarkSecrets(old.outputs, inputs, goal.additionalSecretOutputs);
+    const same: ResourceState = { ...old, ...base, id: old.id, inputs, outputs, initErrors: undefined };
     this.replaceLive(urn, same);
     this.step(urn, goal.type, "same", []);
     this.persist();
-    return { urn, id: old.id ?? "", outputs: old.outputs, stable: true };
+    return { urn, id: old.id ?? "", outputs, stable: true };
   }
 
-  private async create(base: Omit<ResourceState, "inputs" | "outputs">, inputs: PropertyMap, goal: ResourceGoal, op: StepOp = "create"): Promise<RegisterResult> {
+  private async create(
+    base: Omit<ResourceState, "inputs" | "outputs">,
+    inputs: PropertyMap,
+    goal: ResourceGoal,
+    op: StepOp = "create",
+    /** The old object of a create-before-delete replacement: marked for deletion once the new one exists. */
+    replacing?: ResourceState,
+  ): Promise<RegisterResult> {
     const urn = base.urn;
     if (this.opts.dryRun) {
       if (op === "create") this.step(urn, goal.type, "create", []);
@@ -321,23 +395,33 @@ export class Deployment {
     }
     const prov = await this.opts.provider();
     const planned: ResourceState = { ...base, inputs, outputs: {} };
-    const res = await this.withPending(planned, "creating", async () => {
-      try {
-        return await prov.plugin.create(urn, inputs);
-      } catch (e) {
-        if (e instanceof InitFailedError && e.id) {
-          // The object exists: keep it, so the next run updates it instead of duplicating it.
-          const outputs = remarkSecrets(e.properties, inputs, goal.additionalSecretOutputs);
-          this.replaceLive(urn, { ...planned, id: e.id, outputs, initErrors: e.reasons.length ? e.reasons : [e.message] });
+    // CreateStep.Apply (step.go): the old object is marked for deletion only once the new
+    // one exists; a refused replacement leaves the old one as it was.
+    const place = (state: ResourceState) => {
+      if (!replacing) return this.replaceLive(urn, state);
+      replacing.delete = true;
+      this.current.push(state);
+    };
+    // A slot first, then the pending operation: only operations actually sent are recorded.
+    const res = await this.limit(() =>
+      this.withPending(planned, "creating", async () => {
+        try {
+          return await prov.plugin.create(urn, inputs);
+        } catch (e) {
+          if (e instanceof InitFailedError && e.id) {
+            // The object exists: keep it, so the next run updates it instead of duplicating it.
+            const outputs = remarkSecrets(e.properties, inputs, goal.additionalSecretOutputs);
+            place({ ...planned, id: e.id, outputs, initErrors: e.reasons.length ? e.reasons : [e.message] });
+          }
+          throw e;
         }
-        throw e;
-      }
-    }).catch((e: unknown) => {
+      }),
+    ).catch((e: unknown) => {
       this.failStep(urn, goal.type, op);
       throw e;
     });
     const outputs = remarkSecrets(res.outputs, inputs, goal.additionalSecretOutputs);
-    this.replaceLive(urn, { ...planned, id: res.id, outputs });
+    place({ ...planned, id: res.id, outputs });
     if (op === "create") this.step(urn, goal.type, "create", []);
     this.persist();
     return { urn, id: res.id, outputs };
@@ -352,17 +436,21 @@ export class Deployment {
     }
     const prov = await this.opts.provider();
     const planned: ResourceState = { ...old, ...base, id: old.id, inputs, outputs: old.outputs };
-    const props = await this.withPending(planned, "updating", async () => {
-      try {
-        return await prov.plugin.update(urn, old.id ?? "", old.outputs, inputs, old.inputs);
-      } catch (e) {
-        if (e instanceof InitFailedError) {
-          const outputs = remarkSecrets(e.properties, inputs, goal.additionalSecretOutputs);
-          this.replaceLive(urn, { ...planned, id: e.id || old.id, outputs, initErrors: e.reasons.length ? e.reasons : [e.message] });
+    const props = await this.limit(() =>
+      this.withPending(planned, "updating", async () => {
+        try {
+          return await prov.plugin.update(urn, old.id ?? "", old.outputs, inputs, old.inputs);
+        } catch (e) {
+          if (e instanceof InitFailedError) {
+            // A partly failed update keeps the OLD inputs with the new outputs (pkg/engine/update.go,
+            // OnResourceStepPost; pulumi#2011), so the next diff still sees what is left to do.
+            const outputs = remarkSecrets(e.properties, inputs, goal.additionalSecretOutputs);
+            this.replaceLive(urn, { ...planned, inputs: old.inputs, id: e.id || old.id, outputs, initErrors: e.reasons.length ? e.reasons : [e.message] });
+          }
+          throw e;
         }
-        throw e;
-      }
-    }).catch((e: unknown) => {
+      }),
+    ).catch((e: unknown) => {
       this.markFailed(urn);
       throw e;
     });
@@ -388,16 +476,15 @@ export class Deployment {
       return { urn, id: "", outputs: inputs };
     }
     if (deleteBeforeReplace) {
-      await this.deleteOne(old).catch((e: unknown) => {
+      // Dependents that would be replaced too go first (step_generator.go,
+      // calculateDependentReplacements): those with an input taken from it.
+      await this.deleteDependentsFirst(old).catch((e: unknown) => {
         this.markFailed(urn);
         throw e;
       });
-    } else {
-      // The old object stays in state, marked for deletion once the update is done.
-      old.delete = true;
-      this.persist();
+      return this.create(base, inputs, goal, "replace");
     }
-    return this.create(base, inputs, goal, "replace");
+    return this.create(base, inputs, goal, "replace", old);
   }
 
   /**
@@ -405,17 +492,14 @@ export class Deployment {
    * succeeded, the resources it no longer declares, dependents first.
    */
   async finish(programOk: boolean): Promise<void> {
-    const toDelete = new Set<ResourceState>();
-    for (const r of this.current) {
-      if (r.delete) toDelete.add(r);
-      else if (programOk && !this.registered.has(r.urn)) toDelete.add(r);
+    // After any failure or cancellation no deletes run at all (deployment_executor.go, Execute:
+    // performPostSteps only after the program finished without error); objects marked for
+    // deletion wait, in state, for the next successful up.
+    if (programOk && !this.cancelled) {
+      const toDelete = new Set<ResourceState>();
+      for (const r of this.current) if (r.delete || !this.registered.has(r.urn)) toDelete.add(r);
+      await this.deleteAll(toDelete, (r) => (r.delete ? undefined : "delete"));
     }
-    if (!programOk) {
-      // Like the engine: a failed program never causes deletions of resources it
-      // did not get to register; replaced objects wait for the next run.
-      for (const r of [...toDelete]) if (r.delete && !this.registered.has(r.urn)) toDelete.delete(r);
-    }
-    await this.deleteAll(toDelete, (r) => (r.delete ? undefined : "delete"));
     this.persist(true);
   }
 
@@ -425,47 +509,122 @@ export class Deployment {
     this.persist(true);
   }
 
+  /**
+   * Deletes a set of resources as ScheduleDeletes and performPostSteps do
+   * (step_generator.go, deployment_executor.go): in parallel, each once everything in
+   * the set that depends on it is gone. A protected one fails its step and the others
+   * carry on (deleteProtectedError never cancels); what it or a failed one depends on
+   * stays. After a failed delete no new delete starts (in-flight ones finish). Only
+   * deletes that were attempted become steps.
+   */
   private async deleteAll(set: Set<ResourceState>, stepOp: (r: ResourceState) => StepOp | undefined): Promise<void> {
-    // Reverse of the dependency order: dependents are deleted before what they use.
-    const order = sortResources(this.current).filter((r) => set.has(r)).reverse();
-    let failed = false;
-    for (const r of order) {
-      const op = stepOp(r);
-      const isDefaultProvider = r.type.startsWith("pulumi:providers:");
-      if (op && !isDefaultProvider) this.step(r.urn, r.type, op, []);
-      if (failed) continue;
-      try {
+    const order = sortResources(this.current).filter((r) => set.has(r));
+    const dependents = dependentsWithin(order);
+    const goingUrns = new Set(order.map((r) => r.urn));
+    const done = new Map<ResourceState, Promise<boolean>>();
+    let stopped = false;
+    const remove = (r: ResourceState): Promise<boolean> => {
+      let p = done.get(r);
+      if (p) return p;
+      p = (async () => {
+        const gone = await Promise.all((dependents.get(r) ?? []).map(remove));
+        if (stopped || this.cancelRequested || gone.some((g) => !g)) return false;
+        const op = stepOp(r);
+        if (op && !r.type.startsWith("pulumi:providers:")) this.step(r.urn, r.type, op, []);
         if (r.protect && !r.delete) {
-          throw new StepError(`unable to delete resource "${r.urn}" as it is currently marked for protection; set protect: false and run up first`);
+          this.markFailed(r.urn);
+          this.diagnostics.push({ severity: "error", urn: r.urn, source: "engine", message: `unable to delete resource "${r.urn}" as it is currently marked for protection; set protect: false and run up first` });
+          return false;
         }
-        if (!this.opts.dryRun) await this.deleteOne(r);
-      } catch (e) {
-        failed = true;
-        this.markFailed(r.urn);
-        this.diagnostics.push({ severity: "error", message: errorMessage(e), urn: r.urn, source: "engine" });
+        if (this.opts.dryRun) return true;
+        try {
+          // deletedWith: the object goes away with the one named there, which is deleted in this run.
+          const forgetOnly = r.deletedWith !== undefined && goingUrns.has(r.deletedWith);
+          await this.deleteOne(r, forgetOnly);
+          return true;
+        } catch (e) {
+          stopped = true;
+          this.markFailed(r.urn);
+          this.diagnostics.push({ severity: "error", message: errorMessage(e), urn: r.urn, source: "engine" });
+          return false;
+        }
+      })();
+      done.set(r, p);
+      return p;
+    };
+    await Promise.all(order.map(remove));
+  }
+
+  /**
+   * Delete-before-replace: the resources with an input taken from the old object (its
+   * property dependents, transitively) are deleted first (step_generator.go,
+   * calculateDependentReplacements); each is created again when the program registers
+   * it. A `dependsOn`-only dependent stays, as in the real engine. The real engine also
+   * asks the dependent's Diff with those inputs unknown and keeps it when that is no
+   * replace; here every property dependent is replaced (test/engine/README.md).
+   */
+  private async deleteDependentsFirst(old: ResourceState): Promise<void> {
+    const live = this.current.filter((r) => !r.delete);
+    const doomed = new Set<ResourceState>([old]);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const r of live) {
+        if (doomed.has(r) || this.registered.has(r.urn)) continue;
+        const inputsFrom = Object.values(r.propertyDependencies ?? {}).flat();
+        if (inputsFrom.some((u) => [...doomed].some((d) => d.urn === u))) {
+          doomed.add(r);
+          grew = true;
+        }
+      }
+    }
+    for (const r of doomed) {
+      if (r !== old && r.protect) {
+        throw new StepError(`unable to replace resource "${r.urn}" as part of replacing "${old.urn}" as it is currently marked for protection`);
+      }
+    }
+    for (const r of sortResources([...doomed]).reverse()) {
+      await this.deleteOne(r);
+      if (r !== old) {
+        this.oldByUrn.delete(r.urn);
+        this.cascaded.add(r.urn);
       }
     }
   }
 
-  private async deleteOne(r: ResourceState): Promise<void> {
+  private async deleteOne(r: ResourceState, forgetOnly = false): Promise<void> {
     // External (read) resources, components, the stack and providers own no object;
     // retainOnDelete keeps the object and only forgets it.
-    if (r.custom && !r.external && !r.retainOnDelete && !r.type.startsWith("pulumi:providers:")) {
+    if (!forgetOnly && r.custom && !r.external && !r.retainOnDelete && !r.type.startsWith("pulumi:providers:")) {
       const prov = await this.opts.provider();
-      await this.withPending(r, "deleting", () => prov.plugin.delete(r.urn, r.id ?? "", r.outputs, r.inputs));
+      await this.limit(() => this.withPending(r, "deleting", () => prov.plugin.delete(r.urn, r.id ?? "", r.outputs, r.inputs)));
     }
     this.current = this.current.filter((x) => x !== r);
     this.persist();
   }
 
   /**
-   * Refresh: Read each managed object. No id back means it was deleted out of
-   * band (dropped from state); returned inputs replace the stored ones; changed
-   * output keys are reported as drift. Pending operations are resolved here.
+   * Refresh (step.go, RefreshStep; deployment_executor.go, refresh): Read each managed
+   * object, in parallel. No id back means it was deleted out of band (dropped from
+   * state); returned inputs replace the stored ones. Drift is what the provider's Diff
+   * says with the refreshed inputs and outputs as the olds and the old inputs as the
+   * news (what an `up` of the unchanged program would do), so an output-only field
+   * such as updatedAt is no drift; for an external resource, changed outputs.
+   * Pending creates stay unless clearPendingCreates (`refresh --clear-pending-creates`);
+   * other pending operations are resolved by the read.
    */
   async refreshAll(): Promise<void> {
+    const kept: PendingOperation[] = [];
     for (const op of this.pending.splice(0)) {
-      const what = op.type === "creating" ? "create" : op.type.replace(/ing$/, "e");
+      if (op.type === "creating" && !this.opts.clearPendingCreates) {
+        kept.push(op);
+        this.diagnostics.push({
+          severity: "warning",
+          urn: op.resource.urn,
+          source: "engine",
+          message: `the interrupted create of ${op.resource.urn} is kept: the object may exist in the service without being in the state. Check the service, delete or adopt it, then run \`refresh --clear-pending-creates\``,
+        });
+        continue;
+      }
       this.diagnostics.push({
         severity: "warning",
         urn: op.resource.urn,
@@ -473,32 +632,48 @@ export class Deployment {
         message:
           op.type === "creating"
             ? `cleared the interrupted create of ${op.resource.urn}: the object may exist in the service without being in the state; check the service and delete or adopt it`
-            : `cleared the interrupted ${what} of ${op.resource.urn}; its state is refreshed below`,
+            : `cleared the interrupted ${op.type.replace(/ing$/, "e")} of ${op.resource.urn}; its state is refreshed below`,
       });
     }
-    for (const r of sortResources(this.current)) {
-      if (!r.custom || r.type.startsWith("pulumi:providers:")) continue;
-      const prov = await this.opts.provider();
-      try {
-        const res = await prov.plugin.read(r.urn, r.id ?? "", r.outputs, r.inputs);
-        if (!res.id) {
-          this.step(r.urn, r.type, "delete", []);
-          this.current = this.current.filter((x) => x !== r);
-          continue;
-        }
-        // Keep secret what was secret: by input name, by option, and by old output.
-        const wasSecret = Object.keys(r.outputs).filter((k) => isSecret(r.outputs[k]));
-        const outputs = remarkSecrets(res.outputs, r.inputs, [...(r.additionalSecretOutputs ?? []), ...wasSecret]);
-        const inputs = res.inputs ? remarkSecrets(res.inputs, r.inputs) : r.inputs;
-        const drift = changedKeys(r.outputs, outputs);
-        this.step(r.urn, r.type, drift.length ? "update" : "same", drift);
-        this.replaceLiveObject(r, { ...r, id: res.id, outputs, inputs });
-      } catch (e) {
-        this.failStep(r.urn, r.type, "same");
-        this.diagnostics.push({ severity: "error", message: errorMessage(e), urn: r.urn, source: "engine" });
-      }
-    }
+    this.pending.push(...kept);
+    // The stack and components read nothing, but are steps of the refresh as in the CLI's count
+    // ("4 unchanged" for a stack and three resources); default providers stay hidden.
+    for (const r of sortResources(this.current)) if (!r.custom) this.step(r.urn, r.type, "same", []);
+    const managed = sortResources(this.current).filter((r) => r.custom && !r.type.startsWith("pulumi:providers:"));
+    await Promise.all(managed.map((r) => this.limit(() => this.refreshOne(r))));
     this.persist(true);
+  }
+
+  private async refreshOne(r: ResourceState): Promise<void> {
+    if (this.cancelRequested) return;
+    const prov = await this.opts.provider();
+    try {
+      const res = await prov.plugin.read(r.urn, r.id ?? "", r.outputs, r.inputs);
+      if (!res.id) {
+        this.step(r.urn, r.type, "delete", []);
+        this.current = this.current.filter((x) => x !== r);
+        return;
+      }
+      // Keep secret what was secret: by input name, by option, and by old output.
+      const wasSecret = Object.keys(r.outputs).filter((k) => isSecret(r.outputs[k]));
+      const outputs = remarkSecrets(res.outputs, r.inputs, [...(r.additionalSecretOutputs ?? []), ...wasSecret]);
+      const inputs = res.inputs ? remarkSecrets(res.inputs, r.inputs) : r.inputs;
+      const outputKeys = changedKeys(r.outputs, outputs);
+      let drifted = outputKeys.length > 0;
+      let keys = outputKeys;
+      if (!r.external) {
+        const diff = await prov.plugin.diff(r.urn, res.id, outputs, r.inputs, inputs, []);
+        const inputKeys = changedKeys(inputs, r.inputs);
+        drifted = diff.changes === "some" || (diff.changes === "unknown" && inputKeys.length > 0);
+        // The dynamic plugin names no keys: show the inputs that moved, else the outputs.
+        keys = diff.diffs.length ? diff.diffs : inputKeys.length ? inputKeys : outputKeys;
+      }
+      this.step(r.urn, r.type, drifted ? "update" : "same", drifted ? keys : []);
+      this.replaceLiveObject(r, { ...r, id: res.id, outputs, inputs });
+    } catch (e) {
+      this.failStep(r.urn, r.type, "same");
+      this.diagnostics.push({ severity: "error", message: errorMessage(e), urn: r.urn, source: "engine" });
+    }
   }
 
   private replaceLiveObject(old: ResourceState, next: ResourceState): void {
@@ -617,3 +792,17 @@ function isObj(v: Json | undefined): v is { [k: string]: Json } {
 }
 
 export { PROVIDER_KEY, UNKNOWN, makeSecret, providerUrn };
+
+/** For each resource, the others in the list that reference it (parent, dependency, provider). */
+function dependentsWithin(resources: ResourceState[]): Map<ResourceState, ResourceState[]> {
+  const byUrn = new Map<string, ResourceState[]>();
+  for (const r of resources) byUrn.set(r.urn, [...(byUrn.get(r.urn) ?? []), r]);
+  const out = new Map<ResourceState, ResourceState[]>();
+  for (const r of resources) {
+    for (const u of [r.parent, providerUrn(r.provider), ...r.dependencies]) {
+      if (!u || u === r.urn) continue;
+      for (const d of byUrn.get(u) ?? []) out.set(d, [...(out.get(d) ?? []), r]);
+    }
+  }
+  return out;
+}

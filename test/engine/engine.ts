@@ -13,13 +13,21 @@ import { DynamicProviderPlugin } from "./plugin";
 import { PolicyPack } from "./policy";
 import { readProject, type Project } from "./project";
 import { StateFile, type ResourceState } from "./state";
+import { trackChild } from "./children";
+import { defaultParallel } from "./parallel";
 import { formatSummary } from "./summary";
+import { changedSteps, runUp } from "./up";
 import type { Diagnostic, EngineOptions, EngineResult, PendingOperationReport } from "./types";
 import { makeSecret, redact, type PropertyMap } from "./values";
 
 export type { EngineOptions, EngineResult } from "./types";
 
 export async function runEngine(opts: EngineOptions): Promise<EngineResult> {
+  return opts.verb === "up" ? runUp(opts, deploy) : deploy(opts);
+}
+
+/** One verb, one deployment: what the CLI's engine does between loading and saving the stack. */
+async function deploy(opts: EngineOptions): Promise<EngineResult> {
   const project = readProject(opts.cwd);
   const stack = opts.stack;
   const stateFile = path.resolve(opts.stateFile ?? path.join(project.root, ".pulumi-state", `${stack}.json`));
@@ -29,6 +37,7 @@ export async function runEngine(opts: EngineOptions): Promise<EngineResult> {
   const diagnostics: Diagnostic[] = project.warnings.map((message) => ({ severity: "warning", message, source: "engine" }));
   const config = stackConfig(project.name, opts.config ?? {}, opts.secrets ?? {});
   const env: NodeJS.ProcessEnv = { ...process.env, ...opts.env };
+  const parallel = opts.parallel ?? defaultParallel(env);
   // cmd/run would register ts-node over our loader if this were "true"; config
   // reaches the program and the plugin only the way the engine sends it.
   delete env["PULUMI_NODEJS_TYPESCRIPT"];
@@ -94,7 +103,12 @@ export async function runEngine(opts: EngineOptions): Promise<EngineResult> {
     // the program instead is not only unfaithful: cmd/run's error reporting on a
     // rejected registration can take minutes and gigabytes (see README).
     onFailure: () => void deployment.settle().then(() => program?.kill()),
+    parallel,
+    clearPendingCreates: opts.clearPendingCreates,
   });
+  const cancel = () => deployment.cancel();
+  if (opts.signal?.aborted) cancel();
+  opts.signal?.addEventListener("abort", cancel, { once: true });
   let program: ProgramProcess | undefined;
 
   let ok = true;
@@ -117,7 +131,7 @@ export async function runEngine(opts: EngineOptions): Promise<EngineResult> {
       if (code !== 0 || deployment.failed) {
         ok = false;
         // When a step failed we stopped the program ourselves; its error is the step's.
-        if (!deployment.failed && !diagnostics.some((d) => d.severity === "error")) {
+        if (!deployment.failed && !diagnostics.some((d) => d.severity === "error") && !deployment.cancelRequested) {
           diagnostics.push({ severity: "error", message: `the program exited with code ${code}`, source: "engine" });
         }
       }
@@ -144,6 +158,7 @@ export async function runEngine(opts: EngineOptions): Promise<EngineResult> {
     // What was done is kept, even when checkpoints were skipped.
     deployment.persist(true);
   } finally {
+    opts.signal?.removeEventListener("abort", cancel);
     program?.kill();
     await plugin?.close();
     await policy?.close();
@@ -152,6 +167,16 @@ export async function runEngine(opts: EngineOptions): Promise<EngineResult> {
 
   diagnostics.push(...deployment.diagnostics);
   if (deployment.diagnostics.some((d) => d.severity === "error") || deployment.steps.some((s) => s.failed)) ok = false;
+  const cancelled = deployment.cancelRequested;
+  if (cancelled) {
+    ok = false;
+    diagnostics.push({ severity: "error", source: "engine", message: `the ${opts.verb} was cancelled: steps in flight finished, no new ones started, and the state was saved` });
+  }
+  const unexpected = opts.expectNoChanges && ok ? changedSteps(deployment.steps) : [];
+  if (unexpected.length) {
+    ok = false;
+    diagnostics.push({ severity: "error", source: "engine", message: `no changes were expected but changes were ${dryRun ? "proposed" : "made"}: ${unexpected.join(", ")}` });
+  }
 
   const stackState = deployment.resources().find((r) => r.type === STACK_TYPE && !r.delete);
   const outputs = opts.verb === "destroy" ? {} : (redact(stackState?.outputs ?? {}) as Record<string, unknown>);
@@ -165,6 +190,8 @@ export async function runEngine(opts: EngineOptions): Promise<EngineResult> {
     policyViolations: deployment.violations,
     summary: "",
     stateFile,
+    exitCode: ok ? 0 : cancelled ? 8 : unexpected.length ? 7 : 1,
+    cancelled: cancelled || undefined,
   };
   result.summary = formatSummary(result, stack);
   return result;
@@ -200,12 +227,12 @@ function startProgram(
     `--organization=${opts.organization ?? "organization"}`,
     `--root-directory=${project.root}`,
     `--pwd=${project.programDir}`,
-    `--parallel=${opts.parallel ?? 16}`,
+    `--parallel=${opts.parallel ?? defaultParallel(env)}`,
     ...(dryRun ? ["--dry-run"] : []),
     project.entryPoint,
   ];
   const secretKeys = Object.keys(config).filter((k) => typeof config[k] === "object");
-  const child = spawn(process.execPath, args, {
+  const child = trackChild(spawn(process.execPath, args, {
     cwd: project.programDir,
     env: {
       ...env,
@@ -213,7 +240,7 @@ function startProgram(
       PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(secretKeys),
     },
     stdio: ["ignore", "pipe", "pipe"],
-  });
+  }));
   const lines = (stream: NodeJS.ReadableStream) =>
     new Promise<void>((resolve) => {
       readline

@@ -19,6 +19,8 @@ function cliArgs(s: KvScenario, verb: string, resources: KvSpec[], extra: string
     "--state", s.stateFile,
     "--config", `kvstore:dir=${s.dir}`,
     "--config", `kvtest:resources=${JSON.stringify(resources)}`,
+    // Not about the preview: skip it, as kv-scenario's runs do.
+    ...(verb === "up" ? ["--skip-preview"] : []),
     ...extra,
   ];
 }
@@ -47,14 +49,16 @@ describe("partial failure", () => {
     expect(s.checkpoint().checkpoint.latest.resources.find((x) => x.urn.endsWith("::x"))?.initErrors).toBeUndefined();
   });
 
-  test("a partially failed update keeps the new inputs and is retried", async () => {
+  test("a partially failed update keeps the old inputs (with the new outputs) and is retried", async () => {
     const s = scenario();
     await s.run("up", [{ name: "x", props: { label: "x", value: 1 } }]);
     const r = await s.run("up", [{ name: "x", props: { label: "x", value: 2, fail: "partial-update" } }]);
     expect(r.ok).toBe(false);
     const x = s.checkpoint().checkpoint.latest.resources.find((v) => v.urn.endsWith("::x"))!;
     expect(x.initErrors).toHaveLength(1);
-    expect(x.inputs["value"]).toBe(2);
+    // As pkg/engine/update.go OnResourceStepPost (pulumi#2011): old inputs, new outputs.
+    expect(x.inputs["value"]).toBe(1);
+    expect(x.outputs["value"]).toBe(2);
     const p = await s.run("preview", [{ name: "x", props: { label: "x", value: 2, fail: "partial-update" } }]);
     expect(stepOf(p.steps, "x").op).toBe("update");
   });
@@ -96,7 +100,7 @@ describe("program errors", () => {
 });
 
 describe("interrupted run", () => {
-  test("pending operations left by a killed run are reported by the next run and cleared by refresh", async () => {
+  test("pending operations left by a killed run are reported by the next run; refresh keeps a pending create until --clear-pending-creates", async () => {
     const s = scenario();
     await s.run("up", [{ name: "a", props: { label: "a", value: 1 } }]);
     const spec: KvSpec[] = [
@@ -126,10 +130,14 @@ describe("interrupted run", () => {
     expect(p.summary).toMatch(/Pending operations from an interrupted run:\n\s+creating urn:.*::h/);
     expect(opsByName(p.steps)["h"]).toBe("create");
 
-    // Refresh resolves them, warning that the object may exist in the service.
-    const r = await s.run("refresh");
+    // Refresh keeps the pending create (the CLI asks, or wants --clear-pending-creates),
+    // warning that the object may exist in the service; --clear-pending-creates drops it.
+    const kept = await s.run("refresh");
+    expect(kept.ok, errors(kept)).toBe(true);
+    expect(kept.diagnostics.some((d) => d.severity === "warning" && /may exist in the service/.test(d.message))).toBe(true);
+    expect(s.checkpoint().checkpoint.latest.pending_operations).toHaveLength(1);
+    const r = await s.run("refresh", [], { clearPendingCreates: true });
     expect(r.ok, errors(r)).toBe(true);
-    expect(r.diagnostics.some((d) => d.severity === "warning" && /may exist in the service/.test(d.message))).toBe(true);
     expect(s.checkpoint().checkpoint.latest.pending_operations).toEqual([]);
     const again = await s.run("preview", [{ name: "a", props: { label: "a", value: 1 } }]);
     expect(again.pendingOperations).toEqual([]);

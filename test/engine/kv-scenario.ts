@@ -19,6 +19,8 @@ export interface KvSpec {
   protect?: boolean;
   retainOnDelete?: boolean;
   deleteBeforeReplace?: boolean;
+  deletedWith?: string;
+  aliases?: string[];
   ignoreChanges?: string[];
   replaceOnChanges?: string[];
   additionalSecretOutputs?: string[];
@@ -42,6 +44,18 @@ export interface RunExtra {
   policyPack?: string;
   policyConfig?: string;
   skipCheckpoints?: boolean;
+  /**
+   * `up` previews first, as the CLI does, unless this is true. Default true here, as CI
+   * pipelines often run `up --skip-preview`: a preview runs the program a second time,
+   * and only tests about the preview need it. Pass false to get the CLI's default.
+   */
+  skipPreview?: boolean;
+  parallel?: number;
+  expectNoChanges?: boolean;
+  refresh?: boolean;
+  clearPendingCreates?: boolean;
+  env?: Record<string, string>;
+  signal?: AbortSignal;
 }
 
 export class KvScenario {
@@ -67,6 +81,13 @@ export class KvScenario {
       policyPack: extra.policyPack,
       policyConfig: extra.policyConfig,
       skipCheckpoints: extra.skipCheckpoints,
+      skipPreview: extra.skipPreview ?? true,
+      parallel: extra.parallel,
+      expectNoChanges: extra.expectNoChanges,
+      refresh: extra.refresh,
+      clearPendingCreates: extra.clearPendingCreates,
+      env: extra.env,
+      signal: extra.signal,
     };
   }
 

@@ -190,9 +190,12 @@ describe("refresh", () => {
     s.writeObject(idA, { label: "a", value: 42 });
     const r = await s.run("refresh");
     expect(r.ok, errors(r)).toBe(true);
-    expect(stepOf(r.steps, "a")).toMatchObject({ op: "update", diffs: ["computed", "value"] });
+    // Drift as the engine frames it (step.go RefreshStep): the declared inputs that moved.
+    expect(stepOf(r.steps, "a")).toMatchObject({ op: "update", diffs: ["value"] });
     expect(stepOf(r.steps, "b").op).toBe("same");
-    expect(r.summary).toMatch(/a\s+drift \[diff: ~computed, ~value\]/);
+    expect(r.summary).toMatch(/a\s+drift \[diff: ~value\]/);
+    // The stack counts, as in the CLI: 1 drifted, 2 unchanged (b and the stack).
+    expect(r.summary).toMatch(/\n {4}2 unchanged/);
     const a = s.checkpoint().checkpoint.latest.resources.find((x) => x.urn.endsWith("::a"))!;
     expect(a.inputs["value"]).toBe(42);
     expect(a.outputs["value"]).toBe(42);

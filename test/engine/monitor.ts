@@ -8,7 +8,7 @@ import { errorMessage, type Deployment } from "./deployment";
 import type { Diagnostic, ResourceGoal, Severity } from "./types";
 
 /** Features we implement, answered truthfully to SupportsFeature. */
-const SUPPORTED_FEATURES = new Set(["secrets"]);
+const SUPPORTED_FEATURES = new Set(["secrets", "deletedWith"]);
 
 export interface MonitorHandlers {
   deployment: () => Deployment;
@@ -66,6 +66,7 @@ export class MonitorServer {
           custom: req.getCustom(),
           props: fromStruct(req.getObject()),
           dependencies: req.getDependenciesList(),
+          propertyDependencies: propertyDependenciesOf(req),
           provider: req.getProvider(),
           protect: req.hasProtect() ? req.getProtect() : undefined,
           retainOnDelete: req.hasRetainondelete() ? req.getRetainondelete() : undefined,
@@ -73,6 +74,9 @@ export class MonitorServer {
           ignoreChanges: req.getIgnorechangesList(),
           replaceOnChanges: req.getReplaceonchangesList(),
           additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
+          deletedWith: req.getDeletedwith() || undefined,
+          // Without the aliasSpecs feature the SDK sends the old names as full URNs.
+          aliases: req.getAliasurnsList(),
         };
         this.h
           .deployment()
@@ -170,4 +174,11 @@ const ANSI = /\u001b\[[0-9;]*m/g;
 
 export function stripAnsi(s: string): string {
   return s.replace(ANSI, "");
+}
+
+/** RegisterResourceRequest's property dependencies: input name → the URNs its value came from. */
+function propertyDependenciesOf(req: resproto.RegisterResourceRequest): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  req.getPropertydependenciesMap().forEach((deps, key) => (out[key] = deps.getUrnsList()));
+  return out;
 }

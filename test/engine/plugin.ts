@@ -7,6 +7,7 @@
 
 import { spawn, type ChildProcess } from "node:child_process";
 import * as readline from "node:readline";
+import { trackChild } from "./children";
 import { grpc, provrpc, provproto, statusproto, emptyproto, toStruct, fromStruct, unary } from "./proto";
 import { unwrapMap, type PropertyMap } from "./values";
 
@@ -46,11 +47,13 @@ export class DynamicProviderPlugin {
 
   static async start(opts: PluginOptions): Promise<DynamicProviderPlugin> {
     const entry = require.resolve("@pulumi/pulumi/cmd/dynamic-provider/index.js");
-    const child = spawn(process.execPath, [entry, opts.engineAddress], {
-      cwd: opts.cwd,
-      env: opts.env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = trackChild(
+      spawn(process.execPath, [entry, opts.engineAddress], {
+        cwd: opts.cwd,
+        env: opts.env,
+        stdio: ["ignore", "pipe", "pipe"],
+      }),
+    );
     readline.createInterface({ input: child.stderr! }).on("line", (l) => opts.onOutput(l, "stderr"));
     const port = await new Promise<string>((resolve, reject) => {
       const rl = readline.createInterface({ input: child.stdout! });

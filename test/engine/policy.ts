@@ -8,6 +8,7 @@
 // config file), ConfigureStack; per resource Remediate then Analyze on its checked
 // inputs (`__provider` included); AnalyzeStack on every resource's outputs at the end.
 
+import { trackChild } from "./children";
 import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as readline from "node:readline";
@@ -49,11 +50,7 @@ export class PolicyPack {
 
   static async start(opts: PolicyPackOptions): Promise<PolicyPack> {
     const entry = require.resolve("@pulumi/pulumi/cmd/run-policy-pack/index.js");
-    const child = spawn(process.execPath, [entry, opts.engineAddress, opts.dir], {
-      cwd: opts.dir,
-      env: opts.env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = trackChild(spawn(process.execPath, [entry, opts.engineAddress, opts.dir], { cwd: opts.dir, env: opts.env, stdio: ["ignore", "pipe", "pipe"] }));
     const out = (message: string) => opts.diagnostics.push({ severity: "info", message, source: "policy" });
     readline.createInterface({ input: child.stderr! }).on("line", out);
     const port = await new Promise<string>((resolve, reject) => {

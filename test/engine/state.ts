@@ -21,6 +21,8 @@ export interface ResourceState {
   outputs: PropertyMap;
   parent?: string;
   dependencies: string[];
+  /** Input name → the URNs its value came from: what a delete-before-replace cascades over. */
+  propertyDependencies?: Record<string, string[]>;
   provider?: string;
   protect?: boolean;
   /** Removed from state without calling the provider's delete. */
@@ -28,6 +30,8 @@ export interface ResourceState {
   /** Read with `Resource.get`: not managed, never deleted by the engine. */
   external?: boolean;
   additionalSecretOutputs?: string[];
+  /** The URN of the resource this one is deleted with: its own delete is then skipped. */
+  deletedWith?: string;
   /** Reasons from a partially failed create/update: forces an update next run. */
   initErrors?: string[];
 }

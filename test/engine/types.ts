@@ -60,6 +60,12 @@ export interface EngineResult {
   /** The human summary printed by the CLI. */
   summary: string;
   stateFile: string;
+  /** The CLI's exit code for this result: 0, 1 (failure), 7 (changes where none were expected), 8 (cancelled). */
+  exitCode?: 0 | 1 | 7 | 8;
+  /** True when the run was cancelled (`signal` aborted, the first SIGINT). */
+  cancelled?: boolean;
+  /** The preview an `up` ran first (absent with skipPreview). */
+  preview?: EngineResult;
 }
 
 export interface EngineOptions {
@@ -90,7 +96,24 @@ export interface EngineOptions {
    */
   skipCheckpoints?: boolean;
   organization?: string;
+  /**
+   * Resource operations run at once (`--parallel`): default PULUMI_PARALLEL, else
+   * 4 x os.availableParallelism(), as the CLI's 4 x GOMAXPROCS. Also given to the program.
+   */
   parallel?: number;
+  /** `up --skip-preview`: without it, up previews first and stops, changing nothing, when the preview fails. */
+  skipPreview?: boolean;
+  /** `--expect-no-changes`: any change fails the run (exit code 7). */
+  expectNoChanges?: boolean;
+  /** `up --refresh`: refresh the state before the preview and the update. */
+  refresh?: boolean;
+  /** `refresh --clear-pending-creates`: drop interrupted creates from the state instead of keeping them. */
+  clearPendingCreates?: boolean;
+  /**
+   * Cancels the run when aborted, as the CLI's first SIGINT: no new steps start, in-flight
+   * ones finish, no deletes, the state is saved; the result has cancelled: true, exitCode 8.
+   */
+  signal?: AbortSignal;
 }
 
 export interface ResourceGoal {
@@ -100,6 +123,8 @@ export interface ResourceGoal {
   custom: boolean;
   props: PropertyMap;
   dependencies: string[];
+  /** Input name → the URNs its value came from (outputs of other resources). */
+  propertyDependencies?: Record<string, string[]>;
   provider: string;
   protect?: boolean;
   retainOnDelete?: boolean;
@@ -107,6 +132,10 @@ export interface ResourceGoal {
   ignoreChanges: string[];
   replaceOnChanges: string[];
   additionalSecretOutputs: string[];
+  /** The `deletedWith` option: a URN. */
+  deletedWith?: string;
+  /** The `aliases` option: the URNs this resource had before. */
+  aliases?: string[];
   /** Set for `Resource.get` (ReadResource). */
   readId?: string;
 }
