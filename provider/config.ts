@@ -13,6 +13,11 @@
  * engine passes it whole, namespaced, secrets unwrapped); in the program process
  * (the SDK's functions) from `new pulumi.Config("svc")`. Both are a ConfigSource.
  * Keys are only ever handed to the client: never to inputs, outputs or messages.
+ *
+ * Optional pacing ceilings per connection (provider/client/pacing.ts):
+ * `svc:maxConcurrency` / `svc:requestsPerSecond`, env `SVC_MAX_CONCURRENCY` /
+ * `SVC_REQUESTS_PER_SECOND`; in a profile `svc:profiles` `{"P": {"maxConcurrency": 8}}`,
+ * env `SVC_PROFILE_<P>_MAX_CONCURRENCY`, else the stack-wide value.
  */
 
 export type Product = "webhooks" | "inboxes" | "infra";
@@ -26,6 +31,8 @@ export interface Connection {
   profile: string | undefined;
   baseUrl: string;
   apiKey: string;
+  /** Fixed ceilings of the connection's traffic; unset: the controller adapts alone. */
+  ceilings: { maxConcurrency?: number; requestsPerSecond?: number };
 }
 
 /** Why a connection cannot be made: names the config key and the env variable to set. */
@@ -35,7 +42,9 @@ export class MissingSettingError extends Error {
     readonly envVar: string,
     what: string,
   ) {
-    super(`Missing ${what}: set stack config \`${configKey}\` (e.g. \`pulumi config set --secret ${configKey} ...\`) or the environment variable ${envVar}.`);
+    // --secret for a key only: an address is no secret.
+    const secret = configKey.endsWith("ApiKey") ? "--secret " : "";
+    super(`Missing ${what}: set stack config \`${configKey}\` (e.g. \`pulumi config set ${secret}${configKey} ...\`) or the environment variable ${envVar}.`);
     this.name = "MissingSettingError";
   }
 }
@@ -67,13 +76,53 @@ export function resolveConnection(source: ConfigSource, product: Product, profil
     usedEnv ||= configured === undefined;
     return value;
   };
-  const conn: Connection = { product, profile, baseUrl: read("Url"), apiKey: read("ApiKey") };
+  const ceilings = {
+    maxConcurrency: readCeiling(source, "maxConcurrency", profile, env, () => (usedEnv = true)),
+    requestsPerSecond: readCeiling(source, "requestsPerSecond", profile, env, () => (usedEnv = true)),
+  };
+  const conn: Connection = { product, profile, baseUrl: read("Url"), apiKey: read("ApiKey"), ceilings };
   if (!usedEnv && env === process.env) {
     let bySource = fromConfig.get(source);
     if (!bySource) fromConfig.set(source, (bySource = new Map()));
     bySource.set(memoKey, conn);
   }
   return conn;
+}
+
+/** A setting with a value it cannot take: names the key (or variable), the value and the limit. */
+export class InvalidSettingError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "InvalidSettingError";
+  }
+}
+
+type Ceiling = "maxConcurrency" | "requestsPerSecond";
+const CEILING_LIMITS: Record<Ceiling, { max: number; whole: boolean; what: string }> = {
+  maxConcurrency: { max: 10_000, whole: true, what: "a whole number of requests in flight from 1 to 10000" },
+  requestsPerSecond: { max: 100_000, whole: false, what: "a number of requests per second above 0, at most 100000" },
+};
+
+/** A pacing ceiling: the profile's value, else the stack-wide one; config before env. */
+function readCeiling(source: ConfigSource, name: Ceiling, profile: string | undefined, env: NodeJS.ProcessEnv, fromEnv: () => void): number | undefined {
+  const envSuffix = name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
+  const places: { configKey: string; envVar: string; configured: unknown }[] = [];
+  if (profile) places.push({ configKey: `svc:profiles.${profile}.${name}`, envVar: `SVC_PROFILE_${envName(profile)}_${envSuffix}`, configured: profileTable(source)[profile]?.[name] });
+  places.push({ configKey: `svc:${name}`, envVar: `SVC_${envSuffix}`, configured: source(name) });
+  for (const place of places) {
+    const configured = typeof place.configured === "number" ? String(place.configured) : nonEmpty(place.configured);
+    const raw = configured ?? nonEmpty(env[place.envVar]);
+    if (raw === undefined) continue;
+    if (configured === undefined) fromEnv();
+    const value = Number(raw);
+    const limit = CEILING_LIMITS[name];
+    if (!Number.isFinite(value) || value <= 0 || value > limit.max || (limit.whole && !Number.isInteger(value))) {
+      const where = configured !== undefined ? `Stack config \`${place.configKey}\`` : `The environment variable ${place.envVar}`;
+      throw new InvalidSettingError(`${where} is ${JSON.stringify(raw)}; it must be ${limit.what}.`);
+    }
+    return value;
+  }
+  return undefined;
 }
 
 /**
@@ -118,4 +167,25 @@ const followsPluginConfig: ConfigSource = (key) => pluginConfig(key);
 
 export function pluginConfigSource(): ConfigSource {
   return followsPluginConfig;
+}
+
+/**
+ * How long the provider keeps looking for the object of a create whose answer was
+ * lost before it decides the create made nothing (provider/engine/reconcile.ts):
+ * stack config `svc:reconcileWindowSeconds`, else env `SVC_RECONCILE_WINDOW_SECONDS`,
+ * else RECONCILE_WINDOW_DEFAULT_SECONDS. Throws a message naming the setting, the
+ * value's problem and the bounds (check() shows it at preview).
+ */
+export const RECONCILE_WINDOW_DEFAULT_SECONDS = 15;
+export const RECONCILE_WINDOW_MAX_SECONDS = 600;
+
+export function reconcileWindowSeconds(source: ConfigSource = pluginConfigSource(), env: NodeJS.ProcessEnv = process.env): number {
+  const configured = nonEmpty(source("reconcileWindowSeconds"));
+  const raw = configured ?? nonEmpty(env.SVC_RECONCILE_WINDOW_SECONDS);
+  if (raw === undefined) return RECONCILE_WINDOW_DEFAULT_SECONDS;
+  const where = configured !== undefined ? "Stack config `svc:reconcileWindowSeconds`" : "The environment variable SVC_RECONCILE_WINDOW_SECONDS";
+  const value = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || !Number.isFinite(value) || value > RECONCILE_WINDOW_MAX_SECONDS)
+    throw new Error(`${where} is ${JSON.stringify(raw.slice(0, 40))}: expected a number of seconds from 0 to ${RECONCILE_WINDOW_MAX_SECONDS} (default ${RECONCILE_WINDOW_DEFAULT_SECONDS}).`);
+  return value;
 }

@@ -26,7 +26,7 @@ export function providerFor(kind: string): ResourceProviderOf {
 }
 
 export { SvcClient, SvcApiError, SvcConnectionError, SvcUnknownOutcomeError, closeSharedDispatcher } from "./client";
-export { resolveConnection, settingNames, MissingSettingError, type ConfigSource, type Connection, type Product } from "./config";
+export { resolveConnection, settingNames, MissingSettingError, InvalidSettingError, type ConfigSource, type Connection, type Product } from "./config";
 export { operationContext, clearReadCache } from "./engine/resource-provider";
 export { PartialFailure } from "./engine/errors";
 export { UNKNOWN } from "./engine/unknown";

@@ -12,6 +12,7 @@
  * Type checks (is `url` a string, are delays numbers) belong to the caller's schema;
  * these rules skip values of the wrong type rather than double-report them.
  */
+import { controlCharacterViolation } from "./text";
 import type { RuleViolation } from "./types";
 
 export const ENDPOINT_LIMITS = {
@@ -34,7 +35,20 @@ export const ASSUMED_ENDPOINT_BOUNDS = {
   secretMaxLength: 256,
   retryScheduleMaxEntries: 50,
   descriptionMaxLength: 1024,
+  /** Above every plan's ceiling (enterprise 30): a sensible bound that holds even when the plan cannot be read. */
+  maxAttemptsMax: 100,
 } as const;
+
+/**
+ * Names a header may not have: they are the keys of every JavaScript object's
+ * prototype, which a JSON body or a program's object literal drops or mistakes for
+ * something else (`{"__proto__": ...}` sets no header), so they are refused, not lost.
+ */
+export const PROTOTYPE_KEY_NAMES: readonly string[] = ["__proto__", "constructor", "prototype"];
+
+/** The message for a header named like a prototype key (shared with the SDK, which sees it before serialization drops it). */
+export const prototypeKeyHeaderMessage = (name: string) =>
+  `Header name '${name}' is a JavaScript prototype key (${PROTOTYPE_KEY_NAMES.join(", ")}): it would be dropped, not sent. Use another name.`;
 
 /** Headers the service sets itself on every delivery; `X-Webhook-` is a managed prefix. */
 export const MANAGED_HEADER_NAMES: string[] = ["Content-Type", "User-Agent"];
@@ -59,6 +73,8 @@ export interface EndpointRuleInput {
   retry_schedule?: number[] | null;
   delivery_timeout_ms?: number | null;
   subscriptions?: { event_type: string }[] | null;
+  description?: unknown;
+  max_attempts?: unknown;
 }
 
 /** Every documented endpoint limit the body breaks, in field order (url, headers, retries, timeout, subscriptions). */
@@ -77,6 +93,13 @@ export function endpointViolations(body: EndpointRuleInput): RuleViolation[] {
       out.push({ path: ["delivery_timeout_ms"], type: "greater_than_equal", msg: "Input should be greater than or equal to 1", params: { limit: 1 } });
     }
   }
+  const maxAttempts = body.max_attempts;
+  if (typeof maxAttempts === "number" && maxAttempts > ASSUMED_ENDPOINT_BOUNDS.maxAttemptsMax) {
+    const limit = ASSUMED_ENDPOINT_BOUNDS.maxAttemptsMax;
+    out.push({ path: ["max_attempts"], type: "less_than_equal", msg: `Input should be less than or equal to ${limit}`, params: { limit } });
+  }
+  const description = controlCharacterViolation(body.description, ["description"], { multiLine: true });
+  if (description) out.push(description);
   if (body.subscriptions) {
     body.subscriptions.forEach((s, i) => {
       if (typeof s?.event_type === "string" && !isValidSubscriptionPattern(s.event_type)) {
@@ -99,7 +122,9 @@ function customHeaderViolations(headers: Record<string, string>): RuleViolation[
     const value = headers[name];
     totalBytes += Buffer.byteLength(name, "utf8") + (typeof value === "string" ? Buffer.byteLength(value, "utf8") : 0);
     const key = name.toLowerCase();
-    if (!HTTP_TOKEN.test(name)) {
+    if (PROTOTYPE_KEY_NAMES.includes(key)) {
+      out.push({ path: at, type: "webhooks.custom_header_name_invalid", msg: prototypeKeyHeaderMessage(name) });
+    } else if (!HTTP_TOKEN.test(name)) {
       out.push({ path: at, type: "webhooks.custom_header_name_invalid", msg: `Header name '${printable(name)}' is not a valid HTTP token.` });
     } else if (MANAGED.has(key) || key.startsWith(MANAGED_HEADER_PREFIX.toLowerCase())) {
       out.push({ path: at, type: "webhooks.custom_header_managed", msg: `Header '${name}' is set by the service and cannot be customised.` });

@@ -229,13 +229,23 @@ function judgePattern(pattern: string): PatternUnsafeReason | null {
 
 type Verdict = "safe" | "vulnerable" | "unknown" | "unsupported";
 
+let checkerWarm = false;
+
 function redosVerdict(pattern: string): Verdict {
   // Pure JavaScript backend: synchronous, offline, no JVM or native binary.
   process.env.RECHECK_SYNC_BACKEND ??= "pure";
   // Loaded on first use: the checker is a large module that most processes never need.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { checkSync } = require("recheck") as typeof import("recheck");
-  const d = checkSync(pattern, "u", { timeout: CHECK_TIMEOUT_MS });
+  // The first check of a process pays the checker's start-up (seconds on a busy
+  // machine) inside its budget, and a simple safe pattern came back "too_complex":
+  // warm it up once, and give a timed-out pattern one more budget.
+  if (!checkerWarm) {
+    checkSync("a+", "u");
+    checkerWarm = true;
+  }
+  let d = checkSync(pattern, "u", { timeout: CHECK_TIMEOUT_MS });
+  if (d.status === "unknown" && d.error.kind === "timeout") d = checkSync(pattern, "u", { timeout: CHECK_TIMEOUT_MS });
   if (d.status === "safe") return "safe";
   if (d.status === "vulnerable") return "vulnerable";
   return d.error.kind === "unsupported" ? "unsupported" : "unknown";

@@ -4,11 +4,12 @@
  * provider's `check` (which predicts them at preview).
  *
  * Create body: `label` (string, at most 200), `phrase` (boolean), `expires_in_minutes`
- * (integer >= 1, or null), `transport` (`email` | `http`; default `email`).
+ * (integer 1 to 525,600, or null), `transport` (`email` | `http`; default `email`).
  * Update body: `label`, `status`, `phrase`, each nullable; `transport` and
  * `expires_in_minutes` are create-only and refused on update (`extra_forbidden`),
  * as is any unknown member.
  */
+import { textViolations } from "./text";
 import type { RuleViolation } from "./types";
 
 export const INBOX_LIMITS = {
@@ -16,6 +17,12 @@ export const INBOX_LIMITS = {
   labelMaxLength: 200,
   /** Smallest `expires_in_minutes` (our decision: a positive whole number of minutes). */
   expiresInMinutesMin: 1,
+  /**
+   * Largest `expires_in_minutes`: 525,600 (365 days). The spec states no bound; ours
+   * keeps the expiry a real date (1e15 minutes is past any date a clock can hold) and a
+   * disposable inbox disposable. 422 `less_than_equal`, `params.limit` 525600.
+   */
+  expiresInMinutesMax: 525_600,
 } as const;
 
 export const INBOX_TRANSPORTS = ["email", "http"] as const;
@@ -60,6 +67,7 @@ export function inboxViolations(body: Record<string, unknown>, { creating }: { c
       out.push({ path: ["label"], type: "string_too_long", msg: `String should have at most ${INBOX_LIMITS.labelMaxLength} characters`, params: { count: INBOX_LIMITS.labelMaxLength } });
     }
   }
+  out.push(...textViolations(body, { singleLine: ["label"] }));
   if (phrase !== undefined && !(phrase === null && !creating) && typeof phrase !== "boolean") {
     out.push({ path: ["phrase"], type: "bool_type", msg: "Input should be a valid boolean" });
   }
@@ -70,6 +78,8 @@ export function inboxViolations(body: Record<string, unknown>, { creating }: { c
       if (typeof minutes !== "number" || !Number.isInteger(minutes)) out.push({ path: ["expires_in_minutes"], type: "int_type", msg: "Input should be a valid integer" });
       else if (minutes < INBOX_LIMITS.expiresInMinutesMin) {
         out.push({ path: ["expires_in_minutes"], type: "greater_than_equal", msg: `Input should be greater than or equal to ${INBOX_LIMITS.expiresInMinutesMin}`, params: { limit: INBOX_LIMITS.expiresInMinutesMin } });
+      } else if (minutes > INBOX_LIMITS.expiresInMinutesMax) {
+        out.push({ path: ["expires_in_minutes"], type: "less_than_equal", msg: `Input should be less than or equal to ${INBOX_LIMITS.expiresInMinutesMax} (365 days)`, params: { limit: INBOX_LIMITS.expiresInMinutesMax } });
       }
     }
     const transport = body.transport;

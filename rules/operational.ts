@@ -2,6 +2,7 @@
  * Operational endpoints (spec document 2, "Operational endpoints and workspace";
  * the type names are design/api-assumptions.md's, as the spec does not show them).
  */
+import { textViolations } from "./text";
 import type { RuleViolation } from "./types";
 
 export const OPERATIONAL_EVENT_TYPES = [
@@ -31,7 +32,7 @@ export function httpsUrlViolations(url: unknown, path: (string | number)[]): Rul
 
 /** Violations of an operational endpoint body (`url`, `event_types`). */
 export function operationalEndpointViolations(body: Record<string, unknown>): RuleViolation[] {
-  const out = httpsUrlViolations(body.url, ["url"]);
+  const out = [...httpsUrlViolations(body.url, ["url"]), ...textViolations(body, { multiLine: ["description"] })];
   if (Array.isArray(body.event_types)) {
     body.event_types.forEach((name, i) => {
       if (typeof name === "string" && !(OPERATIONAL_EVENT_TYPES as readonly string[]).includes(name)) {

@@ -3,18 +3,26 @@
  * quotas"; shared/design/api-assumptions.md). Shared by the emulator and the
  * provider's `check`.
  */
+import { didYouMean } from "./names";
+import { controlCharacterViolation } from "./text";
 import type { RuleViolation } from "./types";
 
+/**
+ * A table looked up by names from requests: no prototype, so `constructor` or
+ * `__proto__` is an unknown name (a 422), never an inherited member.
+ */
+const table = <T>(entries: Record<string, T>): Record<string, T> => Object.freeze(Object.assign(Object.create(null) as Record<string, T>, entries));
+
 /** Service -> quota name -> default limit per project (spec document 3, Limits). */
-export const QUOTA_SERVICES: Record<string, Record<string, number>> = {
-  compute: { vms: 50, vcpu: 200, ram_gb: 800 },
-  "block-storage": { block_storage_gb: 5000, snapshots: 200, backups: 500 },
-  network: { floating_ips: 20, networks: 10, security_groups: 50, load_balancers: 10 },
-  dns: { dns_zones: 50 },
-  iam: { users: 25 },
+export const QUOTA_SERVICES: Record<string, Record<string, number>> = table({
+  compute: table({ vms: 50, vcpu: 200, ram_gb: 800 }),
+  "block-storage": table({ block_storage_gb: 5000, snapshots: 200, backups: 500 }),
+  network: table({ floating_ips: 20, networks: 10, security_groups: 50, load_balancers: 10 }),
+  dns: table({ dns_zones: 50 }),
+  iam: table({ users: 25 }),
   /** Unlimited, soft only: no quota names. */
-  "object-storage": {},
-};
+  "object-storage": table({}),
+});
 
 export type QuotaScope = "region" | "project";
 
@@ -31,7 +39,7 @@ export const DEFAULT_REGION = "us-east-1";
  * vCPU and RAM (counted across running VMs) per region like the VMs;
  * block storage GB (sum of all volumes) project-wide.
  */
-export const QUOTA_SCOPES: Record<string, QuotaScope> = {
+export const QUOTA_SCOPES: Record<string, QuotaScope> = table({
   vms: "region",
   vcpu: "region",
   ram_gb: "region",
@@ -44,7 +52,7 @@ export const QUOTA_SCOPES: Record<string, QuotaScope> = {
   load_balancers: "region",
   dns_zones: "project",
   users: "project",
-};
+});
 
 /** The `scope` field of a quota entry: `region: <region>` or `project`. */
 export function quotaScopeLabel(name: string, region: string): string {
@@ -73,6 +81,9 @@ export interface QuotaRequestRecord {
 }
 
 export const QUOTA_REQUEST_LIMITS = { justificationMaxLength: 2000 } as const;
+
+/** The largest quota value a limit or request may name (our decision: far above any real quota, so a typo like 1e15 never reaches the service). */
+export const QUOTA_VALUE_MAX = 1_000_000_000;
 
 /**
  * The quota-request state machine. `edit` is PATCH (back to `pending`),
@@ -113,9 +124,10 @@ export function quotaLimitsViolations(service: string, limits: unknown, path: (s
   const known = QUOTA_SERVICES[service];
   const out: RuleViolation[] = [];
   for (const [name, value] of entries) {
-    if (known && !(name in known)) out.push({ path: [...path, name], type: "extra_forbidden", msg: `Unknown quota '${name}' for service ${service}` });
+    if (known && !(name in known)) out.push({ path: [...path, name], type: "extra_forbidden", msg: `Unknown quota '${name}' for service ${service}${didYouMean(name, Object.keys(known))}` });
     else if (typeof value !== "number" || !Number.isInteger(value)) out.push({ path: [...path, name], type: "int_type", msg: "Input should be a valid integer" });
     else if (value <= 0) out.push({ path: [...path, name], type: "greater_than", msg: "Input should be greater than 0", params: { limit: 0 } });
+    else if (value > QUOTA_VALUE_MAX) out.push({ path: [...path, name], type: "less_than_equal", msg: `Input should be less than or equal to ${QUOTA_VALUE_MAX}`, params: { limit: QUOTA_VALUE_MAX } });
   }
   return out;
 }
@@ -159,8 +171,10 @@ export function quotaRequestViolations(body: Record<string, unknown>): RuleViola
     }
   }
   const j = body.justification;
+  const jControl = controlCharacterViolation(j, ["justification"], { multiLine: true });
   if (j === undefined || j === null) out.push({ path: ["justification"], type: "missing", msg: "Field required" });
   else if (typeof j !== "string") out.push({ path: ["justification"], type: "string_type", msg: "Input should be a valid string" });
+  else if (jControl) out.push(jControl);
   else if (j.trim().length === 0) out.push({ path: ["justification"], type: "string_too_short", msg: "String should have at least 1 character", params: { count: 1 } });
   else if ([...j].length > QUOTA_REQUEST_LIMITS.justificationMaxLength) {
     out.push({ path: ["justification"], type: "string_too_long", msg: `String should have at most ${QUOTA_REQUEST_LIMITS.justificationMaxLength} characters`, params: { count: QUOTA_REQUEST_LIMITS.justificationMaxLength } });

@@ -3,6 +3,7 @@
  * Pure rules shared by the emulator and the provider's preview checks.
  */
 import { BlockList, isIP } from "node:net";
+import { textViolations } from "./text";
 import type { RuleViolation } from "./types";
 
 export const SOURCE_PROVIDERS = ["payments", "codehost", "broker", "generic"] as const;
@@ -16,6 +17,9 @@ export const BROKER_REQUIRED_FIELDS = ["broker_identifier", "broker_host", "brok
 
 /** Every field whose presence in a create or PATCH of a broker source needs the `broker_sources` feature. */
 export const BROKER_FIELDS = [...BROKER_REQUIRED_FIELDS, "broker_vhost", "broker_port", "broker_queues"] as const;
+
+/** The free-text fields of a source: one line each. */
+export const SOURCE_TEXT_FIELDS = ["name", "event_type_key", "event_type_prefix", "default_event_type", "broker_identifier", "broker_host", "broker_vhost", "broker_user", "broker_exchange", "broker_topic"] as const;
 
 export const BROKER_PORT_RANGE = { min: 1, max: 65535 } as const;
 /** AMQP's port, used when `broker_port` is not set (also in `broker_not_allowed`'s `host`). */
@@ -40,7 +44,7 @@ const blank = (v: unknown) => v === undefined || v === null || v === "";
  * required field; an empty string is `string_too_short`).
  */
 export function sourceViolations(body: Record<string, unknown>, { creating }: { creating: boolean }): RuleViolation[] {
-  const out: RuleViolation[] = [];
+  const out: RuleViolation[] = textViolations(body, { singleLine: SOURCE_TEXT_FIELDS });
   if (body.provider === "broker") {
     for (const field of BROKER_REQUIRED_FIELDS) {
       if (blank(body[field])) out.push({ path: [field], type: "webhooks.broker_fields_required", msg: `A broker source needs ${BROKER_REQUIRED_FIELDS.join(", ")}; ${field} is missing.` });

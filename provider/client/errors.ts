@@ -57,6 +57,15 @@ export class SvcApiError extends Error {
     this.serviceMessage = init.body?.message;
   }
 
+  /**
+   * A 404 with no details (or no error body at all): the spec's answer for a path that
+   * does not exist, as opposed to an object that does not (which names its kind). It
+   * means a wrong base URL (one missing its product path), never "the object is gone".
+   */
+  get missingPath(): boolean {
+    return this.status === 404 && (this.code === "http_404" || Object.keys(this.details).length === 0);
+  }
+
   /** The same error with a message that explains the fix; keeps every field. */
   withMessage(message: string): SvcApiError {
     return new SvcApiError({
@@ -83,6 +92,13 @@ export class SvcConnectionError extends Error {
   ) {
     super(`${method} ${path}: no answer from the service (${failure}); request id ${requestId}. Check the address and the network, then run again.`);
     this.name = "SvcConnectionError";
+  }
+
+  /** The same error naming the address tried and the setting that holds it (`svc:webhooksUrl` or `SVC_WEBHOOKS_URL`). */
+  at(baseUrl: string, setting: string): SvcConnectionError {
+    const err = new SvcConnectionError(this.method, this.path, this.failure, this.maybeSent, this.requestId);
+    err.message = `${this.method} ${this.path}: no answer from the service (${this.failure}) at ${baseUrl.replace(/\/+$/, "")}${this.path}; request id ${this.requestId}. Check ${setting} and the network, then run again.`;
+    return err;
   }
 }
 
@@ -140,5 +156,10 @@ export function describeDetails(details: Record<string, unknown>): string {
   return out.join("; ");
 }
 
+/**
+ * Is `e` a refusal of the service (with this status and code)? `isApiError(e, 404)` means
+ * "no such object": a 404 for a path that does not exist (a wrong base URL) is not one,
+ * so a wrong address never makes refresh drop a resource or delete count it as gone.
+ */
 export const isApiError = (e: unknown, status?: number, code?: string): e is SvcApiError =>
-  e instanceof SvcApiError && (status === undefined || e.status === status) && (code === undefined || e.code === code);
+  e instanceof SvcApiError && (status === undefined || e.status === status) && (code === undefined || e.code === code) && !(status === 404 && e.missingPath);

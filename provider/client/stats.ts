@@ -16,8 +16,12 @@ export interface UnknownOutcome {
 export interface ReconcileOutcome {
   kind: string;
   path: string;
-  /** adopted: the object the create made was found and taken; recreated: none existed, sent again; ambiguous: several matched (failed, naming them). */
-  result: "adopted" | "recreated" | "ambiguous";
+  /**
+   * adopted: the object the create made was found and taken; recreated: none existed, sent again; ambiguous: several
+   * matched (failed, naming them); resumed: an interrupted run's create had made it, adopted; extra-deleted: an earlier
+   * attempt's object appeared after the create was sent again, deleted.
+   */
+  result: "adopted" | "recreated" | "ambiguous" | "resumed" | "extra-deleted";
   id?: string;
   candidates?: string[];
 }

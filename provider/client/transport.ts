@@ -4,13 +4,15 @@
  * provider shim, so no socket pool or key is ever captured into `__provider`).
  *
  * Every call gets `User-Agent: pulumi-svc/<version>` and its own `X-Request-ID`;
- * retries happen here and nowhere else (see retry.ts).
+ * retries happen here and nowhere else (see retry.ts). Every attempt first takes a
+ * place from its connection's traffic controller (pacing.ts).
  */
-import { randomUUID } from "node:crypto";
+import { createHmac, randomUUID } from "node:crypto";
 import { Agent, request as undiciRequest } from "undici";
 import { USER_AGENT } from "../version";
 import { SvcApiError, SvcConnectionError, SvcUnknownOutcomeError, type ApiErrorBody } from "./errors";
-import { decideRetry, DEFAULT_RETRY_POLICY, type AttemptOutcome, type RetryPolicy } from "./retry";
+import { pacerFor, type Ceilings, type Pacer, type PacingOutcome } from "./pacing";
+import { decideRetry, DEFAULT_RETRY_POLICY, retryAfterMs, type AttemptOutcome, type RetryPolicy } from "./retry";
 import { record } from "./stats";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -61,6 +63,8 @@ export interface ClientOptions {
   baseUrl: string;
   apiKey: string;
   retry?: Partial<RetryPolicy>;
+  /** Fixed ceilings of the connection (`svc:maxConcurrency`, `svc:requestsPerSecond`); the latest given apply. */
+  pacing?: Ceilings;
 }
 
 export interface Response<T> {
@@ -72,6 +76,7 @@ export interface Response<T> {
 export class SvcClient {
   private readonly baseUrl: string;
   private readonly policy: RetryPolicy;
+  private readonly pacer: Pacer;
   // A getter over a closure instead of a field: the key stays out of enumerable
   // state, so it cannot be printed by a debugger dump or JSON.stringify(client).
   private readonly authorization: () => string;
@@ -87,20 +92,29 @@ export class SvcClient {
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     const header = `Bearer ${options.apiKey}`;
     this.authorization = () => header;
+    this.pacer = pacerFor(this.baseUrl, options.apiKey, options.pacing);
   }
 
   async request<T = unknown>(options: RequestOptions): Promise<Response<T>> {
-    const started = Date.now();
+    // The retry budget counts this request's attempts and the waits it asked for, not
+    // time queued behind other requests of the connection: under sustained limiting
+    // at 1,000 resources the queue alone can be longer than the budget.
+    let ownMs = 0;
+    // Retries after a 429 that named its wait are paced, bounded by the budget, not by maxRetries.
+    let counted = 0;
     const safeToRepeat = options.safeToRepeat ?? options.method !== "POST";
     const pathWithQuery = options.path + queryString(options.query);
     const payload = options.body !== undefined ? JSON.stringify(options.body) : undefined;
     record.request();
     if (options.method !== "GET") this.writes++;
-    for (let retries = 0; ; retries++) {
+    for (let attempt = 0; ; attempt++) {
+      const slot = await this.pacer.acquire(attempt > 0);
+      const attemptStarted = Date.now();
       record.attempt();
       const requestId = `pulumi-svc-${randomUUID()}`;
       let outcome: AttemptOutcome;
       let failure: Error;
+      let pacing: PacingOutcome = { kind: "other" };
       try {
         const res = await undiciRequest(this.baseUrl + pathWithQuery, {
           method: options.method,
@@ -118,7 +132,10 @@ export class SvcClient {
         const text = await res.body.text();
         const answeredId = headerValue(res.headers["x-request-id"]) ?? requestId;
         const parsed = parseJson(text);
-        if (res.statusCode < 400) return { status: res.statusCode, body: parsed as T, requestId: answeredId };
+        if (res.statusCode < 400) {
+          pacing = { kind: "ok" };
+          return { status: res.statusCode, body: parsed as T, requestId: answeredId };
+        }
         const errorBody = (parsed as { error?: ApiErrorBody } | undefined)?.error;
         failure = new SvcApiError({ status: res.statusCode, method: options.method, path: options.path, body: errorBody, requestId: answeredId });
         outcome = {
@@ -127,6 +144,7 @@ export class SvcClient {
           retryAfterHeader: headerValue(res.headers["retry-after"]),
           retryAfterDetail: errorBody?.details?.retry_after,
         };
+        pacing = pacingOutcome(outcome);
         if (res.statusCode >= 500 && options.adoptHint) {
           failure = new SvcUnknownOutcomeError(options.method, options.path, answeredId, `the service answered ${res.statusCode}`, options.adoptHint);
         }
@@ -138,8 +156,13 @@ export class SvcClient {
           maybeSent && options.adoptHint
             ? new SvcUnknownOutcomeError(options.method, options.path, requestId, `no answer: ${code}`, options.adoptHint)
             : new SvcConnectionError(options.method, options.path, code, maybeSent, requestId);
+      } finally {
+        if (pacing.kind !== "throttled") slot.release(pacing);
       }
-      const decision = decideRetry(outcome, { retriesSoFar: retries, elapsedMs: Date.now() - started, safeToRepeat, policy: this.policy });
+      ownMs += Date.now() - attemptStarted;
+      const decision = decideRetry(outcome, { retriesSoFar: counted, elapsedMs: ownMs, safeToRepeat, policy: this.policy });
+      // A wait beyond the budget is not waited: it does not pause the connection either.
+      if (pacing.kind === "throttled") slot.release(decision.retry ? pacing : { kind: "other" });
       const cause = outcome.kind === "response" ? String(outcome.status) : "network";
       if (!decision.retry) {
         record.failure(cause);
@@ -147,8 +170,21 @@ export class SvcClient {
         throw failure;
       }
       record.retry(cause, decision.delayMs);
+      ownMs += decision.delayMs;
+      // A throttled request waits out the connection's pause in acquire(), with every other.
+      if (pacing.kind === "throttled" && pacing.retryAfterMs > 0) continue;
+      counted++;
       await new Promise((resolve) => setTimeout(resolve, decision.delayMs));
     }
+  }
+
+  /**
+   * A keyed hash of `text` under this client's key and address (HMAC-SHA256): the
+   * create journal recognises a create sent earlier with the same credentials by it,
+   * and it reveals neither the text nor the key.
+   */
+  fingerprint(text: string): string {
+    return createHmac("sha256", this.authorization()).update(`${this.baseUrl}\n${text}`).digest("hex");
   }
 
   /**
@@ -200,6 +236,16 @@ export class ListTooLongError extends Error {
     super(`GET ${path} lists more than ${maxItems} items.`);
     this.name = "ListTooLongError";
   }
+}
+
+/** A 429 naming its wait pauses the connection; a 503 (or a 429 naming none) only shrinks its window. */
+function pacingOutcome(outcome: AttemptOutcome & { kind: "response" }): PacingOutcome {
+  if (outcome.status === 429) {
+    if (outcome.retryAfterHeader !== undefined && outcome.retryAfterHeader.trim() === "") return { kind: "other" }; // a quota refusal
+    const wait = retryAfterMs(outcome.retryAfterHeader, outcome.retryAfterDetail);
+    return wait === undefined ? { kind: "overloaded" } : { kind: "throttled", retryAfterMs: wait };
+  }
+  return outcome.status === 503 ? { kind: "overloaded" } : { kind: "other" };
 }
 
 /** undici codes meaning the request never left: the service cannot have acted on it. */

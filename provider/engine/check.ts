@@ -4,16 +4,25 @@
  * Values preview does not know yet are skipped, never guessed.
  */
 import type { z } from "zod";
+import { didYouMean } from "../../rules/names";
 import type { RuleViolation } from "../../rules/types";
 import { apiPathToProperty, asIs, fieldEntries, formatPropertyPath, isInputField, type CheckFailure, type Props, type ResourceDefinition } from "./fields";
 import { isUnknown, neutraliseUnknowns, touchesUnknown, unknownPaths, type PathSegment } from "./unknown";
 
 export const PROVIDER_KEY = "__provider";
+/**
+ * Names of the inputs the program gave as secrets (set by the SDK, sdk/props.ts): the
+ * plugin receives every input in plaintext, so this is how the provider knows which
+ * values to keep out of its messages (engine/redact.ts). Not a field: never sent.
+ */
+export const SECRET_INPUTS_KEY = "__secretInputs";
+/** Keys the SDK and the dynamic-provider plugin add to the inputs besides the fields. */
+const INTERNAL_KEYS: ReadonlySet<string> = new Set([PROVIDER_KEY, SECRET_INPUTS_KEY]);
 
 /** The declared inputs with defaults filled in, plus every local failure. */
 export function checkInputs(def: ResourceDefinition, news: Props): { inputs: Props; failures: CheckFailure[] } {
   const inputs: Props = { ...news };
-  const failures: CheckFailure[] = [];
+  const failures: CheckFailure[] = unknownArguments(def, news);
   for (const [name, spec] of fieldEntries(def)) {
     if (!isInputField(spec)) {
       // An output is never an input; drop anything sent under its name.
@@ -37,6 +46,21 @@ export function checkInputs(def: ResourceDefinition, news: Props): { inputs: Pro
   return { inputs, failures };
 }
 
+/**
+ * A misspelled argument (`transprot`) would otherwise be dropped silently (an email
+ * inbox created instead of a bin): each name that is no field fails, with the nearest one.
+ */
+function unknownArguments(def: ResourceDefinition, news: Props): CheckFailure[] {
+  const failures: CheckFailure[] = [];
+  for (const key of Object.keys(news)) {
+    if (Object.hasOwn(def.fields, key) || INTERNAL_KEYS.has(key)) continue;
+    failures.push({ property: key, reason: `unknown argument ${key}${didYouMean(key, inputNames(def))}. A ${def.noun} takes ${inputNames(def).join(", ")}` });
+  }
+  return failures;
+}
+
+const inputNames = (def: ResourceDefinition) => fieldEntries(def).filter(([, spec]) => isInputField(spec)).map(([name]) => name);
+
 /** A rule violation as a check failure: the camelCase property, the message, the API's entry type and limit. */
 export function violationFailure(def: ResourceDefinition, v: RuleViolation): CheckFailure {
   return { property: apiPathToProperty(def.fields, v.path), reason: `${v.msg} (${v.type}${describeParams(v.params)})` };
@@ -52,15 +76,50 @@ function describeParams(params: Record<string, unknown> | undefined): string {
 /** zod issues of one field, except where a value is unknown; named with the API's entry types. */
 function schemaFailures(name: string, schema: z.ZodType, value: unknown): CheckFailure[] {
   if (isUnknown(value)) return [];
-  const result = schema.safeParse(value);
+  // reportInput: the type of a wrong value is named (never the value: it may be a secret).
+  const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return [];
   const unknowns = unknownPaths(value);
   return result.error.issues
     .filter((issue) => !touchesUnknown(issue.path as PathSegment[], unknowns))
-    .map((issue) => ({
-      property: formatPropertyPath([name, ...(issue.path as PathSegment[])]),
-      reason: `${issue.message} (${apiEntryType(issue)})`,
-    }));
+    .flatMap((issue) => {
+      const path = [name, ...(issue.path as PathSegment[])];
+      if (issue.code === "unrecognized_keys") {
+        // A misspelled key inside an object (a subscription's `evenType`): one failure per key.
+        const known = objectKeysAt(schema, issue.path as PathSegment[]);
+        return issue.keys.map((key) => ({ property: formatPropertyPath([...path, key]), reason: `unknown argument ${key}${didYouMean(key, known)} (extra_forbidden)` }));
+      }
+      return [{ property: formatPropertyPath(path), reason: `${issue.message} (${apiEntryType(issue)})` }];
+    });
+}
+
+/** The keys an object schema at `path` (array indexes included) takes. */
+function objectKeysAt(schema: z.ZodType, path: PathSegment[]): string[] {
+  let def = (schema as unknown as { _zod: { def: ZodDefShape } })._zod.def;
+  const inner = (d: ZodDefShape): ZodDefShape => (d.innerType ? inner(d.innerType._zod.def) : d);
+  for (const seg of path) {
+    def = inner(def);
+    const next = def.type === "array" ? def.element : def.type === "object" ? def.shape?.[String(seg)] : def.type === "record" ? def.valueType : undefined;
+    if (!next) return [];
+    def = next._zod.def;
+  }
+  def = inner(def);
+  return def.type === "object" && def.shape ? Object.keys(def.shape) : [];
+}
+
+interface ZodDefShape {
+  type: string;
+  innerType?: { _zod: { def: ZodDefShape } };
+  element?: { _zod: { def: ZodDefShape } };
+  valueType?: { _zod: { def: ZodDefShape } };
+  shape?: Record<string, { _zod: { def: ZodDefShape } }>;
+}
+
+/** The JSON type of a value as a message names it: `string`, `number`, `array`, `null`, `object`. */
+function typeName(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  return typeof value;
 }
 
 /** The spec's validation entry type for a zod issue, with its limit. */
@@ -76,7 +135,7 @@ function apiEntryType(issue: z.core.$ZodIssue): string {
       return `${size ? (issue.origin === "string" ? "string_too_short" : "too_short") : "greater_than_equal"}, ${size ? "count" : "limit"} ${String(limitOf(issue))}`;
     }
     case "invalid_type":
-      return issue.input === undefined ? "missing" : `type, expected ${issue.expected}`;
+      return issue.input === undefined ? "missing" : `type, expected ${issue.expected}, given ${typeName(issue.input)}`;
     case "invalid_value":
       return "enum";
     default:

@@ -39,7 +39,7 @@ export function diffFields(def: ResourceDefinition, olds: Props, news: Props): F
   const changed: string[] = [];
   const replaces: string[] = [];
   for (const [name, spec] of fieldEntries(def)) {
-    if (!isInputField(spec) || !fieldChanged(spec, name, olds, news)) continue;
+    if (!isInputField(spec) || spec.checkOnly || !fieldChanged(spec, name, olds, news)) continue;
     changed.push(name);
     if (spec.mode === "createOnly") replaces.push(name);
   }

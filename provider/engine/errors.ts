@@ -3,8 +3,9 @@
  * add their own (hooks.explainError); what every resource shares lives here.
  */
 import { describeDetails, SvcApiError } from "../client";
-import { settingNames } from "../config";
+import { pluginConfigSource, resolveConnection, settingNames } from "../config";
 import { apiPathToProperty, type Operation, type Props, type ResourceDefinition } from "./fields";
+import { redactCurrent } from "./redact";
 import type { PathSegment } from "./unknown";
 
 /**
@@ -26,6 +27,7 @@ export class PartialFailure extends Error {
 }
 
 export function explainApiError(def: ResourceDefinition, err: SvcApiError, operation: Operation, inputs: Props | undefined, id?: string): SvcApiError {
+  if (err.missingPath) return err.withMessage(missingPathMessage(def, err, typeof inputs?.profile === "string" ? inputs.profile : undefined));
   const own = def.hooks?.explainError?.(err, operation, inputs);
   if (own) return err.withMessage(own);
   const generic = genericExplanation(def, err, operation, inputs, id);
@@ -83,11 +85,33 @@ function genericExplanation(def: ResourceDefinition, err: SvcApiError, operation
   }
 }
 
+/** Where a product's requests go, and the setting that holds the address; undefined when not configured. */
+export function addressOf(def: Pick<ResourceDefinition, "product">, profile: string | undefined): { baseUrl: string; setting: string; configKey: string } | undefined {
+  try {
+    const { baseUrl } = resolveConnection(pluginConfigSource(), def.product, profile);
+    const names = settingNames(def.product, "Url", profile);
+    return { baseUrl: baseUrl.replace(/\/+$/, ""), setting: `${names.configKey} (or ${names.envVar})`, configKey: names.configKey };
+  } catch {
+    return undefined;
+  }
+}
+
+/** A 404 for a path that does not exist: the base URL is wrong, most often missing its product path. */
+export function missingPathMessage(def: Pick<ResourceDefinition, "product">, err: SvcApiError, profile: string | undefined): string {
+  const where = addressOf(def, profile);
+  if (!where) return `The service has no path ${err.path} (404 without details): the ${def.product} address is probably missing its product path.`;
+  const guess = where.baseUrl.endsWith(`/${def.product}`) ? "" : ` (e.g. ${where.baseUrl}/${def.product})`;
+  return (
+    `The service at ${where.baseUrl} has no path ${err.path} (404 without details): ${where.configKey}=${where.baseUrl} is probably missing the ${def.product} product path${guess}. ` +
+    `Set ${where.setting} to the ${def.product} API's base URL.`
+  );
+}
+
 /**
  * A warning for the person running Pulumi (why a preview replaces, why a resource
  * left the state without a DELETE). The dynamic-provider plugin has no engine log
  * connection; its stderr is what the CLI shows as the provider's output.
  */
 export function note(message: string): void {
-  process.stderr.write(`warning: ${message}\n`);
+  process.stderr.write(`warning: ${redactCurrent(message)}\n`);
 }

@@ -35,7 +35,11 @@ export interface FieldSpec {
   mode: FieldMode;
   /** The API's name for it (`max_attempts`); absent for `local` and provider-side fields. */
   api?: string;
-  /** zod schema of the input value (camelCase shape). Required for every input field. */
+  /**
+   * zod schema of the input value (camelCase shape). Required for every input field.
+   * @internal left out of the published typings: zod's own need `esModuleInterop`,
+   * which Pulumi's template tsconfig does not set (test/package/pack.test.ts).
+   */
   input?: z.ZodType;
   codec?: Codec;
   /**
@@ -44,6 +48,12 @@ export interface FieldSpec {
    * (the SDK marks the input secret, so the output is secret too).
    */
   writeOnly?: boolean;
+  /**
+   * Always a secret (a signing secret, custom header values), whatever the program
+   * marked: its values are kept out of every message (engine/redact.ts). Inputs the
+   * program itself made secret are known from the SDK's list (check.ts SECRET_INPUTS_KEY).
+   */
+  secret?: boolean;
   /**
    * `false`: not accepted by the API's create (endpoint `status`); applied by an
    * update call right after create when the declared value differs.
@@ -56,6 +66,12 @@ export interface FieldSpec {
    * with a service default). Default `"clear"`: leaving it out sends null.
    */
   whenOmitted?: "clear" | "unmanaged";
+  /**
+   * Read by check (and by policy packs, from the inputs) only, never part of what the
+   * resource is: diff ignores it, so a new value alone is no update, and a state
+   * written before the field existed shows no change (e.g. names the SDK derives).
+   */
+  checkOnly?: boolean;
   /** Value check() fills in when the input is absent. */
   default?: unknown;
   /**

@@ -54,7 +54,8 @@ function stateOf(client: SvcClient, kind: string): KindState {
  */
 export async function readFromListing(def: ResourceDefinition, client: SvcClient, id: string, idOf: (item: Props) => string): Promise<Props | undefined> {
   // SVC_BATCHED_READS=0 turns batching off (one GET per read, as before; the benchmark's "before").
-  if (def.reconcile === false || def.singleton || process.env.SVC_BATCHED_READS === "0") return undefined;
+  // Only kinds listed at their create path in offset pages (no own `reconcile.list`) are batched.
+  if (def.reconcile === false || def.reconcile?.list || def.singleton || process.env.SVC_BATCHED_READS === "0") return undefined;
   const s = stateOf(client, def.kind);
   if (s.unlistable) return undefined;
   const now = Date.now();

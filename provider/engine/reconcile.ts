@@ -1,107 +1,298 @@
 /**
- * Creates whose outcome is unknown. A POST that was sent and then lost its
- * connection, or got a 5xx, may or may not have made the object; sending it again
- * blindly could make a duplicate, and giving up could leave an orphan. So, for every
- * kind that can be listed, the engine lists the objects after the unknown outcome
- * and looks for the one the create made: same declared fields (those the service
- * returns), created since the request was sent, not an object this process already
- * knows. Then:
- *   - exactly one: adopted (the create's answer is the listed object);
- *   - none: the create never happened; it is sent again (a few times at most);
- *   - several: fail, naming every candidate's id, so a person picks one with the
- *     resource's adopt setting and deletes the others.
- * After a dropped connection the listing waits IN_FLIGHT_GRACE_MS first, so that a
- * create still in flight inside the service has landed by then.
+ * Creates whose outcome is unknown, held to the invariants in provider/README.md (no
+ * silent duplicate, no orphan; when unsure, fail naming the candidates). A POST that
+ * was sent and then lost its connection, or got a 5xx, may or may not have made the
+ * object; sending it again blindly could make a duplicate, and giving up could leave
+ * an orphan. So, for every kind that can be listed, the engine lists the objects and
+ * looks for the one the create made: same declared fields (those the service
+ * returns), created since the request was sent, held by no resource of the stack
+ * (claims.ts), and not the answer of an earlier run's create (create-journal.ts).
+ *
+ * - A lost answer (no answer at all): the create may still be in flight inside the
+ *   service, so the engine keeps looking (first after IN_FLIGHT_GRACE_MS, then every
+ *   POLL_MS) until the reconcile window (`svc:reconcileWindowSeconds`) has passed since
+ *   the request was sent; only then does it decide that nothing was made and send the
+ *   create again. Never a second create inside the window.
+ * - A 5xx answer: the service answered, so it looks once; when nothing is there it
+ *   sends the create again at once, then keeps watching until the window has passed:
+ *   an object matching the lost create that appears meanwhile (a create that acted
+ *   behind a gateway's 5xx) is the extra one: it is deleted, and both facts are noted.
+ * - Look-alike resources (several resources declaring the same fields) whose answers
+ *   were lost share the matching candidates one each; a candidate is taken only once
+ *   no create of the kind still in flight could turn out to own it.
+ * - More candidates than lost look-alikes (someone else made an identical object), or
+ *   candidates of an interrupted run the engine cannot tell apart: the create fails
+ *   naming every candidate's id and what to do (adopt one with the resource's adopt
+ *   setting, delete the others, run again).
+ * - An earlier run killed while this create was in flight (the journal holds its
+ *   entry): before sending, the engine looks for that object the same way and adopts
+ *   it, waiting out the window from when the interrupted create was sent.
  * A definition says how to list and match (`reconcile`), or `reconcile: false` to
  * keep the plain unknown-outcome error.
  */
-import { SvcUnknownOutcomeError, type SvcClient } from "../client";
+import { SvcUnknownOutcomeError, isApiError, type SvcClient } from "../client";
 import { record } from "../client/stats";
+import { reconcileWindowSeconds } from "../config";
+import { canonicalJson } from "../../rules/event-schema";
+import { claimsOf, type KindClaims } from "./claims";
+import { createJournal, type CreateJournal } from "./create-journal";
 import { fieldEqual } from "./diff";
+import { note } from "./errors";
 import type { Props, ResourceDefinition } from "./fields";
 import { jsonEqual } from "./json";
 
 /** How a kind lists its objects and recognises the one a create made. */
 export interface ReconcileSpec {
-  /** Where to list (default: the create path, with `project_id` when the create body has one). */
-  list?(body: Props, inputs: Props): { path: string; query?: Record<string, string | undefined> };
+  /**
+   * Where to list (default: the create path, with `project_id` when the create body has
+   * one). `cursor`: an infrastructure list (`{items, pagination}`), walked by cursor
+   * instead of the Webhooks/Inboxes offset pages.
+   */
+  list?(body: Props, inputs: Props): { path: string; query?: Record<string, string | undefined>; cursor?: boolean };
   /** Is this listed object the one `body` would have made? Default: every returned field sent on create is equal. */
   matches?(remote: Props, body: Props, inputs: Props): boolean;
 }
 
-/** Creates sent again after finding nothing, before giving up with the unknown outcome. */
+/** Creates sent again after a lost answer and nothing found, before giving up with the unknown outcome. */
 const MAX_RESENDS = 4;
 /**
- * After a dropped connection (no answer), how long to wait before listing: the create
- * may still be in flight inside the service, and a listing made at once would show
- * nothing yet and send the create again, making a duplicate. A 5xx needs no wait: the
- * service answered, so it is done with the request.
+ * Creates sent again after a 5xx answer and nothing found. A service that fails the
+ * same create again and again is refusing it (a value it cannot handle): say so,
+ * rather than send it five times.
+ */
+const MAX_RESENDS_AFTER_5XX = 2;
+/**
+ * After a dropped connection (no answer), how long to wait before the first look: a
+ * create still in flight inside the service usually lands by then.
  */
 export const IN_FLIGHT_GRACE_MS = 2_000;
+/** Between looks while the reconcile window lasts. */
+const POLL_MS = 1_500;
 /** Clock difference tolerated between this machine and the service when comparing creation times. */
 const CLOCK_SKEW_MS = 120_000;
 
-/** Ids this process created or adopted, per kind: never taken for another create's object. */
-const known = new Map<string, Set<string>>();
+/** What a look for a lost create's object found. */
+type Found = { found: Props; id: string } | { ambiguous: string[] } | { none: true };
 
-export function rememberId(kind: string, id: string): void {
-  let ids = known.get(kind);
-  if (!ids) known.set(kind, (ids = new Set()));
-  ids.add(id);
+/** One create and everything its reconciliation needs. */
+interface CreateCall {
+  def: ResourceDefinition;
+  client: SvcClient;
+  body: Props;
+  inputs: Props;
+  idOf: (response: Props) => string;
+  claims: KindClaims;
+  fingerprint: string;
+  journal?: CreateJournal;
+  windowMs: number;
 }
 
 /**
- * POST the create; on an unknown outcome, list and adopt, send again, or fail naming
- * the candidates. Returns the create's answer (or the adopted object as listed).
+ * POST the create; on an unknown outcome, adopt what it made, send it again, or fail
+ * naming the candidates. Returns the create's answer (or the adopted object as listed).
  */
 export async function createReconciled(def: ResourceDefinition, client: SvcClient, body: Props, inputs: Props, idOf: (response: Props) => string): Promise<Props> {
+  const claims = claimsOf(client, def.kind);
+  const reconciles = def.reconcile !== false;
+  const c: CreateCall = {
+    def,
+    client,
+    body,
+    inputs,
+    idOf,
+    claims,
+    fingerprint: client.fingerprint(`${def.kind}\n${canonicalJson(body)}`),
+    journal: reconciles ? createJournal() : undefined,
+    windowMs: reconciles ? reconcileWindowSeconds() * 1000 : 0,
+  };
+  const resumed = await resumeInterrupted(c);
+  if (resumed) return resumed;
+
+  /** When the first lost attempt was sent: an object made by it may appear until the window has passed. */
+  let lostSince: number | undefined;
+  let failedAnswers = 0;
   for (let resends = 0; ; resends++) {
     const sentAt = Date.now();
+    const entry = c.journal?.sent(def.kind, c.fingerprint, sentAt);
+    const sent = claims.sending();
     let unknown: SvcUnknownOutcomeError;
+    let stopLooking: () => void;
     try {
       const response = (await client.request<Props>({ method: "POST", path: def.paths.create, body, adoptHint: def.adoptHint })).body ?? {};
-      rememberId(def.kind, idOf(response));
+      const id = idOf(response);
+      claims.hold(id);
+      sent(); // before watching for extras, which waits for every create in flight
+      if (entry) c.journal!.settle(entry, id);
+      if (lostSince !== undefined) await removeLateExtras(c, lostSince, resends);
       return response;
     } catch (err) {
-      if (!(err instanceof SvcUnknownOutcomeError) || def.reconcile === false) throw err;
+      if (!(err instanceof SvcUnknownOutcomeError) || !reconciles) {
+        // A refusal made nothing (an unknown outcome of a kind that cannot be listed stays open for the next run).
+        if (entry && !(err instanceof SvcUnknownOutcomeError)) c.journal!.settle(entry);
+        throw err;
+      }
       unknown = err;
+      // Looking before this create stops counting as in flight: a look-alike never sees it as neither.
+      stopLooking = claims.looking(c.fingerprint);
+    } finally {
+      sent();
     }
-    if (unknown.unanswered) await new Promise((resolve) => setTimeout(resolve, IN_FLIGHT_GRACE_MS));
-    let candidates: Props[];
+    let result: Found;
     try {
-      candidates = await findCreated(def, client, body, inputs, sentAt, idOf);
+      const lost = unknown.unanswered;
+      // No answer: look until the window has passed. A 5xx: the service is done with it; look once.
+      const deadline = lost ? sentAt + c.windowMs : 0;
+      result = await lookFor(c, sentAt, deadline, Math.min(deadline, sentAt + IN_FLIGHT_GRACE_MS));
     } catch (listErr) {
       // Still unknown: the same error, saying why the object could not be looked for.
       throw new SvcUnknownOutcomeError(unknown.method, unknown.path, unknown.requestId, unknown.what, `${def.adoptHint} (Looking for it by listing the ${def.noun}s failed: ${(listErr as Error).message})`);
+    } finally {
+      stopLooking();
     }
-    if (candidates.length === 1) {
-      const id = idOf(candidates[0]!);
-      rememberId(def.kind, id);
-      record.reconciled({ kind: def.kind, path: def.paths.create, result: "adopted", id });
-      return candidates[0]!;
+    if ("found" in result) {
+      if (entry) c.journal!.settle(entry, result.id);
+      record.reconciled({ kind: def.kind, path: def.paths.create, result: "adopted", id: result.id });
+      return result.found;
     }
-    if (candidates.length > 1) {
-      const ids = candidates.map(idOf);
-      record.reconciled({ kind: def.kind, path: def.paths.create, result: "ambiguous", candidates: ids });
-      throw new Error(
-        `${unknown.message}\nAfter that, ${ids.length} ${def.noun}s matching this resource were found, created since the request was sent: ${ids.join(", ")}. ` +
-          `One of them is probably the one this create made. Adopt one (${def.adoptHint}) and delete the others.`,
-      );
+    if ("ambiguous" in result) {
+      // The entry stays open: after the others are deleted, the next run adopts the one left.
+      record.reconciled({ kind: def.kind, path: def.paths.create, result: "ambiguous", candidates: result.ambiguous });
+      throw new Error(`${unknown.message}\nAfter that, ${ambiguityMessage(def, result.ambiguous, "created since the request was sent")}`);
     }
+    if (entry) c.journal!.settle(entry);
+    if (!unknown.unanswered && ++failedAnswers > MAX_RESENDS_AFTER_5XX) throw repeatedFailure(def, unknown, failedAnswers);
     if (resends >= MAX_RESENDS) throw unknown;
+    lostSince ??= sentAt;
     record.reconciled({ kind: def.kind, path: def.paths.create, result: "recreated" });
   }
 }
 
-async function findCreated(def: ResourceDefinition, client: SvcClient, body: Props, inputs: Props, sentAt: number, idOf: (r: Props) => string): Promise<Props[]> {
+/** The service answered 5xx to every attempt, and no attempt made an object (each was looked for). */
+function repeatedFailure(def: ResourceDefinition, last: SvcUnknownOutcomeError, attempts: number): Error {
+  return new Error(
+    `${last.method} ${last.path}: the service failed this create ${attempts} times (last: ${last.what}; request id ${last.requestId}), and no ${def.noun} was made ` +
+      `(looked for after each attempt). It was not sent again: a create the service fails every time is usually refused for a value it cannot handle. ` +
+      `Check the ${def.noun}'s inputs, then run again.`,
+  );
+}
+
+/** Invariant 2: the candidates and what to do (`how` says how to adopt, when no message above has said it). */
+function ambiguityMessage(def: ResourceDefinition, ids: string[], since: string, how = "as said above"): string {
+  return (
+    `${ids.length} ${def.noun}s matching this resource were found, ${since}, and held by no other resource of the stack: ${ids.join(", ")}. ` +
+    `One of them is probably the one this create made; the provider cannot tell which, so it adopted none and made no other. ` +
+    `Adopt one (${how}) and delete the others, or delete all but one and run again on this machine: its create journal lets the next run adopt the one left.`
+  );
+}
+
+/**
+ * An earlier run was killed while it was sending this same create (the journal holds
+ * the entry): look for the object it may have made, until the window has passed since
+ * it was sent. Undefined when there was none, or it made nothing.
+ */
+async function resumeInterrupted(c: CreateCall): Promise<Props | undefined> {
+  const earlier = c.journal?.take(c.def.kind, c.fingerprint);
+  if (!earlier) return undefined;
+  const stopLooking = c.claims.looking(c.fingerprint);
+  let result: Found;
+  try {
+    result = await lookFor(c, earlier.sentAt, earlier.sentAt + c.windowMs, 0);
+  } finally {
+    stopLooking();
+  }
+  if ("found" in result) {
+    c.journal!.settleEarlier(earlier.ref, c.def.kind, result.id);
+    record.reconciled({ kind: c.def.kind, path: c.def.paths.create, result: "resumed", id: result.id });
+    note(`The ${c.def.noun} ${result.id} was made by a create of an earlier run that was interrupted before it recorded it: adopted instead of creating another.`);
+    return result.found;
+  }
+  if ("ambiguous" in result) {
+    record.reconciled({ kind: c.def.kind, path: c.def.paths.create, result: "ambiguous", candidates: result.ambiguous });
+    throw new Error(`An earlier run was interrupted while creating this ${c.def.noun} (${new Date(earlier.sentAt).toISOString()}); ${ambiguityMessage(c.def, result.ambiguous, "created since then", c.def.adoptHint)}`);
+  }
+  c.journal!.settleEarlier(earlier.ref, c.def.kind);
+  return undefined;
+}
+
+/**
+ * Look for the object of a create sent at `sentAt`, first at `firstLookAt`, again
+ * every POLL_MS while nothing is found, until `deadline`.
+ */
+async function lookFor(c: CreateCall, sentAt: number, deadline: number, firstLookAt: number): Promise<Found> {
+  await sleepUntil(firstLookAt);
+  for (;;) {
+    const result = await c.claims.exclusive(() => takeCandidate(c, sentAt));
+    if (!("none" in result) || Date.now() >= deadline) return result;
+    await sleepUntil(Math.min(deadline, Date.now() + POLL_MS));
+  }
+}
+
+/** One look: list, let the creates in flight settle, take an unheld candidate if it is clearly this create's. */
+async function takeCandidate(c: CreateCall, sentAt: number): Promise<Found> {
+  const items = await listCandidates(c, sentAt);
+  // A create in flight when the listing came back may own one of these: wait for its answer (or loss).
+  await c.claims.settled();
+  const candidates = items.filter((item) => !c.claims.held.has(c.idOf(item)));
+  if (candidates.length === 0) return { none: true };
+  // Look-alikes whose answers were lost (in this run, or in an interrupted one) share the candidates;
+  // more candidates than they are: ambiguous.
+  const owners = c.claims.lostCount(c.fingerprint) + (c.journal?.untaken(c.def.kind, c.fingerprint) ?? 0);
+  if (candidates.length > owners) return { ambiguous: candidates.map(c.idOf) };
+  const oldest = candidates.sort((a, b) => createdAt(a) - createdAt(b))[0]!;
+  const id = c.idOf(oldest);
+  c.claims.hold(id);
+  return { found: oldest, id };
+}
+
+/**
+ * After a create sent again following a 5xx: until the window has passed since the
+ * first lost attempt, an object matching it that no resource holds is the lost
+ * attempt's, landed late. At most `lostAttempts` of them are deleted, each noted;
+ * the one this resource holds is kept.
+ */
+async function removeLateExtras(c: CreateCall, lostSince: number, lostAttempts: number): Promise<void> {
+  const deadline = lostSince + c.windowMs;
+  let removed = 0;
+  for (;;) {
+    const extras = await c.claims.exclusive(async () => {
+      // Lost look-alikes still looking get their candidates first.
+      if (c.claims.lostCount(c.fingerprint) > 0) return [];
+      const items = await listCandidates(c, lostSince);
+      await c.claims.settled();
+      return items.filter((item) => !c.claims.held.has(c.idOf(item)));
+    });
+    for (const extra of extras.slice(0, lostAttempts - removed)) {
+      const id = c.idOf(extra);
+      try {
+        await c.client.request({ method: "DELETE", path: c.def.paths.item(id) });
+      } catch (err) {
+        if (!isApiError(err, 404)) throw new Error(`A ${c.def.noun} ${id} made by an earlier attempt of this create appeared late, and deleting it failed: ${(err as Error).message} Delete it, then run again.`);
+      }
+      removed++;
+      c.claims.hold(id); // gone, and never anyone's candidate
+      record.reconciled({ kind: c.def.kind, path: c.def.paths.create, result: "extra-deleted", id });
+      note(`A ${c.def.noun} (${id}) made by a create whose answer was lost appeared after the create was sent again: it was deleted, and the ${c.def.noun} made by the second create is kept.`);
+    }
+    if (removed >= lostAttempts || Date.now() >= deadline) return;
+    await sleepUntil(Math.min(deadline, Date.now() + POLL_MS));
+  }
+}
+
+const createdAt = (item: Props) => (typeof item.created_at === "string" ? Date.parse(item.created_at) : Number.NaN) || 0;
+
+const sleepUntil = (at: number) => (at > Date.now() ? new Promise((resolve) => setTimeout(resolve, at - Date.now())) : Promise.resolve());
+
+/** Listed objects that match the create's body, created since `sentAt`, that no earlier run's create got as its answer. */
+async function listCandidates(c: CreateCall, sentAt: number): Promise<Props[]> {
+  const { def, body, inputs } = c;
   const spec = def.reconcile || {};
   const where = spec.list ? spec.list(body, inputs) : { path: def.paths.create, query: typeof body.project_id === "string" ? { project_id: body.project_id } : {} };
-  const items = await client.listAll<Props>(where.path, where.query);
+  const items = "cursor" in where && where.cursor ? await c.client.listAllByCursor<Props>(where.path, where.query) : await c.client.listAll<Props>(where.path, where.query);
   const matches = spec.matches ?? ((remote: Props, b: Props) => sameDeclaredFields(def, remote, b));
-  const mine = known.get(def.kind);
+  const answeredEarlier = c.journal?.answeredEarlier(def.kind);
   return items.filter((item) => {
     if (!matches(item, body, inputs)) return false;
-    if (mine?.has(idOf(item))) return false;
+    if (answeredEarlier?.has(c.idOf(item))) return false;
     const created = typeof item.created_at === "string" ? Date.parse(item.created_at) : Number.NaN;
     return Number.isNaN(created) || created >= sentAt - CLOCK_SKEW_MS;
   });

@@ -5,16 +5,21 @@
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { SvcApiError, SvcClient, isApiError } from "../client";
-import { MissingSettingError, pluginConfigSource, resolveConnection, setPluginConfig, type ConfigSource, type Connection } from "../config";
+import { InvalidSettingError, MissingSettingError, pluginConfigSource, reconcileWindowSeconds, resolveConnection, setPluginConfig, type ConfigSource, type Connection } from "../config";
 import { checkInputs, PROVIDER_KEY } from "./check";
+import { claimsOf, holdId } from "./claims";
 import { declared, diffFields, fieldChanged, fieldEqual } from "./diff";
-import { explainApiError, PartialFailure } from "./errors";
+import { explainApiError, note, PartialFailure } from "./errors";
+import { guardProvider } from "./guard";
+import { remoteCheckFailures } from "./remote-checks";
 import { asIs, fieldEntries, isInputField, type ApplyContext, type OperationContext, type PlannedCall, type Props, type ResourceDefinition } from "./fields";
 import { toPlainJson } from "./json";
+import { canonicalJson } from "../../rules/event-schema";
 import { planUpdate } from "./plan";
 import { readFromListing } from "./list-cache";
 import { createReconciled } from "./reconcile";
 import { containsUnknown } from "./unknown";
+import { upgrading } from "./upgrade";
 
 /* ---------- connections (plugin-process state, never serialized) ---------- */
 
@@ -36,7 +41,7 @@ function newOperationContext(conn: Connection, profile: string | undefined): Ope
   const cacheKey = `${conn.baseUrl}\u0000${conn.apiKey}`;
   let client = clients.get(cacheKey);
   if (!client) {
-    client = new SvcClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });
+    client = new SvcClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey, pacing: conn.ceilings });
     clients.set(cacheKey, client);
   }
   return {
@@ -132,7 +137,12 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
   const idField = def.idField ?? "id";
 
   const withItem = (ctx: OperationContext, id: string): ApplyContext => ({ client: ctx.client, profile: ctx.profile, cached: ctx.cached, id, def, itemPath: def.paths.item(id) });
-  const applyContext = (id: string, props: Props | undefined): ApplyContext => withItem(operationContext(def, profileOf(props)), id);
+  /** Every id the engine names is held by a resource of the stack: never another create's candidate (claims.ts). */
+  const applyContext = (id: string, props: Props | undefined): ApplyContext => {
+    const ctx = operationContext(def, profileOf(props));
+    holdId(ctx.client, def.kind, id);
+    return withItem(ctx, id);
+  };
   /** Fields create does not take (e.g. an endpoint's status): set by an update call right after, when they differ. */
   const afterCreateFields = fieldEntries(def).filter(([, spec]) => spec.onCreate === false);
 
@@ -186,6 +196,15 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
     const after = await def.hooks.afterApply(ctx, { created, olds, news, outputs: complete });
     // Most of the time the hook has nothing to do and hands the outputs back as they were.
     return after === complete ? complete : completeOutputs(def, after);
+  }
+
+  /** diff names the resource's id too; it needs no connection, so one that cannot be made is left for the operations. */
+  function holdNamedId(id: string, props: Props): void {
+    try {
+      applyContext(id, withoutProvider(props));
+    } catch {
+      // check has said what is missing
+    }
   }
 
   const idOf = (response: Props) => (def.idOf ? def.idOf(response) : String(response[idField]));
@@ -272,6 +291,7 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
     const outputs: Props = { ...found, ...keptValues(def, news), [singleton.priorField]: prior };
     // Every declared field is written, even one that already has the value: the resource now owns it.
     const outs = await converge(ctx, planUpdate(def, {}, news), undefined, news, outputs, "create", true);
+    claimsOf(ctx.client, def.kind).takenOver.set(id, canonicalJson(prior));
     return { id, outs };
   }
 
@@ -298,6 +318,13 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
     const prior = previous[singleton.priorField];
     // Read with Resource.get, or state from before the take-over was recorded: nothing to put back.
     if (!prior || typeof prior !== "object") return;
+    const takenOver = claimsOf(ctx.client, def.kind).takenOver;
+    const newOwner = takenOver.get(ctx.id);
+    if (newOwner !== undefined && newOwner !== canonicalJson(prior)) {
+      note(`The ${def.noun} ${ctx.id} was taken over by another resource of this run (a rename or a replacement); it keeps that resource's values instead of being put back to what this one found.`);
+      return;
+    }
+    takenOver.delete(ctx.id);
     try {
       if (singleton.restore) await singleton.restore(ctx, prior as Props, previous);
       else await runCalls(ctx, planUpdate(def, {}, prior as Props), prior as Props, previous);
@@ -307,7 +334,9 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
     }
   }
 
-  return {
+  // Stored outputs of an older shape are upgraded before anything reads them (upgrade.ts);
+  // the guard outside hides secrets and names the address in whatever any of it throws.
+  return guardProvider(def, upgrading(def.kind, {
     definition: def,
 
     async configure(req) {
@@ -323,16 +352,23 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
       try {
         ctx = operationContext(def, profileOf(inputs));
       } catch (err) {
-        if (!(err instanceof MissingSettingError || (err as Error).message?.includes("svc:profiles"))) throw err;
-        failures.push({ property: "profile", reason: (err as Error).message });
+        if (!(err instanceof MissingSettingError || err instanceof InvalidSettingError || (err as Error).message?.includes("svc:profiles"))) throw err;
+        // Named on `profile` only when one is set: the default profile's settings are the stack's.
+        failures.push({ property: profileOf(inputs) ? "profile" : "", reason: (err as Error).message });
       }
-      if (ctx && failures.length === 0 && def.hooks?.checkRemote) {
-        failures.push(...(await def.hooks.checkRemote(inputs, ctx, withoutProvider(olds))));
+      if (def.reconcile !== false && !def.singleton) {
+        try {
+          reconcileWindowSeconds();
+        } catch (err) {
+          failures.push({ property: "", reason: (err as Error).message });
+        }
       }
+      if (ctx && failures.length === 0) failures.push(...(await remoteCheckFailures(def, inputs, ctx, withoutProvider(olds))));
       return { inputs, failures };
     },
 
     async diff(id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
+      if (!def.singleton) holdNamedId(id, olds);
       const declaredNow = withoutProvider(news);
       const fields = diffFields(def, olds, declaredNow);
       const d = def.hooks?.adjustDiff ? def.hooks.adjustDiff(fields, olds, declaredNow, id) : fields;
@@ -375,7 +411,7 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
       if (def.singleton) return restore(ctx, previous);
       return deleteItem(ctx, previous);
     },
-  };
+  }));
 }
 
 export { SvcApiError };

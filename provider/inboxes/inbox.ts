@@ -16,6 +16,7 @@ import type { SvcApiError } from "../client";
 import { note } from "../engine/errors";
 import type { CheckFailure, OperationContext, Props, ResourceDefinition } from "../engine/fields";
 import { containsUnknown } from "../engine/unknown";
+import { unlessUnreachable } from "../engine/remote-checks";
 
 /** `GET /v1/plan` (emulator/docs/inboxes.md). `null` limits are unlimited. */
 export interface InboxPlan {
@@ -53,15 +54,17 @@ export async function planAndUsage(ctx: OperationContext): Promise<InboxAccount 
       ]);
       return { plan: plan.body, usage: usage.body, planned: { inboxes: 0, http_bins: 0 } };
     });
-  } catch {
-    return undefined;
+  } catch (err) {
+    return unlessUnreachable(err);
   }
 }
 
 /** Where preview judges a plan gate from an inbox's inputs (and the old inputs, empty when new). */
 async function planGates(inputs: Props, ctx: OperationContext, olds: Props): Promise<CheckFailure[]> {
-  // A new inbox (or a replacement); an adopted one exists already and takes no allocation.
-  const creating = (olds.transport === undefined && !inputs.adoptId) || (olds.transport !== undefined && !containsUnknown(inputs.transport) && olds.transport !== inputs.transport);
+  // A new inbox; an adopted one exists already and takes no allocation. A replacement's new
+  // inbox is counted by the engine's second Check, which comes with no old inputs
+  // (step_generator.go, "recompute the default values"): counting it here too counted it twice.
+  const creating = olds.transport === undefined && !inputs.adoptId;
   const phraseSent = inputs.phrase !== undefined && !containsUnknown(inputs.phrase) && (creating || olds.phrase !== inputs.phrase);
   if (!creating && !phraseSent) return [];
   const known = await planAndUsage(ctx);

@@ -14,6 +14,7 @@
 import { z } from "zod";
 import { quotaLimitsViolations, serviceViolations } from "../../rules/quota";
 import type { OperationContext, Props, ResourceDefinition } from "../engine/fields";
+import { unlessUnreachable } from "../engine/remote-checks";
 
 const quotaPath = (service: string) => `/api/v1/quota/${encodeURIComponent(service)}`;
 
@@ -30,8 +31,8 @@ export async function currentLimits(ctx: OperationContext, service: string, regi
       const res = await ctx.client.request<{ limits: Record<string, number> }>({ method: "GET", path: quotaPath(service), query: { region: r } });
       return res.body.limits;
     });
-  } catch {
-    return undefined;
+  } catch (err) {
+    return unlessUnreachable(err);
   }
 }
 

@@ -20,6 +20,7 @@ import { note, PartialFailure } from "../engine/errors";
 import type { ApplyContext, CheckFailure, OperationContext, Props, ResourceDefinition } from "../engine/fields";
 import { containsUnknown } from "../engine/unknown";
 import { currentLimits } from "./quota-limits";
+import { unlessUnreachable } from "../engine/remote-checks";
 
 const REQUEST_PATH = "/api/v1/quota-request/";
 const DECIDED: QuotaRequestState[] = ["approved", "rejected"];
@@ -33,8 +34,8 @@ async function openRequests(ctx: OperationContext, projectId: unknown): Promise<
   try {
     const query = { states: OPEN_QUOTA_REQUEST_STATES.join(","), project_id: typeof projectId === "string" ? projectId : undefined };
     return (await ctx.client.request<{ items: QuotaRequestRecord[] }>({ method: "GET", path: `${REQUEST_PATH}list`, query })).body.items;
-  } catch {
-    return undefined;
+  } catch (err) {
+    return unlessUnreachable(err);
   }
 }
 
@@ -148,7 +149,7 @@ export const quotaRequestDefinition: ResourceDefinition = {
     waitForDecision: { mode: "local", input: z.number().int().min(0).max(86_400), default: 0 },
     adoptId: { mode: "local", input: z.string().min(1) },
     // The resource's name in the program, set by the SDK: tells two requests of one program apart at preview.
-    resourceName: { mode: "local", input: z.string().min(1) },
+    resourceName: { mode: "local", input: z.string().min(1), checkOnly: true },
     profile: { mode: "createOnly", input: z.string().min(1) },
     state: { mode: "output", api: "state" },
     adminMessage: { mode: "output", api: "admin_message" },
@@ -159,10 +160,11 @@ export const quotaRequestDefinition: ResourceDefinition = {
   },
   // Service, known quota names, positive integers, region when per region, justification.
   rules: (body) => quotaRequestViolations(body),
-  // The list is `GET .../list` answering `{items}`, not a `{data}` page: an unknown create
-  // outcome is not reconciled by re-sending (which could file a second request). It fails
-  // with the adopt hint, and the next preview names the open request to adopt.
-  reconcile: false,
+  // A create whose answer was lost is looked for in the cursor list (every state: a
+  // request may be decided at once), as every other kind's is: adopted when found,
+  // filed again only once the reconcile window has passed, the candidates named when
+  // there are several.
+  reconcile: { list: (body) => ({ path: `${REQUEST_PATH}list`, query: { project_id: typeof body.project_id === "string" ? body.project_id : undefined }, cursor: true }) },
   hooks: {
     checkRemote: (inputs, ctx, olds) => checkAgainstService(inputs, ctx, olds ?? {}),
 

@@ -30,18 +30,18 @@ export const endpointDefinition: ResourceDefinition = {
     subscriptions: {
       mode: "put",
       api: "subscriptions",
-      input: z.array(z.object({ eventType: z.string().min(1).max(BOUNDS.subscriptionPatternMaxLength) })).max(BOUNDS.subscriptionsMax),
+      input: z.array(z.strictObject({ eventType: z.string().min(1).max(BOUNDS.subscriptionPatternMaxLength) })).max(BOUNDS.subscriptionsMax),
       codec: subscriptionCodec,
       default: [],
       put: { path: "/subscriptions", bodyKey: "subscriptions" },
     },
-    secret: { mode: "createOnly", api: "secret", input: z.string().min(1).max(BOUNDS.secretMaxLength), writeOnly: true },
+    secret: { mode: "createOnly", api: "secret", input: z.string().min(1).max(BOUNDS.secretMaxLength), writeOnly: true, secret: true },
     maxAttempts: { mode: "patch", api: "max_attempts", input: z.number().int().min(1) },
     retrySchedule: { mode: "patch", api: "retry_schedule", input: z.array(z.number()).max(BOUNDS.retryScheduleMaxEntries) },
     // The service puts an endpoint in the default project when none is named.
     projectId: { mode: "createOnly", api: "project_id", input: z.string().min(1), whenOmitted: "unmanaged" },
     description: { mode: "patch", api: "description", input: z.string().max(BOUNDS.descriptionMaxLength) },
-    customHeaders: { mode: "patch", api: "custom_headers", input: z.record(z.string(), z.string()), writeOnly: true },
+    customHeaders: { mode: "patch", api: "custom_headers", input: z.record(z.string(), z.string()), writeOnly: true, secret: true },
     deliveryTimeoutMs: { mode: "patch", api: "delivery_timeout_ms", input: z.number().int().min(1).max(ENDPOINT_LIMITS.deliveryTimeoutMaxMs) },
     status: { mode: "patch", api: "status", input: z.enum(["enabled", "disabled"]), whenOmitted: "unmanaged", onCreate: false },
     secretRotation: {
@@ -53,7 +53,7 @@ export const endpointDefinition: ResourceDefinition = {
     drainTimeoutSeconds: { mode: "local", input: z.number().int().min(0).max(3600), default: 0 },
     adoptId: { mode: "local", input: z.string().min(1) },
     // Computed by the SDK for policy packs: names of headers the program wrote in plaintext.
-    plaintextHeaderNames: { mode: "local", input: z.array(z.string()) },
+    plaintextHeaderNames: { mode: "local", input: z.array(z.string()), checkOnly: true },
     // Another profile is another workspace: the endpoint is created there instead.
     profile: { mode: "createOnly", input: z.string().min(1) },
     verified: { mode: "output", api: "verified" },
@@ -61,7 +61,7 @@ export const endpointDefinition: ResourceDefinition = {
     suspension: { mode: "output", api: "suspension" },
     createdAt: { mode: "output", api: "created_at" },
     updatedAt: { mode: "output", api: "updated_at" },
-    signingSecret: { mode: "output" },
+    signingSecret: { mode: "output", secret: true },
   },
   rules: (body) => endpointViolations(body),
   hooks: {

@@ -10,6 +10,7 @@
  */
 import { z } from "zod";
 import type { ApplyContext, Props, ResourceDefinition } from "../engine/fields";
+import { workspaceWideWithConfinedKey } from "./confined-key";
 import { projectOfScopeId, projectQuery, scopeId } from "./event-type";
 
 const POLICY_PATH = "/v1/event-types/policy";
@@ -33,6 +34,9 @@ export const eventTypePolicyDefinition: ResourceDefinition = {
     inherited: { mode: "output", api: "inherited" },
     /** What was found before the resource took over: `{policy, inherited}`; put back on delete. */
     previous: { mode: "output" },
+  },
+  hooks: {
+    checkRemote: async (inputs, ctx) => (inputs.projectId === undefined ? workspaceWideWithConfinedKey(ctx, "projectId", "the policy with no projectId (the workspace's)") : []),
   },
   singleton: {
     idOf: (inputs) => scopeId(inputs.projectId),

@@ -12,9 +12,12 @@
  */
 import { z } from "zod";
 import { canonicalJson, schemaProblem } from "../../rules/event-schema";
+import { textViolations } from "../../rules/text";
 import type { RuleViolation } from "../../rules/types";
 import type { OperationContext, Props, ResourceDefinition } from "../engine/fields";
 import { containsUnknown } from "../engine/unknown";
+import { workspaceWideWithConfinedKey } from "./confined-key";
+import { unlessUnreachable } from "../engine/remote-checks";
 
 /* ---------- scopes and ids, shared with the policy resource ---------- */
 
@@ -74,10 +77,26 @@ interface CatalogEntry {
 async function catalogOf(ctx: OperationContext, projectId: string | undefined): Promise<CatalogEntry[] | undefined> {
   try {
     return await ctx.cached(`webhooks:event-types:${projectId ?? ""}`, () => ctx.client.listAll<CatalogEntry>("/v1/event-types", { project_id: projectId }));
-  } catch {
-    // A key that cannot list: the create's own 409 is still explained.
-    return undefined;
+  } catch (err) {
+    // A key that cannot list: the create's own 409 is still explained (a refused key or no answer fails preview).
+    return unlessUnreachable(err);
   }
+}
+
+/**
+ * Replacements keeping their name (profile, project, name), seen by the first Check of
+ * this process. When Diff says replace, the engine calls Check again with NO old inputs
+ * (pulumi/pulumi step_generator.go, "recompute the default values"); that call cannot
+ * tell its own entry from someone else's, so the first Check leaves word here. Each
+ * mark serves one second Check. (A second resource of the same program declaring the
+ * same name would then pass preview and fail at create with event_type_exists, explained.)
+ */
+const replacementsKeepingName = new Set<string>();
+
+/** A change of description or schema: there is no update route, so the entry is replaced. */
+function replacesEntry(olds: Props, inputs: Props): boolean {
+  const schema = (v: unknown) => (isObject(v) ? canonicalJson(v) : null);
+  return (olds.description ?? null) !== (inputs.description ?? null) || schema(olds.payloadSchema) !== schema(inputs.payloadSchema);
 }
 
 const adoptFix = (name: string) =>
@@ -110,7 +129,7 @@ export const eventTypeDefinition: ResourceDefinition = {
     origin: { mode: "output", api: "origin" },
     createdAt: { mode: "output", api: "created_at" },
   },
-  rules: payloadSchemaViolations,
+  rules: (body) => [...textViolations(body, { singleLine: ["name"], multiLine: ["description"] }), ...payloadSchemaViolations(body)],
   adoption: {
     idFrom: (inputs) => (inputs.adoptExisting === true ? eventTypeId(inputs.projectId, String(inputs.name)) : undefined),
     createWhenMissing: true,
@@ -119,9 +138,19 @@ export const eventTypeDefinition: ResourceDefinition = {
   hooks: {
     async checkRemote(inputs, ctx, olds) {
       const { name, projectId } = inputs;
+      if (projectId === undefined) {
+        const confined = await workspaceWideWithConfinedKey(ctx, "projectId", "an event type with no projectId");
+        if (confined.length > 0) return confined;
+      }
       if (inputs.adoptExisting === true || typeof name !== "string" || containsUnknown(name) || containsUnknown(projectId)) return [];
+      const key = JSON.stringify([inputs.profile ?? null, projectId ?? null, name]);
       // This resource's own entry (an update or a replacement keeping the name) is no clash.
-      if (olds.name === name && (olds.projectId ?? null) === (projectId ?? null) && (olds.profile ?? null) === (inputs.profile ?? null)) return [];
+      if (olds.name === name && (olds.projectId ?? null) === (projectId ?? null) && (olds.profile ?? null) === (inputs.profile ?? null)) {
+        if (replacesEntry(olds, inputs)) replacementsKeepingName.add(key);
+        return [];
+      }
+      // The engine's second Check of that replacement, with no old inputs: the entry found is its own.
+      if (olds.name === undefined && replacementsKeepingName.delete(key)) return [];
       const scope = typeof projectId === "string" ? projectId : undefined;
       const catalog = await catalogOf(ctx, scope);
       if (!catalog?.some((e) => e.name === name && (e.project_id ?? undefined) === scope)) return [];

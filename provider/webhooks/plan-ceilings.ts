@@ -6,6 +6,7 @@
  * cost an early warning, never a wrong change.
  */
 import type { OperationContext } from "../engine/fields";
+import { unlessUnreachable } from "../engine/remote-checks";
 
 export const MAX_ATTEMPTS_BY_PLAN: Record<string, number> = { free: 5, pro: 15, enterprise: 30 };
 
@@ -33,9 +34,9 @@ export interface WorkspaceInfo {
 export async function readWorkspace(ctx: OperationContext): Promise<WorkspaceInfo | undefined> {
   try {
     return await ctx.cached("webhooks:workspace", async () => (await ctx.client.request<WorkspaceInfo>({ method: "GET", path: "/v1/workspace" })).body);
-  } catch {
-    // A key without read access, an older service: skip the early check.
-    return undefined;
+  } catch (err) {
+    // A read this key may not make, an older service: skip the early check (but a refused key or no answer fails preview).
+    return unlessUnreachable(err);
   }
 }
 

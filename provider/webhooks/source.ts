@@ -64,6 +64,7 @@ export const sourceDefinition: ResourceDefinition = {
       api: "secret",
       input: z.string().min(1).max(1024),
       writeOnly: true,
+      secret: true,
       onCreate: true,
       action: { path: "/rotate-secret", safeToRepeat: false, body: (value) => (value === null || value === undefined ? {} : { secret: value }) },
     },
@@ -82,7 +83,7 @@ export const sourceDefinition: ResourceDefinition = {
     ingestUrl: { mode: "output", api: "ingest_url" },
     createdAt: { mode: "output", api: "created_at" },
     updatedAt: { mode: "output", api: "updated_at" },
-    generatedSecret: { mode: "output" },
+    generatedSecret: { mode: "output", secret: true },
   },
   rules: sourceRules,
   hooks: {

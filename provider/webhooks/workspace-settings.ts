@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import type { ResourceDefinition } from "../engine/fields";
+import { workspaceWideWithConfinedKey } from "./confined-key";
 import { planHasFeature, readWorkspace } from "./plan-ceilings";
 
 const OPTIONAL_FEATURE = "optional_endpoint_verification";
@@ -30,6 +31,8 @@ export const workspaceSettingsDefinition: ResourceDefinition = {
   singleton: { idOf: () => "workspace", priorField: "previous" },
   hooks: {
     async checkRemote(inputs, ctx) {
+      const confined = await workspaceWideWithConfinedKey(ctx, "endpointVerification", "the workspace's settings");
+      if (confined.length > 0) return confined;
       if (inputs.endpointVerification !== "optional") return [];
       const ws = await readWorkspace(ctx);
       if (!ws || planHasFeature(ws.plan, OPTIONAL_FEATURE) !== false) return [];

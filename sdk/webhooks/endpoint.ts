@@ -12,6 +12,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as dynamic from "@pulumi/pulumi/dynamic";
+import { PROTOTYPE_KEY_NAMES, prototypeKeyHeaderMessage } from "../../rules/endpoint";
+import { withProgramArgs } from "../props";
 import { providerShim } from "../shim";
 import { moduleAndType, TYPE_TOKENS } from "../tokens";
 
@@ -64,9 +66,9 @@ export interface EndpointArgs {
    * value at most 1024 ASCII characters, names plus values at most 8192 bytes; not
    * `Content-Type`, `User-Agent`, `X-Webhook-*` or hop-by-hop names. The service never
    * returns the values, so the provider compares them with the last applied ones.
-   * Always stored as a Pulumi secret.
+   * Always stored as a Pulumi secret. A `Map` is taken as its entries.
    */
-  customHeaders?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  customHeaders?: pulumi.Input<Record<string, pulumi.Input<string>>> | Map<string, pulumi.Input<string>>;
   /** Per-delivery timeout in milliseconds, 1 to 60000. Omit for the service default. */
   deliveryTimeoutMs?: pulumi.Input<number>;
   /**
@@ -171,6 +173,7 @@ export class Endpoint extends dynamic.Resource {
 
   constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {
     const { module, type } = moduleAndType(KIND);
+    const customHeaders = args.customHeaders === undefined ? undefined : headersInput(args.customHeaders);
     const props: Record<string, unknown> = {
       url: args.url,
       subscriptions: args.subscriptions,
@@ -180,7 +183,7 @@ export class Endpoint extends dynamic.Resource {
       retrySchedule: args.retrySchedule,
       projectId: args.projectId,
       description: args.description,
-      customHeaders: args.customHeaders === undefined ? undefined : pulumi.secret(args.customHeaders),
+      customHeaders: customHeaders === undefined ? undefined : pulumi.secret(customHeaders),
       deliveryTimeoutMs: args.deliveryTimeoutMs,
       status: args.status,
       secretRotation: args.secretRotation,
@@ -188,7 +191,7 @@ export class Endpoint extends dynamic.Resource {
       drainTimeoutSeconds: args.drainTimeoutSeconds,
       adoptId: args.adoptId,
       profile: args.profile,
-      plaintextHeaderNames: args.customHeaders === undefined ? undefined : namesGivenInPlaintext(args.customHeaders),
+      plaintextHeaderNames: customHeaders === undefined ? undefined : namesGivenInPlaintext(customHeaders),
       // Outputs must be present (undefined) for the SDK to resolve them (pulumi/pulumi#2931).
       signingSecret: undefined,
       customHeaderNames: undefined,
@@ -198,8 +201,35 @@ export class Endpoint extends dynamic.Resource {
       updatedAt: undefined,
     };
     const secretOutputs = ["signingSecret", "secret", "customHeaders"];
-    super(providerShim(KIND), name, props, { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secretOutputs] }, module, type);
+    super(providerShim(KIND), name, withProgramArgs(props, args), { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secretOutputs] }, module, type);
   }
+}
+
+type HeadersArg = NonNullable<EndpointArgs["customHeaders"]>;
+
+/**
+ * Custom headers as a plain object of name → value. A Map (which Pulumi would
+ * serialize as `{}`, dropping every header) is taken as its entries; a header named
+ * like a prototype key (which serialization drops) is refused with the rules' message.
+ */
+function headersInput(headers: unknown): HeadersArg {
+  if (pulumi.Output.isInstance(headers) || headers instanceof Promise) {
+    const later = pulumi.output(headers as pulumi.Input<Record<string, string>>);
+    return later.apply(plainHeaders) as unknown as HeadersArg;
+  }
+  return plainHeaders(headers) as HeadersArg;
+}
+
+function plainHeaders(headers: unknown): unknown {
+  const entries = headers instanceof Map ? [...headers.entries()] : headers && typeof headers === "object" ? Object.entries(headers) : undefined;
+  if (!entries) return headers;
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of entries) {
+    if (PROTOTYPE_KEY_NAMES.includes(String(name).toLowerCase())) throw new Error(`customHeaders[${JSON.stringify(name)}]: ${prototypeKeyHeaderMessage(String(name))}`);
+    // defineProperty: a plain assignment of "__proto__" would set the prototype instead of a key.
+    Object.defineProperty(out, String(name), { value, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
 }
 
 /**

@@ -1,0 +1,91 @@
+/**
+ * Which objects of a kind the resources of this run hold, per connection. One plugin
+ * process serves the whole stack (every resource of a run goes through it), so this
+ * registry is where "one object to one resource" is kept when creates lose their
+ * answers (reconcile.ts):
+ *   - `held`: ids some resource of the stack holds: answered to a create, adopted, or
+ *     named by the engine in a diff, read, update or delete. Never another's candidate.
+ *   - creates in flight: an object a create made whose answer has not come back yet
+ *     would look unheld in a listing, so a look waits for the creates in flight when
+ *     its listing came back to settle before it judges the listing.
+ *   - lost creates still looking, by fingerprint (kind + body): look-alike resources
+ *     whose answers were lost share the candidates that match them, one each; more
+ *     candidates than lost look-alikes is ambiguous (provider/README.md, invariant 2).
+ *   - one look at a time per kind (`exclusive`): two lost creates never take the same
+ *     candidate.
+ * Plugin-process state, never serialized; it holds ids and keyed hashes only.
+ */
+import type { SvcClient } from "../client";
+
+export class KindClaims {
+  readonly held = new Set<string>();
+  /**
+   * A singleton (a setting) taken over in this process: its id → the earlier value the
+   * take-over found (canonical JSON). A rename without an alias, or a replacement
+   * that keeps the setting's scope, creates the new resource before the old one's
+   * delete: that delete must not put back what the old one found, under the
+   * resource that now manages the setting.
+   */
+  readonly takenOver = new Map<string, string>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly lost = new Map<string, number>();
+  private turn: Promise<unknown> = Promise.resolve();
+
+  hold(id: string): void {
+    this.held.add(id);
+  }
+
+  /** A create is being sent; call the returned function once it is answered or lost. */
+  sending(): () => void {
+    let done!: () => void;
+    const p = new Promise<void>((resolve) => (done = resolve));
+    this.inFlight.add(p);
+    return () => {
+      this.inFlight.delete(p);
+      done();
+    };
+  }
+
+  /** Wait until every create in flight now is answered (its id held) or lost (looking). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.inFlight]);
+  }
+
+  /** A lost create with this fingerprint is looking for its object; call the returned function when it has decided. */
+  looking(fingerprint: string): () => void {
+    this.lost.set(fingerprint, this.lostCount(fingerprint) + 1);
+    let stopped = false;
+    return () => {
+      if (stopped) return;
+      stopped = true;
+      this.lost.set(fingerprint, this.lostCount(fingerprint) - 1);
+    };
+  }
+
+  lostCount(fingerprint: string): number {
+    return this.lost.get(fingerprint) ?? 0;
+  }
+
+  /** Run `fn` alone among this kind's looks. */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.turn.then(fn, fn);
+    this.turn = run.catch(() => undefined);
+    return run;
+  }
+}
+
+const registry = new WeakMap<SvcClient, Map<string, KindClaims>>();
+
+/** The claims of a kind on one connection (a client is one address and key). */
+export function claimsOf(client: SvcClient, kind: string): KindClaims {
+  let byKind = registry.get(client);
+  if (!byKind) registry.set(client, (byKind = new Map()));
+  let claims = byKind.get(kind);
+  if (!claims) byKind.set(kind, (claims = new KindClaims()));
+  return claims;
+}
+
+/** The engine named this id for a resource of the stack (diff, read, update, delete): it is held. */
+export function holdId(client: SvcClient, kind: string, id: string): void {
+  if (id) claimsOf(client, kind).hold(id);
+}

@@ -1,0 +1,243 @@
+/**
+ * A crash-safe journal of creates in flight, so that the create after an interrupted
+ * run (a killed `pulumi up`, a cancelled CI job) recognises the object the interrupted
+ * create made instead of making a second one. Why a journal and not a marker on the
+ * object: the spec offers no idempotency key on creates (only `POST /v1/events` takes
+ * `Idempotency-Key`) and no free field to carry one; see provider/README.md.
+ *
+ * One file per plugin process, `<dir>/<pid>-<random>.jsonl`, lines appended (an
+ * append is in the kernel's page cache before the POST goes out, so it survives the
+ * process being killed; only a crash of the machine loses it):
+ *   {"s":"<entry>","k":"<kind>","f":"<fingerprint>","t":<sent at, ms>}   a create was sent
+ *   {"d":"<entry>","k":"<kind>","id":"<object id>"}                        it was answered (or its object found)
+ *   {"d":"<entry>"}                                                         it made nothing
+ *   {"r":"<file>#<entry>","k":"<kind>","id"?:"<object id>"}                an earlier process's entry, settled here
+ * The fingerprint is an HMAC of the kind and the create body under the API key
+ * (SvcClient.fingerprint): no input, secret or key can be read back from it, and only
+ * the same credentials recognise it. No URN either: the dynamic provider's create is
+ * not told it.
+ *
+ * An entry of a process that is gone, neither answered nor settled, is an interrupted
+ * create: the object may exist. The next create with the same fingerprint takes it
+ * and looks for that object (reconcile.ts). Files of processes that are gone are
+ * deleted once every entry in them is settled; entries older than MAX_AGE_MS are
+ * forgotten. Directory: env SVC_JOURNAL_DIR (`off` turns the journal off), else
+ * ~/.pulumi-svc/journal.
+ */
+import { randomUUID } from "node:crypto";
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { note } from "./errors";
+
+/** An interrupted create of an earlier process: when it was sent, and how to settle it. */
+export interface Interrupted {
+  ref: string;
+  sentAt: number;
+}
+
+/** Entries older than this are forgotten: a week between an interrupted run and the next. */
+const MAX_AGE_MS = 7 * 24 * 3600_000;
+/** A gone process's file with every create settled is kept this long: its answered ids still tell held objects from candidates. */
+const SETTLED_KEPT_MS = 10 * 60_000;
+
+interface Loaded {
+  /** Interrupted entries by `kind \0 fingerprint`, oldest first. */
+  interrupted: Map<string, Interrupted[]>;
+  /** Ids answered to earlier processes' creates, by kind: objects some resource of a stack holds. */
+  answered: Map<string, Set<string>>;
+  /** Files of processes that are gone, with their entries' refs. */
+  deadFiles: Map<string, Set<string>>;
+  /** Refs settled (in any file, this process's included). */
+  settled: Set<string>;
+}
+
+export class CreateJournal {
+  private readonly file: string;
+  private loaded?: Loaded;
+  private disabled = false;
+  private dirMade = false;
+  /** Entries of this process not yet answered or settled, with their kind. */
+  private readonly open = new Map<string, string>();
+
+  constructor(private readonly dir: string) {
+    this.file = join(dir, `${process.pid}-${randomUUID().slice(0, 8)}.jsonl`);
+  }
+
+  /** Take one interrupted create of an earlier process with this fingerprint, if any (each is taken once). */
+  take(kind: string, fingerprint: string): Interrupted | undefined {
+    const list = this.load()?.interrupted.get(`${kind}\u0000${fingerprint}`);
+    return list?.shift();
+  }
+
+  /** Interrupted creates with this fingerprint not taken yet: resources of this run that will look for their objects too. */
+  untaken(kind: string, fingerprint: string): number {
+    return this.load()?.interrupted.get(`${kind}\u0000${fingerprint}`)?.length ?? 0;
+  }
+
+  /** Ids that creates of earlier processes got as their answer: held by some resource, never another's candidate. */
+  answeredEarlier(kind: string): ReadonlySet<string> {
+    return this.load()?.answered.get(kind) ?? new Set();
+  }
+
+  /** Before a create is sent: its entry. */
+  sent(kind: string, fingerprint: string, at: number): string {
+    const entry = randomUUID().slice(0, 13);
+    this.open.set(entry, kind);
+    this.append({ s: entry, k: kind, f: fingerprint, t: at });
+    return entry;
+  }
+
+  /** The create was answered, or its object found (`id`), or it made nothing (no id). */
+  settle(entry: string, id?: string): void {
+    const kind = this.open.get(entry);
+    if (kind === undefined) return;
+    this.open.delete(entry);
+    this.append(id === undefined ? { d: entry } : { d: entry, k: kind, id });
+  }
+
+  /** An earlier process's interrupted create was settled: its object adopted (`id`), or it made none. */
+  settleEarlier(ref: string, kind: string, id?: string): void {
+    this.loaded?.settled.add(ref);
+    this.append(id === undefined ? { r: ref, k: kind } : { r: ref, k: kind, id });
+  }
+
+  /** At exit: this process's file when nothing of it is open, and the files of gone processes now settled. */
+  cleanUp(): void {
+    if (this.disabled) return;
+    if (this.open.size === 0) rmSync(this.file, { force: true });
+    for (const [file, refs] of this.loaded?.deadFiles ?? []) {
+      if ([...refs].every((r) => this.loaded!.settled.has(r))) rmSync(join(this.dir, file), { force: true });
+    }
+  }
+
+  private append(line: object): void {
+    if (this.disabled) return;
+    try {
+      if (!this.dirMade) mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      this.dirMade = true;
+      appendFileSync(this.file, `${JSON.stringify(line)}\n`, { mode: 0o600 });
+    } catch (err) {
+      this.disabled = true;
+      note(`The create journal cannot be written in ${this.dir} (${(err as NodeJS.ErrnoException).code ?? "error"}): a create interrupted by a killed run will not be recognised by the next one. Set SVC_JOURNAL_DIR to a writable directory.`);
+    }
+  }
+
+  private load(): Loaded | undefined {
+    if (this.disabled) return undefined;
+    if (this.loaded) return this.loaded;
+    const loaded: Loaded = { interrupted: new Map(), answered: new Map(), deadFiles: new Map(), settled: new Set() };
+    this.loaded = loaded;
+    let names: string[];
+    try {
+      names = readdirSync(this.dir).filter((n) => n.endsWith(".jsonl"));
+    } catch {
+      return loaded; // no journal yet
+    }
+    const own = this.file.slice(this.dir.length + 1);
+    const sentLines: { ref: string; kind: string; fp: string; at: number }[] = [];
+    const answeredRefs = new Set<string>();
+    for (const name of names) {
+      if (name === own) continue;
+      const dead = !processAlive(Number(name.split("-")[0]));
+      let text: string;
+      try {
+        text = readFileSync(join(this.dir, name), "utf8");
+      } catch {
+        continue;
+      }
+      const refs = new Set<string>();
+      if (dead) loaded.deadFiles.set(name, refs);
+      for (const raw of text.split("\n")) {
+        const line = parseLine(raw);
+        if (!line) continue; // a line cut short by a kill
+        if (typeof line.s === "string" && typeof line.k === "string" && typeof line.f === "string" && typeof line.t === "number") {
+          const ref = `${name}#${line.s}`;
+          refs.add(ref);
+          if (dead) sentLines.push({ ref, kind: line.k, fp: line.f, at: line.t });
+          else answeredRefs.add(ref); // a live process's create is its own business
+        } else if (typeof line.d === "string") {
+          answeredRefs.add(`${name}#${line.d}`);
+          if (typeof line.id === "string" && typeof line.k === "string") noteAnswered(loaded, line.k, line.id);
+        } else if (typeof line.r === "string") {
+          loaded.settled.add(line.r);
+          if (typeof line.id === "string" && typeof line.k === "string") noteAnswered(loaded, line.k, line.id);
+        }
+      }
+    }
+    const now = Date.now();
+    for (const e of sentLines) {
+      if (answeredRefs.has(e.ref) || loaded.settled.has(e.ref)) {
+        loaded.settled.add(e.ref);
+        continue;
+      }
+      if (now - e.at > MAX_AGE_MS) {
+        loaded.settled.add(e.ref);
+        continue;
+      }
+      const key = `${e.kind}\u0000${e.fp}`;
+      const list = loaded.interrupted.get(key) ?? [];
+      list.push({ ref: e.ref, sentAt: e.at });
+      loaded.interrupted.set(key, list);
+    }
+    for (const list of loaded.interrupted.values()) list.sort((a, b) => a.sentAt - b.sentAt);
+    // Gone processes whose creates were all settled, a while ago: nothing to look for (a plugin killed by its engine never cleans up).
+    for (const [file, refs] of loaded.deadFiles) {
+      if ([...refs].every((r) => loaded.settled.has(r)) && modifiedBefore(join(this.dir, file), now - SETTLED_KEPT_MS)) {
+        rmSync(join(this.dir, file), { force: true });
+        loaded.deadFiles.delete(file);
+      }
+    }
+    return loaded;
+  }
+
+}
+
+/** An id some earlier create got (or adopted): some resource holds it. */
+function noteAnswered(loaded: Loaded, kind: string, id: string): void {
+  let ids = loaded.answered.get(kind);
+  if (!ids) loaded.answered.set(kind, (ids = new Set()));
+  ids.add(id);
+}
+
+function parseLine(raw: string): Record<string, unknown> | undefined {
+  if (raw.trim() === "") return undefined;
+  try {
+    const v = JSON.parse(raw) as unknown;
+    return v && typeof v === "object" ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function modifiedBefore(path: string, at: number): boolean {
+  try {
+    return statSync(path).mtimeMs < at;
+  } catch {
+    return false;
+  }
+}
+
+function processAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return false; // an earlier process with this pid: this one has its own file
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+let journal: CreateJournal | undefined | null;
+
+/** This process's journal, or undefined when turned off (SVC_JOURNAL_DIR=off). */
+export function createJournal(): CreateJournal | undefined {
+  if (journal !== undefined) return journal ?? undefined;
+  const dir = process.env.SVC_JOURNAL_DIR?.trim();
+  if (dir === "off") return (journal = null) ?? undefined;
+  journal = new CreateJournal(dir || join(homedir(), ".pulumi-svc", "journal"));
+  const j = journal;
+  process.once("exit", () => j.cleanUp());
+  return journal;
+}

@@ -1,0 +1,79 @@
+/**
+ * The one place every provider call's errors pass on their way to the engine: an error
+ * about the connection gets the address it tried and the setting that holds it, and
+ * every error, check failure and warning is stripped of the call's secret values
+ * (engine/redact.ts). Resource code builds its messages freely; this guard makes them
+ * safe to print.
+ */
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { SvcConnectionError, SvcUnknownOutcomeError } from "../client";
+import { pluginConfigSource, resolveConnection } from "../config";
+import { SECRET_INPUTS_KEY } from "./check";
+import { addressOf } from "./errors";
+import type { Props, ResourceDefinition } from "./fields";
+import { redact, redactError, secretTexts, withSecrets } from "./redact";
+
+type Provider = dynamic.ResourceProvider & { definition: ResourceDefinition };
+
+export function guardProvider(def: ResourceDefinition, p: Provider): Provider {
+  /** Run one call with the secrets of its properties hidden from whatever it says. */
+  async function guarded<T>(props: (Props | undefined)[], call: () => Promise<T>): Promise<T> {
+    const secrets = secretTexts(def, props, [apiKeyOf(def, props)]);
+    try {
+      return await withSecrets(secrets, call);
+    } catch (err) {
+      throw redactError(withAddress(def, err, profileOf(props)), secrets);
+    }
+  }
+
+  return {
+    definition: def,
+    configure: p.configure,
+    async check(olds, news) {
+      const secrets = secretTexts(def, [olds, news], [apiKeyOf(def, [news])]);
+      const result = await guarded([olds, news], () => p.check!(olds, news));
+      return { ...result, failures: result.failures?.map((f) => ({ property: f.property, reason: redact(f.reason, secrets) })) };
+    },
+    diff: (id, olds, news) => guarded([olds, news], () => p.diff!(id, olds, news)),
+    async create(inputs) {
+      const result = await guarded([inputs], () => p.create(inputs));
+      return { ...result, outs: keepSecretNames(inputs, result.outs) };
+    },
+    read: (id, props) => guarded([props], () => p.read!(id, props)),
+    async update(id, olds, news) {
+      const result = await guarded([olds, news], () => p.update!(id, olds, news));
+      return { ...result, outs: keepSecretNames(news, result.outs) };
+    },
+    delete: (id, props) => guarded([props], () => p.delete!(id, props)),
+  };
+}
+
+/** The list of secret input names goes into the outputs too: delete and refresh get only those. */
+function keepSecretNames(inputs: Props, outs: Props | undefined): Props | undefined {
+  const names = inputs[SECRET_INPUTS_KEY];
+  return names === undefined || !outs ? outs : { ...outs, [SECRET_INPUTS_KEY]: names };
+}
+
+function profileOf(props: (Props | undefined)[]): string | undefined {
+  for (const p of props) if (typeof p?.profile === "string") return p.profile;
+  return undefined;
+}
+
+/** The API key the call uses (never in a message, but hidden should one echo it). */
+function apiKeyOf(def: ResourceDefinition, props: (Props | undefined)[]): string | undefined {
+  try {
+    return resolveConnection(pluginConfigSource(), def.product, profileOf(props)).apiKey;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A request that got no answer: say where it went and which setting holds the address. */
+function withAddress(def: ResourceDefinition, err: unknown, profile: string | undefined): unknown {
+  if (!(err instanceof SvcConnectionError || (err instanceof SvcUnknownOutcomeError && err.unanswered))) return err;
+  const where = addressOf(def, profile);
+  if (!where) return err;
+  if (err instanceof SvcConnectionError) return err.at(where.baseUrl, where.setting);
+  err.message = `${err.message} (The service at ${where.baseUrl} did not answer; its address is ${where.setting}.)`;
+  return err;
+}

@@ -1,0 +1,70 @@
+/**
+ * Preview's checks that read the service (plan ceilings and features, allocations,
+ * names already taken, open quota requests). A key the service refuses, a service that
+ * does not answer, or an address missing its product path fails the preview, naming
+ * the setting and the address (never the key): a preview that passes while its checks
+ * were silently skipped fails at `up` instead. Users who preview offline say so with
+ * `svc:skipRemoteChecks` (or SVC_SKIP_REMOTE_CHECKS), and get a warning naming what
+ * was not checked.
+ */
+import { SvcApiError, SvcConnectionError } from "../client";
+import { pluginConfigSource, settingNames } from "../config";
+import { addressOf, missingPathMessage, note } from "./errors";
+import type { CheckFailure, OperationContext, Props, ResourceDefinition } from "./fields";
+
+export const SKIP_REMOTE_CHECKS = { configKey: "svc:skipRemoteChecks", envVar: "SVC_SKIP_REMOTE_CHECKS" } as const;
+
+const OFFLINE_HINT = `To preview offline, without the checks that read the service, set ${SKIP_REMOTE_CHECKS.configKey} to true (or ${SKIP_REMOTE_CHECKS.envVar}=true).`;
+
+/** Can preview not talk to the service at all (as opposed to: this one read is not allowed or not known)? */
+export function isUnreachable(err: unknown): boolean {
+  return err instanceof SvcConnectionError || (err instanceof SvcApiError && (err.status === 401 || err.status === 403 || err.missingPath));
+}
+
+/** For a remote check's read that may fail: rethrow when the service cannot be reached, else undefined (check skipped). */
+export function unlessUnreachable(err: unknown): undefined {
+  if (isUnreachable(err)) throw err;
+  return undefined;
+}
+
+/** `svc:skipRemoteChecks`, else SVC_SKIP_REMOTE_CHECKS: true, false, or a failure for another value. */
+function skipSetting(): boolean | CheckFailure {
+  const raw = pluginConfigSource()("skipRemoteChecks") ?? process.env[SKIP_REMOTE_CHECKS.envVar];
+  const value = raw?.trim().toLowerCase() ?? "";
+  if (["", "false", "0", "no"].includes(value)) return false;
+  if (["true", "1", "yes"].includes(value)) return true;
+  return { property: "", reason: `${SKIP_REMOTE_CHECKS.configKey} (or ${SKIP_REMOTE_CHECKS.envVar}) must be true or false, not ${JSON.stringify(raw)}.` };
+}
+
+const warned = new Set<string>();
+
+/** The definition's remote checks, or the failure saying why they could not run. */
+export async function remoteCheckFailures(def: ResourceDefinition, inputs: Props, ctx: OperationContext, olds: Props): Promise<CheckFailure[]> {
+  if (!def.hooks?.checkRemote) return [];
+  const skip = skipSetting();
+  if (skip !== false) {
+    if (skip !== true) return [skip];
+    if (!warned.has(def.kind)) {
+      warned.add(def.kind);
+      note(`${SKIP_REMOTE_CHECKS.configKey} is set: preview did not read the service to check ${def.noun} resources (plan ceilings and features, allocations, names already taken); the service judges them at update.`);
+    }
+    return [];
+  }
+  try {
+    return await def.hooks.checkRemote(inputs, ctx, olds);
+  } catch (err) {
+    if (!isUnreachable(err)) throw err;
+    return [{ property: "", reason: unreachableMessage(def, err as Error, typeof inputs.profile === "string" ? inputs.profile : undefined) }];
+  }
+}
+
+function unreachableMessage(def: ResourceDefinition, err: Error, profile: string | undefined): string {
+  const where = addressOf(def, profile);
+  const at = where ? ` at ${where.baseUrl}` : "";
+  const lead = `Preview could not check the ${def.noun} against the service:`;
+  if (err instanceof SvcConnectionError) return `${lead} no answer from the ${def.product} service${at} (${err.failure}). Check ${where?.setting ?? "the address"} and the network. ${OFFLINE_HINT}`;
+  const api = err as SvcApiError;
+  if (api.missingPath) return `${lead} ${missingPathMessage(def, api, profile)} ${OFFLINE_HINT}`;
+  const key = settingNames(def.product, "ApiKey", profile);
+  return `${lead} the ${def.product} service${at} refused the API key (${api.status} ${api.code}${api.reason ? `/${api.reason}` : ""}). Set a valid key in ${key.configKey} (or ${key.envVar}). ${OFFLINE_HINT}`;
+}

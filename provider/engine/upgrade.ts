@@ -1,0 +1,128 @@
+/**
+ * State that survives upgrades. Every resource's outputs carry the version of their
+ * shape under `__shape` (a small integer per kind, not the package version). When a
+ * release changes what a kind keeps in its outputs (a field renamed, a value
+ * reshaped), it appends an upgrader from the old shape to the new one here; the
+ * provider runs the upgraders on the stored outputs before read, diff, update and
+ * delete look at them, so a state written by any earlier release is understood.
+ *
+ * - No `__shape` means shape 1: the outputs as pulumi-svc 0.1.0 wrote them (it
+ *   recorded no shape). A kind's current shape is 1 + the number of its upgraders.
+ * - `__shape` is written by create and update only, and by read only when an
+ *   upgrader actually ran: adding it to an unchanged 0.1.0 state would show as
+ *   drift on refresh (the engine compares outputs) for no change in the service.
+ *   Diff never sees it: it is not an input.
+ * - A key a later release added, null and absent from the stored outputs, stays
+ *   absent after read (keepStoredForm), for the same reason.
+ * - A shape newer than this package knows (state written by a newer release, then
+ *   run with an older one) is refused with both versions named, never misread.
+ *
+ * Adding an upgrader: append `(outputs) => newOutputs` to the kind's list, add a
+ * test of it alone (test/provider/upgrade.test.ts), and commit the state a release
+ * wrote before the change as a fixture (test/fixtures/state/<version>/).
+ */
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import type { ResourceKind } from "../../sdk/tokens";
+import { PACKAGE_VERSION } from "../version";
+import { PartialFailure } from "./errors";
+import type { Props } from "./fields";
+
+/** The output key holding the shape version. `__` keeps it clear of every field name, as `__provider`. */
+export const SHAPE_KEY = "__shape";
+
+/** The shape every kind's state had in 0.1.0, which wrote no `__shape`. */
+export const FIRST_SHAPE = 1;
+
+/** Outputs of shape N in, outputs of shape N+1 out. Pure: no call, no setting. */
+export type Upgrader = (outputs: Props) => Props;
+
+/** Per kind, in order: element i upgrades shape FIRST_SHAPE + i to FIRST_SHAPE + i + 1. No kind has changed shape since 0.1.0. */
+export const UPGRADERS: Partial<Record<ResourceKind, readonly Upgrader[]>> = {};
+
+export class ShapeTooNewError extends Error {
+  constructor(
+    readonly kind: string,
+    readonly stored: number,
+    readonly known: number,
+  ) {
+    super(
+      `The state of this ${kind} was written with state shape ${stored}, but pulumi-svc ${PACKAGE_VERSION} knows shapes up to ${known}: ` +
+        `a newer pulumi-svc wrote it. Upgrade the pulumi-svc package to the version that last ran this stack (or newer); nothing was read or changed.`,
+    );
+    this.name = "ShapeTooNewError";
+  }
+}
+
+/** The shape this package writes for a kind. */
+export function currentShape(kind: ResourceKind, upgraders = UPGRADERS): number {
+  return FIRST_SHAPE + (upgraders[kind]?.length ?? 0);
+}
+
+/** The shape recorded in stored outputs; none recorded is 0.1.0's. */
+export function storedShape(kind: string, outputs: Props | undefined): number {
+  const raw = outputs?.[SHAPE_KEY];
+  if (raw === undefined || raw === null) return FIRST_SHAPE;
+  if (typeof raw !== "number" || !Number.isInteger(raw) || raw < FIRST_SHAPE) throw new Error(`The state of this ${kind} has an invalid ${SHAPE_KEY} ${JSON.stringify(raw)}; expected an integer from ${FIRST_SHAPE}.`);
+  return raw;
+}
+
+/**
+ * Stored outputs brought to the current shape. The same object when nothing ran (the
+ * common case, and a state from 0.1.0 today), so a missing `__shape` stays missing.
+ */
+export function upgradeOutputs(kind: ResourceKind, outputs: Props, upgraders?: typeof UPGRADERS): Props;
+export function upgradeOutputs(kind: ResourceKind, outputs: Props | undefined, upgraders?: typeof UPGRADERS): Props | undefined;
+export function upgradeOutputs(kind: ResourceKind, outputs: Props | undefined, upgraders = UPGRADERS): Props | undefined {
+  if (!outputs) return outputs;
+  const stored = storedShape(kind, outputs);
+  const current = currentShape(kind, upgraders);
+  if (stored > current) throw new ShapeTooNewError(kind, stored, current);
+  if (stored === current) return outputs;
+  let out: Props = outputs;
+  for (const upgrade of upgraders[kind]!.slice(stored - FIRST_SHAPE)) out = upgrade(out);
+  return { ...out, [SHAPE_KEY]: current };
+}
+
+/** Outputs a create or update writes: marked with the current shape. */
+export function withShape(kind: ResourceKind, outputs: Props, upgraders = UPGRADERS): Props {
+  return { ...outputs, [SHAPE_KEY]: currentShape(kind, upgraders) };
+}
+
+/**
+ * A key the stored outputs lack and read answers with null (a field added by a later
+ * release, with no value) is left out: absent and null are the same value, and a
+ * refresh that adds the key would show as drift for no change in the service.
+ */
+function keepStoredForm(stored: Props | undefined, result: dynamic.ReadResult): dynamic.ReadResult {
+  // Nothing stored is a Resource.get: every declared output must be there for the SDK.
+  if (!stored || Object.keys(stored).length === 0 || !result.props) return result;
+  const props: Props = {};
+  for (const [k, v] of Object.entries(result.props)) if (v !== null || k in stored) props[k] = v;
+  return { ...result, props };
+}
+
+/**
+ * A kind's provider with the upgraders run first: stored outputs are brought to the
+ * current shape before diff, read, update and delete see them; what create and
+ * update return is marked with the current shape (a partial failure's too, so its
+ * kept outputs are not taken for 0.1.0's on the next run).
+ */
+export function upgrading<P extends dynamic.ResourceProvider>(kind: ResourceKind, provider: P, upgraders = UPGRADERS): P {
+  const marked = async <R extends { outs?: Props }>(result: Promise<R>): Promise<R> => {
+    try {
+      const r = await result;
+      return r.outs ? { ...r, outs: withShape(kind, r.outs, upgraders) } : r;
+    } catch (err) {
+      if (err instanceof PartialFailure) Object.assign(err.properties, { [SHAPE_KEY]: currentShape(kind, upgraders) });
+      throw err;
+    }
+  };
+  return {
+    ...provider,
+    diff: async (id: string, olds: Props, news: Props) => provider.diff!(id, upgradeOutputs(kind, olds, upgraders), news),
+    read: async (id: string, props?: Props) => keepStoredForm(props, await provider.read!(id, upgradeOutputs(kind, props, upgraders))),
+    create: (inputs: Props) => marked(provider.create(inputs)),
+    update: async (id: string, olds: Props, news: Props) => marked(provider.update!(id, upgradeOutputs(kind, olds, upgraders), news)),
+    delete: async (id: string, props: Props) => provider.delete!(id, upgradeOutputs(kind, props, upgraders)),
+  };
+}
