@@ -46,7 +46,8 @@ function settings(count: number, offset: number, kinds: string[]) {
 }
 
 const run = (verb: "up" | "preview" | "refresh" | "destroy", stack: string, count: number, offset: number, kinds: string[]) =>
-  runEngine({ verb, cwd: program, stack, stateFile: join(dir, `${stack}.json`), ...settings(count, offset, kinds), env: { SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_API_KEY: "" } });
+  // A refresh here is `refresh --clear-pending-creates`: the real engine keeps pending creates otherwise.
+  runEngine({ verb, cwd: program, stack, stateFile: join(dir, `${stack}.json`), ...settings(count, offset, kinds), env: { SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_API_KEY: "" }, clearPendingCreates: verb === "refresh" });
 
 const stateOf = (stack: string) => JSON.parse(readFileSync(join(dir, `${stack}.json`), "utf8")).checkpoint.latest as { resources: { urn: string; id?: string; type: string }[]; pending_operations?: { type: string; resource: { urn: string } }[] };
 const managed = (stack: string) => stateOf(stack).resources.filter((r) => r.type.includes("svc/"));

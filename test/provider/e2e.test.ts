@@ -1,8 +1,8 @@
 /**
  * End to end through the engine stand-in (test/engine), the real program runtime
  * and the real dynamic-provider plugin loading dist/: preview with an unknown URL,
- * up, a one-PATCH update, a preview failing on a bad custom header, refresh after
- * an out-of-band change, destroy; and neither the state file nor any output holds
+ * up, a one-PATCH update, a preview failing on a bad custom header, destroy (drift
+ * and the rest of the lifecycle: test/lifecycle/contract.test.ts); and neither the state file nor any output holds
  * the API key, the signing secret or a custom header value in plaintext.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -134,20 +134,6 @@ describe("Endpoint end to end", () => {
     // The engine stand-in takes ~2.5 min to end a run whose check failed (its own
     // check-failure test times out the same way); the real engine stops at once.
   }, 480_000);
-
-  it("refresh after an out-of-band change reports the drift; the next up puts it back with one PATCH", async () => {
-    const id = JSON.parse(readFileSync(stateFile(), "utf8")).checkpoint.latest.resources.find((x: any) => x.urn.endsWith("::primary")).id;
-    await call(emu(), "PATCH", `/webhooks/v1/endpoints/${id}`, { key: ws.webhooks.admin, body: { description: "changed by hand" } });
-    const r = await run("refresh", { description: "second" });
-    expect(r.ok, errorsOf(r)).toBe(true);
-    const step = r.steps.find((s) => s.name === "primary")!;
-    expect(step.op).toBe("update");
-    expect(step.diffs).toContain("description");
-    const { result: up, writes } = await writesDuring(() => run("up", { description: "second" }));
-    expect(up.ok, errorsOf(up)).toBe(true);
-    expect(writes).toEqual([`PATCH /v1/endpoints/${id}`]);
-    seen.push(JSON.stringify(r), JSON.stringify(up));
-  });
 
   it("destroy deletes both", async () => {
     const { result: r, writes } = await writesDuring(() => run("destroy", { description: "second" }));

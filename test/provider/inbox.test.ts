@@ -1,8 +1,9 @@
 /**
- * The Inbox resource against the emulator over HTTP: create (email and bin), read,
- * one-PATCH updates, replace, delete, refresh after an out-of-band change, release and
- * expiry, the plan gates at preview (read once) and at apply, the functions, and no
- * key in any message.
+ * What is the Inbox's own, against the emulator over HTTP: create (email and bin),
+ * PATCHes of several fields, delete and release, expiry, reconciled creates, the plan
+ * gates at preview (read once) and at apply, the functions, and no key in any
+ * message. No-op, one field's update, replacement, drift and out-of-band delete are
+ * the lifecycle contract's (test/lifecycle/contract.test.ts).
  */
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import * as svc from "../../sdk";
@@ -52,17 +53,6 @@ describe("Inbox: lifecycle and call counts", () => {
     expect(posted.status).toBe(200);
   });
 
-  it("read gives the same outputs; a no-op makes no write", async () => {
-    const declared = { label: "a", expiresInMinutes: 30 };
-    const { id, outs } = await d().create(declared);
-    const read = await provider.read!(id, outs);
-    expect(read.props).toEqual(outs);
-    expect(read.inputs).toMatchObject({ label: "a", expiresInMinutes: 30, transport: "email" });
-    const { result, writes } = await d().calls(() => d().update(id, read.props!, declared));
-    expect(result.diff.changes).toBe(false);
-    expect(writes).toEqual([]);
-  });
-
   it("label, then label and status together: one PATCH each", async () => {
     const { id, outs } = await d().create({ label: "a" });
     const one = await d().calls(() => d().update(id, outs, { label: "b" }));
@@ -76,33 +66,12 @@ describe("Inbox: lifecycle and call counts", () => {
     expect(cleared.result.outs.label).toBeNull();
   });
 
-  it("transport and expiresInMinutes replace (create before delete)", async () => {
-    const declared = { label: "r", expiresInMinutes: 10 };
-    const { id, outs } = await d().create(declared);
-    const diff = async (news: Props) => provider.diff!(id, outs, (await d().check(news, declared)).inputs);
-    expect(await diff({ ...declared, transport: "http" })).toMatchObject({ changes: true, replaces: ["transport"], deleteBeforeReplace: false });
-    expect(await diff({ ...declared, expiresInMinutes: 20 })).toMatchObject({ changes: true, replaces: ["expiresInMinutes"] });
-    expect(await diff({ ...declared, label: "s" })).toMatchObject({ changes: true, replaces: [] });
-  });
-
   it("delete releases it (one DELETE); again is already gone", async () => {
     const { id, outs } = await d().create({});
     const { writes } = await d().calls(() => provider.delete!(id, outs));
     expect(writes).toEqual([`DELETE /v1/inboxes/${id}`]);
     await expect(provider.delete!(id, outs)).resolves.toBeUndefined();
     expect((await raw("GET", `/v1/inboxes/${id}`, ws.inboxes.admin)).status).toBe(404);
-  });
-
-  it("refresh after an out-of-band change shows the drift; after a release drops it", async () => {
-    const { id, outs } = await d().create({ label: "mine" });
-    await raw("PATCH", `/v1/inboxes/${id}`, ws.inboxes.admin, { label: "theirs", status: "paused" });
-    const read = await provider.read!(id, outs);
-    expect(read.props).toMatchObject({ label: "theirs", status: "paused" });
-    expect(read.inputs).toMatchObject({ label: "theirs", status: "paused" });
-    const back = await d().calls(() => d().update(id, read.props!, { label: "mine" }));
-    expect(back.writes).toEqual([`PATCH /v1/inboxes/${id}`]);
-    await raw("DELETE", `/v1/inboxes/${id}`, ws.inboxes.admin);
-    expect(await provider.read!(id, outs)).toEqual({});
   });
 
   it("an expired inbox: refresh drops it; without refresh the diff plans a replacement, saying so", async () => {

@@ -1,9 +1,10 @@
 /**
- * QuotaLimits (admins) against the emulator over HTTP: create is a read and ONE
- * PATCH, a change is ONE PATCH with the changed entries, a no-op writes nothing,
- * delete resets to the defaults, refresh after an out-of-band change, replace, the
- * admin-only refusal; and the read-only infrastructure functions, including the
- * cursor walk of getVms (call counts and cursors from the request log).
+ * What is QuotaLimits' own (admins), against the emulator over HTTP: create is a read
+ * and ONE PATCH, a change moves only the changed entries, delete resets to the
+ * defaults, a service change replaces, the admin-only refusal; and the read-only
+ * infrastructure functions, including the cursor walk of getVms (call counts and
+ * cursors from the request log). No-op and drift are the lifecycle contract's
+ * (test/lifecycle/contract.test.ts).
  */
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import * as svc from "../../sdk";
@@ -39,15 +40,6 @@ describe("QuotaLimits: lifecycle and call counts", () => {
     expect(await quota("compute")).toEqual(DEFAULTS); // another region is untouched
   });
 
-  it("read gives the same outputs; a no-op writes nothing (only the declared names are compared)", async () => {
-    const { id, outs } = await d().create(declared);
-    const read = await provider.read!(id, outs);
-    expect(read.props).toEqual(outs);
-    const { result, writes } = await d().calls(() => d().update(id, read.props!, declared));
-    expect(result.diff.changes).toBe(false);
-    expect(writes).toEqual([]);
-  });
-
   it("a change is ONE PATCH; only the changed entries move", async () => {
     const { id, outs } = await d().create({ ...declared, limits: { vms: 120, ram_gb: 1000 } });
     await call(emu(), "PATCH", "/infra/api/v1/quota/compute", { key: ws.infra.admin, body: { limits: { ram_gb: 1500 }, region: "eu-west-1" } });
@@ -71,15 +63,15 @@ describe("QuotaLimits: lifecycle and call counts", () => {
     expect(await quota("compute", "eu-west-1")).toEqual(DEFAULTS);
   });
 
-  it("refresh after an out-of-band change shows the drift; the next up puts it back with one PATCH", async () => {
-    const { id, outs } = await d().create(declared);
-    await call(emu(), "PATCH", "/infra/api/v1/quota/compute", { key: ws.infra.admin, body: { limits: { vms: 70 }, region: "eu-west-1" } });
-    const read = await provider.read!(id, outs);
-    expect(read.props!.limits.vms).toBe(70);
-    expect(read.inputs!.limits.vms).toBe(70);
-    const { writes } = await d().calls(() => d().update(id, read.props!, declared));
-    expect(writes).toEqual(["PATCH /api/v1/quota/compute"]);
-    expect((await quota("compute", "eu-west-1")).vms).toBe(120);
+  it("renamed without an alias (the new resource is created before the old one's delete): the old delete leaves the new one's limits", async () => {
+    const old = await d().create(declared);
+    const renamed = await d().create(declared);
+    const { writes } = await d().calls(() => provider.delete!(old.id, old.outs));
+    expect(writes).toEqual([]);
+    expect(await quota("compute", "eu-west-1")).toEqual({ ...DEFAULTS, vms: 120 });
+    // The resource that manages the limits now still puts back what it found on its own delete.
+    await provider.delete!(renamed.id, renamed.outs);
+    expect(await quota("compute", "eu-west-1")).not.toEqual({ ...DEFAULTS, vms: 120 });
   });
 
   it("a project-wide service takes no region: id is the service", async () => {

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import * as svc from "../../sdk";
-import { closeSharedDispatcher, PartialFailure, providers, SvcUnknownOutcomeError } from "../../provider";
+import { closeSharedDispatcher, PartialFailure, providers } from "../../provider";
 import { clearReadCache } from "../../provider/engine/resource-provider";
 import { call, control, useEmulator } from "../support/emulator";
 import { configure, Driver, type Workspace } from "./support";
@@ -56,15 +56,6 @@ describe("QuotaRequest: lifecycle and call counts", () => {
     expect(result.outs).toMatchObject({ ...VMS, projectId: ws.project_id, state: "pending", adminMessage: null, decidedAt: null, waitForDecision: 0 });
     expect(result.outs.requestedBy).toMatch(/^key_/);
     expect(JSON.stringify(result.outs)).not.toContain(ws.infra.member);
-  });
-
-  it("read gives the same outputs; a no-op makes no write", async () => {
-    const { id, outs } = await d().create(VMS);
-    const read = await provider.read!(id, outs);
-    expect(read.props).toEqual(outs);
-    const { result, writes } = await d().calls(() => d().update(id, read.props!, VMS));
-    expect(result.diff.changes).toBe(false);
-    expect(writes).toEqual([]);
   });
 
   it("while pending: limits and justification change with ONE PATCH carrying the id", async () => {
@@ -222,7 +213,7 @@ describe("QuotaRequest: preview refusals", () => {
 
   it("an unknown quota name for the service fails always, even unchanged", async () => {
     const bad = { ...VMS, limits: { vms: 80, gpus: 4 } };
-    expect((await d().check(bad)).failures).toEqual([{ property: "limits.gpus", reason: expect.stringMatching(/Unknown quota 'gpus' for service compute \(extra_forbidden\)/) }]);
+    expect((await d().check(bad)).failures).toEqual([{ property: "limits.gpus", reason: expect.stringMatching(/Unknown quota 'gpus' for service compute \(known: vms, vcpu, ram_gb\) \(extra_forbidden\)/) }]);
     expect((await d().check(bad, bad)).failures!.map((f) => f.property)).toEqual(["limits.gpus"]);
   });
 
@@ -262,19 +253,24 @@ describe("QuotaRequest: preview refusals", () => {
     expect(failures).toEqual([{ property: "limits", reason: expect.stringContaining(`adoptId: "${other.body.id}"`) }]);
   });
 
-  it("a create whose outcome is unknown is not retried; the next preview finds the request and names it: never two", async () => {
+  it("a create whose answer is lost is found in the list and adopted: one request, one POST, its id in the state", async () => {
     await control(emu(), "POST", "/faults", { method: "POST", path: "/infra/api/v1/quota-request/", drop_after_response: true, count: 1 });
     const checked = await d().check(VMS);
-    const { result: err, writes } = await d().calls(() => provider.create(checked.inputs).catch((e) => e));
-    expect(err).toBeInstanceOf(SvcUnknownOutcomeError);
+    const { result, writes } = await d().calls(() => provider.create(checked.inputs));
     expect(writes).toEqual([`POST ${Q}`]);
-    const open = (await raw("GET", `${Q}list?states=pending`)).body.items;
-    expect(open).toHaveLength(1);
-    const again = await d().check(VMS);
-    expect(again.failures![0]!.reason).toContain(`adoptId: "${open[0].id}"`);
-    const adopted = await d().calls(() => d().create({ ...VMS, adoptId: open[0].id }));
-    expect(adopted.writes).toEqual([]);
-    expect((await raw("GET", `${Q}list`)).body.items).toHaveLength(1);
+    const all = (await raw("GET", `${Q}list`)).body.items;
+    expect(all).toHaveLength(1);
+    expect(result.id).toBe(all[0].id);
+  });
+
+  it("a lost create beside someone else's identical open request: fails naming both, files nothing more", async () => {
+    const other = await raw("POST", Q, VMS);
+    await control(emu(), "POST", "/faults", { method: "POST", path: "/infra/api/v1/quota-request/", drop_after_response: true, count: 1 });
+    const err = await provider.create({ ...VMS, waitForDecision: 0 }).catch((e) => e);
+    const all = (await raw("GET", `${Q}list`)).body.items as { id: string }[];
+    expect(all).toHaveLength(2);
+    for (const { id } of all) expect(err.message).toContain(id);
+    expect(err.message).toContain(other.body.id);
   });
 
   it("no key in any refusal", async () => {

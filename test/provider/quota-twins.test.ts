@@ -26,6 +26,8 @@ async function run(verb: "preview" | "up") {
   const since = await lastSeq(emu());
   const result = await runEngine({
     verb,
+    // The second test is about an up WITHOUT its preview (which would stop it first).
+    skipPreview: true,
     cwd: resolve(__dirname, "fixtures/quota-twins"),
     stack: "ci",
     stateFile: join(dir, `${verb}.json`),

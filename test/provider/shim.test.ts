@@ -58,7 +58,7 @@ describe("serialized provider shim", () => {
     const out = spawnSync(process.execPath, ["-e", script], { cwd: join(root, "examples", "quickstart"), env, encoding: "utf8" });
     expect(out.stderr).toBe("");
     const failures = JSON.parse(out.stdout.trim());
-    expect(failures[0]).toMatchObject({ property: "profile" });
+    expect(failures[0]).toMatchObject({ property: "" });
     expect(failures[0].reason).toMatch(/svc:webhooksUrl.*SVC_WEBHOOKS_URL/);
   });
 });

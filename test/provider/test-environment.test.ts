@@ -87,7 +87,7 @@ describe("examples/test-environment end to end", () => {
     await call(emu(), "DELETE", `/inboxes/v1/inboxes/${resourceOf("signup-mail").id as string}`, { key: ws.inboxes.admin });
     const r = await run("refresh");
     expect(r.ok, errorsOf(r)).toBe(true);
-    expect(r.steps.find((s) => s.name === "more-vms")!.diffs).toEqual(expect.arrayContaining(["state"]));
+    // An approval changes outputs only: no drift of the inputs (the real engine's refresh asks Diff), but the state holds it.
     expect(resourceOf("more-vms").outputs).toMatchObject({ state: "approved", adminMessage: "granted for the tests" });
     expect(resourceOf("signup-mail")).toBeUndefined();
     const preview = await run("preview");

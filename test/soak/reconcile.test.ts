@@ -11,6 +11,10 @@ import { clientStats, resetClientStats } from "../../provider/client";
 import { call, control, useEmulator } from "../support/emulator";
 import { Driver, useWorkspace, type Workspace } from "../provider/support";
 
+// The reconcile window (svc:reconcileWindowSeconds) kept short: a create that made nothing is sent again 3 s after it was lost.
+process.env.SVC_RECONCILE_WINDOW_SECONDS = "3";
+process.env.SVC_JOURNAL_DIR = "off";
+
 const emu = useEmulator();
 const endpoint = providers["webhooks:Endpoint"]!;
 const eventType = providers["webhooks:EventType"]!;
@@ -108,5 +112,21 @@ describe("unknown create outcomes", () => {
     expect((await listed("/v1/event-types")).filter((t) => t.name === name)).toHaveLength(1);
     expect(clientStats().reconciled).toMatchObject([{ kind: "webhooks:EventType", result: "adopted", id: `workspace/${name}` }]);
     await eventType.delete!(res.id, res.outs);
+  });
+});
+
+describe("svc:reconcileWindowSeconds", () => {
+  it("a value that is not a number of seconds from 0 to 600 fails the preview, naming the setting, the value and the bounds", async () => {
+    const values = { "svc:webhooksUrl": emu().webhooksUrl, "svc:webhooksApiKey": ws.webhooks.admin };
+    try {
+      for (const bad of ["soon", "-1", "601"]) {
+        await endpoint.configure!({ config: { get: (k: string) => ({ ...values, "svc:reconcileWindowSeconds": bad })[k], require: () => "" } } as never);
+        const checked = await endpoint.check!({}, inputs(9));
+        expect(checked.failures?.map((f) => f.reason)).toEqual([`Stack config \`svc:reconcileWindowSeconds\` is ${JSON.stringify(bad)}: expected a number of seconds from 0 to 600 (default 15).`]);
+      }
+    } finally {
+      await endpoint.configure!({ config: { get: (k: string) => (values as Record<string, string>)[k], require: () => "" } } as never);
+    }
+    expect((await endpoint.check!({}, inputs(9))).failures ?? []).toEqual([]);
   });
 });

@@ -13,6 +13,7 @@
 import { StackRunner, configureAll, type PhaseResult } from "../../bench/runner";
 import { mixedStack, stackKinds } from "../../bench/stack";
 import { startEmulator } from "../../emulator";
+import { allProductsConfig } from "../support/stack-config";
 import { DEFINITIONS } from "../../provider/registry";
 import { SvcClient, clientStats, resetClientStats, type ClientStats } from "../../provider/client";
 
@@ -50,14 +51,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakReport> {
       return (res.status === 204 ? undefined : await res.json()) as T;
     };
     const ws = await control<WorkspaceKeys>("POST", "/workspaces", { plan: "enterprise", name: "soak" });
-    await configureAll({
-      "svc:webhooksUrl": emu.webhooksUrl,
-      "svc:webhooksApiKey": ws.webhooks.admin,
-      "svc:inboxesUrl": emu.inboxesUrl,
-      "svc:inboxesApiKey": ws.inboxes.admin,
-      "svc:infraUrl": emu.infraUrl,
-      "svc:infraApiKey": ws.infra.admin,
-    });
+    await configureAll(allProductsConfig(emu, ws));
     const kinds = stackKinds(Object.keys(DEFINITIONS));
     const listAll = async (kind: string) => {
       const def = DEFINITIONS[kind as keyof typeof DEFINITIONS]!;

@@ -1,0 +1,42 @@
+/**
+ * Declares what config `lifecycle:resources` lists: `[{ kind, name, inputs }]`, each
+ * through the SDK class of its kind (`webhooks:Endpoint` -> svc.webhooks.Endpoint).
+ * A value `{ "$secret": "k" }` anywhere in the inputs is the secret config
+ * `lifecycle:k`, so secret inputs never sit in plaintext in the stack's config.
+ * Exports each resource's id under its name. Kept free of today's helpers so the
+ * same program runs with older releases (test/fixtures/state/README.md).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import * as svc from "pulumi-svc";
+
+interface Declared {
+  kind: string;
+  name: string;
+  inputs: Record<string, unknown>;
+}
+
+const config = new pulumi.Config("lifecycle");
+const declared = JSON.parse(config.get("resources") ?? "[]") as Declared[];
+
+type Ctor = new (name: string, args: Record<string, unknown>) => pulumi.CustomResource;
+function classOf(kind: string): Ctor {
+  const [product, type] = kind.split(":") as [string, string];
+  const cls = (svc as unknown as Record<string, Record<string, Ctor> | undefined>)[product]?.[type];
+  if (!cls) throw new Error(`pulumi-svc has no SDK class for ${kind}`);
+  return cls;
+}
+
+function withSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withSecrets);
+  if (value && typeof value === "object") {
+    const ref = (value as { $secret?: unknown }).$secret;
+    if (typeof ref === "string") return config.requireSecret(ref);
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withSecrets(v)]));
+  }
+  return value;
+}
+
+const ids: Record<string, pulumi.Output<string>> = {};
+for (const d of declared) ids[d.name] = new (classOf(d.kind))(d.name, withSecrets(d.inputs) as Record<string, unknown>).id;
+
+export const resourceIds = ids;

@@ -1,0 +1,87 @@
+/**
+ * The lifecycle program's stack (test/lifecycle/program) run by the engine stand-in
+ * against an emulator: the config every run gives, the API calls a run made, and
+ * the state read back with its secrets decrypted.
+ */
+import { join } from "node:path";
+import type { RunningEmulator } from "../../emulator";
+import { DEFINITIONS } from "../../provider/registry";
+import type { ResourceKind } from "../../sdk/tokens";
+import { DEFAULT_TEST_PASSPHRASE } from "../engine/crypter";
+import type { EngineOptions, EngineResult } from "../engine/engine";
+import { StateFile, type ResourceState } from "../engine/state";
+import { unwrapSecrets, type Json } from "../engine/values";
+import type { Workspace } from "../provider/support";
+import { lastSeq, requestsSince } from "../support/emulator";
+import { FIXTURES, type Props } from "./fixtures";
+
+export const PROGRAM = join(__dirname, "program");
+
+export interface Declared {
+  kind: string;
+  name: string;
+  inputs: Props;
+}
+
+type Verb = EngineOptions["verb"];
+type EmulatorUrls = Pick<RunningEmulator, "url" | "webhooksUrl" | "inboxesUrl" | "infraUrl">;
+
+/** Every fixture's secret values, as the program's secret config `lifecycle:<k>`. */
+export function fixtureSecrets(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const f of Object.values(FIXTURES)) for (const [k, v] of Object.entries(f!.secrets ?? {})) out[`lifecycle:${k}`] = v;
+  return out;
+}
+
+/**
+ * The run's options: every product's address, the workspace's keys as secret config
+ * (infra: the member's by default, the admin's through profile `infraAdmin`), the
+ * declared resources, and no environment fallback.
+ */
+export function stackOptions(emu: EmulatorUrls, ws: Workspace, verb: Verb, stack: string, stateFile: string, resources: Declared[]): EngineOptions {
+  return {
+    verb,
+    cwd: PROGRAM,
+    stack,
+    stateFile,
+    config: { "svc:webhooksUrl": emu.webhooksUrl, "svc:inboxesUrl": emu.inboxesUrl, "svc:infraUrl": emu.infraUrl, "lifecycle:resources": JSON.stringify(resources) },
+    secrets: {
+      ...fixtureSecrets(),
+      "svc:webhooksApiKey": ws.webhooks.admin,
+      "svc:inboxesApiKey": ws.inboxes.admin,
+      "svc:infraApiKey": ws.infra.member,
+      "svc:profiles": JSON.stringify({ infraAdmin: { infraUrl: emu.infraUrl, infraApiKey: ws.infra.admin } }),
+    },
+    env: { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_URL: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_URL: "", SVC_INFRA_API_KEY: "" },
+  };
+}
+
+/** `METHOD /path` of each API call after `since`, the product prefix and query left out. */
+export async function callsSince(emu: RunningEmulator, since: number): Promise<string[]> {
+  return (await requestsSince(emu, since)).map((r) => `${r.method} ${r.path.replace(/^\/(webhooks|inboxes|infra)(?=\/)/, "")}`);
+}
+
+/** Run `fn` and return what it returned and the writes (every call but GET) it made. */
+export async function writesDuring<T>(emu: RunningEmulator, fn: () => Promise<T>): Promise<{ result: T; writes: string[] }> {
+  const since = await lastSeq(emu);
+  const result = await fn();
+  return { result, writes: (await callsSince(emu, since)).filter((c) => !c.startsWith("GET ")) };
+}
+
+/** The state's resources, secrets decrypted and unwrapped. */
+export function loadState(stateFile: string): ResourceState[] {
+  return new StateFile(stateFile, DEFAULT_TEST_PASSPHRASE).load().resources.map((r) => ({
+    ...r,
+    inputs: unwrapSecrets(r.inputs as Json) as ResourceState["inputs"],
+    outputs: unwrapSecrets(r.outputs as Json) as ResourceState["outputs"],
+  }));
+}
+
+export const errorsOf = (r: EngineResult) => r.diagnostics.filter((d) => d.severity === "error").map((d) => d.message).join("\n");
+
+/** The kind of a state resource or step by its type token, e.g. `webhooks:Endpoint`. */
+export function kindOfType(type: string): ResourceKind | undefined {
+  const m = /^pulumi-nodejs:dynamic\/svc\/(\w+):(\w+)$/.exec(type);
+  const kind = m ? (`${m[1]}:${m[2]}` as ResourceKind) : undefined;
+  return kind && DEFINITIONS[kind] ? kind : undefined;
+}

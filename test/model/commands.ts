@@ -1,0 +1,294 @@
+/**
+ * The model's commands for fast-check (`fc.commands`, `fc.asyncModelRun`): program
+ * edits (add, change a field, remove, rename with an alias) that only change the
+ * model's program, and runs (up, preview, refresh, destroy, an up with an injected
+ * fault, an interrupted up followed by a rerun) plus out-of-band changes and deletes
+ * through the API. Every run is checked with the invariants (invariants.ts).
+ */
+import fc from "fast-check";
+import { KINDS, RESOURCE_KINDS, itemPath, type ResourceKind } from "./kinds";
+import { InvariantViolation, checkRun } from "./invariants";
+import { sleep, type DeclaredResource, type Interruption, type World } from "./world";
+import type { Verb } from "../engine/types";
+
+export interface ModelResource {
+  kind: ResourceKind;
+  name: string;
+  /** Number of the resource among its kind in this sequence (its arguments derive from it). */
+  n: number;
+  version: number;
+  lookAlike: boolean;
+  aliases: string[];
+}
+
+export interface Model {
+  program: ModelResource[];
+  perKind: Partial<Record<ResourceKind, number>>;
+  names: number;
+  /** Ids deleted out of band since the last refresh that exited 0. */
+  deletedOutOfBand: Set<string>;
+  /** A run has had something to deploy: runs of an empty program before that test nothing. */
+  started: boolean;
+}
+
+export interface Real {
+  world: World;
+  options: ModelOptions;
+  /** What happened, one line per command: printed with a failure. */
+  log: string[];
+}
+
+export interface ModelOptions {
+  /** Most resources in the program at once. */
+  maxResources: number;
+  /** Faults and interruptions gated because a known bug makes them fail every run (see README). */
+  lookAlikes: boolean;
+  lateCreates: boolean;
+  /** Interrupted ups (SIGINT or SIGKILL part-way, sometimes while a create is in flight inside the service), each followed by a rerun. */
+  interruptions: boolean;
+  /**
+   * Expect what the real engine does with an alias: a renamed resource keeps its object
+   * (no delete of the old name). Off: the stand-in does not implement aliases (test/engine/README.md).
+   */
+  aliases: boolean;
+}
+
+const MAX_REQUESTS_PER_QUOTA_KIND = 4;
+
+export function initialModel(): Model {
+  return { program: [], perKind: {}, names: 0, deletedOutOfBand: new Set(), started: false };
+}
+
+const declared = (m: Model): DeclaredResource[] =>
+  m.program.map((r) => ({ kind: r.kind, name: r.name, args: KINDS[r.kind].args(r.n, r.version, r.lookAlike), aliases: r.aliases }));
+
+const pick = <T>(xs: T[], i: number): T => xs[i % xs.length]!;
+const short = (kind: ResourceKind) => kind.split(":")[1]!.toLowerCase();
+
+/** Runs one verb, checks the invariants, logs the outcome. */
+async function runChecked(m: Model, r: Real, verb: Verb, label: string, how: { interrupt?: Interruption; settleMs?: number } = {}) {
+  const opts = r.options;
+  m.started = true;
+  const seq = await r.world.lastSeq();
+  let outcome;
+  try {
+    outcome = await r.world.run(verb, declared(m), how.interrupt);
+  } finally {
+    // The checks below must see the service without faults; a create still in flight lands first.
+    await r.world.control("DELETE", "/faults");
+  }
+  if (how.settleMs) await sleep(how.settleMs);
+  const writes = await r.world.writesSince(seq);
+  const steps = outcome.result?.steps.filter((s) => s.op !== "same").map((s) => `${s.op} ${s.name}${s.failed ? " FAILED" : ""}`) ?? [];
+  r.log.push(`${label}: exit ${outcome.exitCode}${outcome.interrupted ? ` (${outcome.interrupted})` : ""}${steps.length ? `; ${steps.join(", ")}` : ""}; ${writes.length} writes`);
+  await checkRun(r.world, outcome, { declared: declared(m), deletedOutOfBand: m.deletedOutOfBand, writes });
+  if (opts.aliases && verb === "up") checkAliasesKept(m, outcome.result?.steps ?? []);
+  if (verb === "refresh" && outcome.exitCode === 0) m.deletedOutOfBand.clear();
+  return outcome;
+}
+
+/** An alias makes the old name the same resource: the real engine never deletes it as removed. */
+function checkAliasesKept(m: Model, steps: { op: string; name: string }[]): void {
+  const aliased = new Set(m.program.flatMap((r) => r.aliases));
+  const deleted = steps.filter((s) => s.op === "delete" && aliased.has(s.name));
+  if (deleted.length) throw new InvariantViolation("alias", `up deleted ${deleted.map((s) => s.name).join(", ")}, an alias of a resource the program still declares (the real engine keeps the object)`);
+}
+
+// ---- program edits -------------------------------------------------------------
+
+export class Add implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly kind: ResourceKind,
+    readonly lookAlike: boolean,
+    readonly maxResources: number,
+  ) {}
+  check(m: Readonly<Model>): boolean {
+    const ofKind = m.program.filter((r) => r.kind === this.kind).length;
+    const made = m.perKind[this.kind] ?? 0;
+    return m.program.length < this.maxResources && ofKind < KINDS[this.kind].max && (this.kind !== "infra:QuotaRequest" || made < MAX_REQUESTS_PER_QUOTA_KIND);
+  }
+  async run(m: Model, r: Real): Promise<void> {
+    const n = m.perKind[this.kind] ?? 0;
+    m.perKind[this.kind] = n + 1;
+    const res: ModelResource = { kind: this.kind, name: `${short(this.kind)}-${m.names++}`, n, version: 0, lookAlike: this.lookAlike, aliases: [] };
+    m.program.push(res);
+    r.log.push(`${this}: ${res.name}`);
+  }
+  toString() {
+    return `add ${this.kind}${this.lookAlike ? " (look-alike)" : ""}`;
+  }
+}
+
+class Change implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly index: number) {}
+  check = (m: Readonly<Model>) => m.program.length > 0;
+  async run(m: Model, r: Real): Promise<void> {
+    const res = pick(m.program, this.index);
+    res.version++;
+    r.log.push(`change ${res.name} to v${res.version}`);
+  }
+  toString = () => `change #${this.index}`;
+}
+
+class Remove implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly index: number) {}
+  check = (m: Readonly<Model>) => m.program.length > 0;
+  async run(m: Model, r: Real): Promise<void> {
+    const res = pick(m.program, this.index);
+    m.program = m.program.filter((x) => x !== res);
+    r.log.push(`remove ${res.name}`);
+  }
+  toString = () => `remove #${this.index}`;
+}
+
+/**
+ * A rename with an alias to the old name: the real engine keeps the object (no delete,
+ * no create). The stand-in ignores aliases (a delete and a create), which for a
+ * setting (no listing: one per workspace) ends at the defaults; those renames need `aliases`.
+ */
+class Rename implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly index: number,
+    readonly aliases: boolean,
+  ) {}
+  check = (m: Readonly<Model>) => m.program.length > 0 && (this.aliases || !!KINDS[pick(m.program, this.index).kind].list);
+  async run(m: Model, r: Real): Promise<void> {
+    const res = pick(m.program, this.index);
+    const old = res.name;
+    res.aliases = [...res.aliases, old];
+    res.name = `${short(res.kind)}-${m.names++}`;
+    r.log.push(`rename ${old} to ${res.name} (alias)`);
+  }
+  toString = () => `rename #${this.index}`;
+}
+
+// ---- runs ------------------------------------------------------------------------
+
+class Run implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly verb: Verb) {}
+  check = (m: Readonly<Model>) => m.started || m.program.length > 0;
+  async run(m: Model, r: Real): Promise<void> {
+    await runChecked(m, r, this.verb, this.verb);
+  }
+  toString = () => this.verb;
+}
+
+export type FaultKind = "429" | "500" | "503" | "drop" | "drop-after-acting" | "late-create" | "late-create-past-window" | "latency";
+
+const FAULT_ACTIONS: Record<FaultKind, Record<string, unknown>> = {
+  "429": { status: 429, retry_after: 1 },
+  "500": { status: 500 },
+  "503": { status: 503 },
+  drop: { drop: true },
+  "drop-after-acting": { drop_after_response: true },
+  // The service acts after the connection dropped: within the 2 s the provider's listing waits, and past it.
+  "late-create": { drop_then_act_ms: 500 },
+  "late-create-past-window": { drop_then_act_ms: 4000 },
+  latency: { latency_ms: 300 },
+};
+
+/** An up with a fault on the next `count` writes (POST: creates and actions) or on any request. */
+class UpWithFault implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly fault: FaultKind,
+    readonly on: "POST" | "*",
+    readonly count: number,
+  ) {}
+  check = (m: Readonly<Model>) => m.program.length > 0;
+  async run(m: Model, r: Real): Promise<void> {
+    const action = FAULT_ACTIONS[this.fault];
+    await r.world.control("POST", "/faults", { method: this.on, path: "/**", count: this.count, ...action });
+    const lateMs = typeof action.drop_then_act_ms === "number" ? action.drop_then_act_ms + 200 : 0;
+    await runChecked(m, r, "up", `${this}`, { settleMs: lateMs });
+  }
+  toString = () => `up with ${this.fault} on ${this.count} ${this.on === "POST" ? "POST" : "request"}(s)`;
+}
+
+/**
+ * An up stopped part-way (Ctrl-C: SIGINT to the engine; or the whole run killed),
+ * optionally while a create is still in flight inside the service, then a rerun
+ * without faults: it must converge (invariant 3).
+ */
+class Interrupt implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly signal: "SIGINT" | "SIGKILL",
+    readonly afterWrites: number,
+    readonly delayMs: number,
+    readonly createInFlight: boolean,
+  ) {}
+  check = (m: Readonly<Model>) => m.program.length > 0;
+  async run(m: Model, r: Real): Promise<void> {
+    if (this.createInFlight) await r.world.control("POST", "/faults", { method: "POST", path: "/**", count: 1, drop_then_act_ms: 1500 });
+    const interrupt = { signal: this.signal, afterWrites: this.afterWrites, delayMs: this.delayMs };
+    await runChecked(m, r, "up", `${this}`, { interrupt, settleMs: this.createInFlight ? 1800 : 200 });
+    await runChecked(m, r, "up", "rerun after the interruption");
+  }
+  toString = () => `up interrupted by ${this.signal} after ${this.afterWrites} write(s) +${this.delayMs} ms${this.createInFlight ? ", a create in flight" : ""}`;
+}
+
+// ---- out of band -------------------------------------------------------------------
+
+/** Someone changes or deletes one of the stack's objects through the API. */
+class OutOfBand implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly what: "change" | "delete",
+    readonly index: number,
+  ) {}
+  check = () => true;
+  async run(m: Model, r: Real): Promise<void> {
+    const candidates = r.world.state().resources.filter((x) => !x.delete && (this.what === "change" ? KINDS[x.kind].change : KINDS[x.kind].removable));
+    if (!candidates.length) {
+      r.log.push(`${this}: nothing to touch`);
+      return;
+    }
+    const target = pick(candidates, this.index);
+    const call = this.what === "change" ? KINDS[target.kind].change!(target.id!, String(this.index)) : { method: "DELETE", path: itemPath(target.kind, target.id!) };
+    const res = await r.world.api(call.method, call.path, "body" in call ? call.body : undefined);
+    if (this.what === "delete" && res.status < 300) m.deletedOutOfBand.add(target.id!);
+    r.log.push(`${this}: ${call.method} ${target.name} (${target.id}) -> ${res.status}`);
+  }
+  toString = () => `out-of-band ${this.what} #${this.index}`;
+}
+
+// ---- the arbitrary ----------------------------------------------------------------
+
+const LOOK_ALIKE_KINDS: ResourceKind[] = ["webhooks:Endpoint", "inboxes:Inbox"];
+
+export function commandsArbitrary(opts: ModelOptions, maxCommands: number) {
+  const index = fc.nat({ max: 7 });
+  const faults: FaultKind[] = ["429", "500", "503", "drop", "drop-after-acting", "late-create", "latency", ...(opts.lateCreates ? (["late-create-past-window"] as const) : [])];
+  const add = fc
+    .tuple(fc.constantFrom(...RESOURCE_KINDS), opts.lookAlikes ? fc.boolean() : fc.constant(false))
+    .map(([kind, lookAlike]) => new Add(kind, lookAlike && LOOK_ALIKE_KINDS.includes(kind), opts.maxResources));
+  const all: fc.Arbitrary<fc.AsyncCommand<Model, Real>>[] = [
+    add,
+    add,
+    add,
+    index.map((i) => new Change(i)),
+    index.map((i) => new Remove(i)),
+    index.map((i) => new Rename(i, opts.aliases)),
+    fc.constant(new Run("up")),
+    fc.constant(new Run("up")),
+    fc.constant(new Run("preview")),
+    fc.constant(new Run("refresh")),
+    fc.constant(new Run("destroy")),
+    fc.tuple(fc.constantFrom(...faults), fc.constantFrom("POST" as const, "*" as const), fc.integer({ min: 1, max: 3 })).map(([f, on, n]) => new UpWithFault(f, on, n)),
+    ...(opts.interruptions
+      ? [fc.tuple(fc.constantFrom("SIGINT" as const, "SIGKILL" as const), fc.integer({ min: 1, max: 3 }), fc.constantFrom(0, 300, 1500), fc.boolean()).map(([s, w, d, c]) => new Interrupt(s, w, d, c))]
+      : []),
+    fc.tuple(fc.constantFrom("change" as const, "delete" as const), index).map(([w, i]) => new OutOfBand(w, i)),
+    // A gated class, when on, also gets commands of its own, so a short run meets it.
+    ...(opts.lateCreates ? [fc.constant(new UpWithFault("late-create-past-window", "POST", 1))] : []),
+    ...(opts.lookAlikes ? [fc.constantFrom("drop-after-acting" as const, "late-create" as const).map((f) => new UpWithFault(f, "POST", 2))] : []),
+    ...(opts.interruptions ? [fc.constantFrom("SIGINT" as const, "SIGKILL" as const).map((sig) => new Interrupt(sig, 1, 300, true))] : []),
+  ];
+  // Every sequence starts from a program of one to three resources: runs of an empty program test nothing.
+  return fc.record({ initial: fc.array(add, { minLength: 1, maxLength: 3 }), commands: fc.commands(all, { maxCommands }) });
+}
+
+/** The model and the system a sequence starts from: the initial resources are in the program, nothing is deployed. */
+export async function startSequence(initial: Add[], real: Real): Promise<Model> {
+  const m = initialModel();
+  for (const add of initial) if (add.check(m)) await add.run(m, real);
+  return m;
+}

@@ -1,0 +1,147 @@
+/**
+ * The invariants of issue 15, checked against the emulator and the state file after
+ * every run (provider/README.md states them):
+ *   1. after a run that exits 0, the service holds exactly one object for each
+ *      resource in the state and nothing else this stack created;
+ *   2. a run that fails leaves no object the state does not hold unless its error
+ *      names that object's id (the candidates, and what to do);
+ *   3. a rerun after an interruption converges to 1 (the rerun is checked as any run);
+ *   4. no secret (the marker, the API keys) in plaintext in the state file or
+ *      anything the run printed: outputs, diagnostics, error messages.
+ * Plus what the README promises on the way: a preview writes nothing; an up that
+ * exits 0 holds every declared resource, settings at their declared values; a
+ * destroy puts the settings back.
+ */
+import { KINDS, RESOURCE_KINDS, type ResourceKind } from "./kinds";
+import type { DeclaredResource, RunOutcome, World } from "./world";
+
+export class InvariantViolation extends Error {
+  constructor(
+    readonly invariant: string,
+    message: string,
+  ) {
+    super(`invariant ${invariant} broken: ${message}`);
+    this.name = "InvariantViolation";
+  }
+}
+
+export interface RunContext {
+  declared: DeclaredResource[];
+  /** Ids the model deleted out of band since the last refresh: the state may still name them. */
+  deletedOutOfBand: Set<string>;
+  /** Writes the run sent (request log), for the preview check. */
+  writes: { method: string; path: string; status: number }[];
+}
+
+/** Settings a fresh workspace holds, put back by a destroy. */
+const DEFAULT_SETTINGS = { endpointVerification: "optional", eventTypePolicy: "lenient", computeVms: 50 };
+
+export async function checkRun(world: World, outcome: RunOutcome, ctx: RunContext): Promise<void> {
+  checkSecrets(world, outcome);
+  if (outcome.interrupted) return;
+  if (!outcome.result) throw new InvariantViolation("run", `${outcome.verb} printed no result (exit ${outcome.exitCode}): ${tail(outcome.text)}`);
+  if (outcome.exitCode === 0) await checkSucceeded(world, outcome, ctx);
+  else await checkFailed(world, outcome);
+}
+
+function checkSecrets(world: World, outcome: RunOutcome): void {
+  const state = world.state().raw;
+  for (const secret of world.secrets()) {
+    const label = secret === world.marker ? "the secret marker" : "an API key";
+    if (outcome.text.includes(secret)) throw new InvariantViolation("4", `${label} appears in plaintext in what ${outcome.verb} printed: …${around(outcome.text, secret)}…`);
+    if (state.includes(secret)) throw new InvariantViolation("4", `${label} appears in plaintext in the state file after ${outcome.verb}: …${around(state, secret)}…`);
+  }
+}
+
+interface Comparison {
+  /** Held, not in the state: orphans or duplicates. */
+  extra: { kind: ResourceKind; id: string }[];
+  /** In the state, not held. */
+  missing: { kind: ResourceKind; name: string; id: string }[];
+  /** One id claimed by several resources of the state. */
+  shared: string[];
+}
+
+async function compare(world: World): Promise<Comparison> {
+  const held = await world.holdings();
+  const { resources } = world.state();
+  const out: Comparison = { extra: [], missing: [], shared: [] };
+  for (const kind of RESOURCE_KINDS) {
+    const ids = held.get(kind);
+    if (!ids) continue;
+    const inState = resources.filter((r) => r.kind === kind && !r.delete);
+    const stateIds = inState.map((r) => r.id!);
+    out.shared.push(...stateIds.filter((id, i) => stateIds.indexOf(id) !== i));
+    for (const id of ids) if (!stateIds.includes(id)) out.extra.push({ kind, id });
+    for (const r of inState) if (!ids.includes(r.id!)) out.missing.push({ kind, name: r.name, id: r.id! });
+  }
+  return out;
+}
+
+async function checkSucceeded(world: World, outcome: RunOutcome, ctx: RunContext): Promise<void> {
+  const verb = outcome.verb;
+  if (verb === "preview") {
+    if (ctx.writes.length) throw new InvariantViolation("preview", `a preview that exited 0 sent writes: ${ctx.writes.map((w) => `${w.method} ${w.path} ${w.status}`).join(", ")}`);
+    return;
+  }
+  const c = await compare(world);
+  const { resources } = world.state();
+  const stale = resources.filter((r) => r.delete);
+  if (stale.length) throw new InvariantViolation("1", `${verb} exited 0 with old copies still to delete in the state: ${stale.map((r) => `${r.name} ${r.id}`).join(", ")}`);
+  if (c.extra.length) throw new InvariantViolation("1", `${verb} exited 0 but the service holds objects the state does not (orphans or duplicates): ${fmt(c.extra)}`);
+  if (c.shared.length) throw new InvariantViolation("1", `several resources of the state claim one object: ${c.shared.join(", ")}`);
+  // Deleted out of band and not refreshed since: the real engine keeps them in the state too.
+  const missing = verb === "refresh" ? c.missing : c.missing.filter((m) => !ctx.deletedOutOfBand.has(m.id));
+  if (missing.length) throw new InvariantViolation("1", `${verb} exited 0 but the service does not hold: ${missing.map((m) => `${m.name} (${m.kind} ${m.id})`).join(", ")}`);
+
+  if (verb === "destroy") {
+    if (resources.length) throw new InvariantViolation("1", `destroy exited 0 and the state still holds ${resources.map((r) => r.name).join(", ")}`);
+    await checkSettings(world, DEFAULT_SETTINGS, "after destroy");
+  }
+  if (verb === "up") {
+    const names = (list: { kind: string; name: string }[]) => list.map((r) => `${r.kind} ${r.name}`).sort();
+    const want = names(ctx.declared);
+    const got = names(resources);
+    if (JSON.stringify(want) !== JSON.stringify(got)) throw new InvariantViolation("1", `up exited 0 but the state holds [${got.join(", ")}] for the program's [${want.join(", ")}]`);
+    const setting = (kind: ResourceKind) => ctx.declared.find((d) => d.kind === kind)?.args;
+    await checkSettings(
+      world,
+      {
+        endpointVerification: setting("webhooks:WorkspaceSettings")?.endpointVerification as string | undefined,
+        eventTypePolicy: setting("webhooks:EventTypePolicy")?.policy as string | undefined,
+        computeVms: (setting("infra:QuotaLimits")?.limits as { vms: number } | undefined)?.vms,
+      },
+      "after up",
+    );
+  }
+}
+
+/** A failed run may leave objects the state does not hold only if its error names them. */
+async function checkFailed(world: World, outcome: RunOutcome): Promise<void> {
+  const c = await compare(world);
+  const errors = outcome.result!.diagnostics.filter((d) => d.severity === "error").map((d) => d.message).join("\n");
+  const unnamed = c.extra.filter((x) => !errors.includes(x.id));
+  if (unnamed.length) {
+    throw new InvariantViolation("2", `${outcome.verb} failed leaving objects the state does not hold, and its errors do not name them: ${fmt(unnamed)}; errors: ${tail(errors, 1500)}`);
+  }
+}
+
+async function checkSettings(world: World, want: { endpointVerification?: string; eventTypePolicy?: string; computeVms?: number }, when: string): Promise<void> {
+  const ws = (await world.api("GET", "/webhooks/v1/workspace")).body as { endpoint_verification: string; event_type_policy: string };
+  const quota = (await world.api("GET", "/infra/api/v1/quota/compute?region=us-east-1")).body as { limits: { vms: number } };
+  const got = { endpointVerification: ws.endpoint_verification, eventTypePolicy: ws.event_type_policy, computeVms: quota.limits.vms };
+  for (const key of Object.keys(got) as (keyof typeof got)[]) {
+    if (want[key] !== undefined && want[key] !== got[key]) throw new InvariantViolation("1", `${when}: the service's ${key} is ${got[key]}, expected ${want[key]}`);
+  }
+}
+
+const fmt = (xs: { kind: ResourceKind; id: string }[]) => xs.map((x) => `${x.kind} ${x.id}`).join(", ");
+const tail = (s: string, n = 800) => (s.length > n ? `…${s.slice(-n)}` : s);
+
+function around(text: string, secret: string): string {
+  const i = text.indexOf(secret);
+  // Never print the secret itself in the failure: mask it.
+  return text.slice(Math.max(0, i - 120), i + secret.length + 60).split(secret).join("<SECRET>");
+}
+
+export const LISTED_KINDS = RESOURCE_KINDS.filter((k) => KINDS[k].list);

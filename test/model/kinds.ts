@@ -1,0 +1,147 @@
+/**
+ * What the model knows about each of the 9 kinds: valid arguments for the n-th
+ * resource of a kind at a version (a change bumps the version and changes one
+ * field), how to list the objects a workspace holds, and what an out-of-band change
+ * or delete through the API is. Nothing here runs the program.
+ */
+import { DEFINITIONS } from "../../provider/registry";
+import { RESOURCE_KINDS, TYPE_TOKENS, type ResourceKind } from "../../sdk/tokens";
+
+export { RESOURCE_KINDS, TYPE_TOKENS, type ResourceKind };
+
+export type Args = Record<string, unknown>;
+export type Product = "webhooks" | "inboxes" | "infra";
+
+/** Quotas a QuotaRequest may ask for, one open request each (the preview refuses a second). */
+const REQUESTABLE = [
+  { service: "network", region: "us-east-1", quota: "floating_ips" },
+  { service: "network", region: "us-east-1", quota: "networks" },
+  { service: "dns", quota: "dns_zones" },
+  { service: "iam", quota: "users" },
+] as const;
+
+export interface KindSpec {
+  product: Product;
+  /** At most this many resources of the kind in one program (workspace singletons: 1). */
+  max: number;
+  /**
+   * Arguments of resource number `n` (unique in the sequence) at `version`. A
+   * look-alike has the same arguments as every other look-alike of its kind
+   * (an HTTP bin with no label, an endpoint to one URL): reconciliation cannot tell them apart.
+   */
+  args(n: number, version: number, lookAlike: boolean): Args;
+  /** Listing of the objects the workspace holds (absent for settings, which always exist). */
+  list?: { path: string; query?: string; items: "data" | "items" };
+  /** Out-of-band change through the API: method, path and body for an object id. */
+  change?: (id: string, tag: string) => { method: string; path: string; body: unknown };
+  /** Out-of-band delete through the API (DELETE of the object's path). */
+  removable?: boolean;
+}
+
+/** The API path of one object, with its product's prefix, as the provider addresses it. */
+export function itemPath(kind: ResourceKind, id: string): string {
+  return `/${KINDS[kind].product}${DEFINITIONS[kind]!.paths.item(id)}`;
+}
+
+/** The id the provider gives a listed object. */
+export function idOfListed(kind: ResourceKind, item: Record<string, unknown>): string {
+  const def = DEFINITIONS[kind]!;
+  return def.idOf ? def.idOf(item) : String(item[def.idField ?? "id"]);
+}
+
+const secretHeader = (n: number) => `Bearer $MARKER-h${n}`;
+
+export const KINDS: Record<ResourceKind, KindSpec> = {
+  "webhooks:Endpoint": {
+    product: "webhooks",
+    max: 3,
+    args: (n, v, lookAlike) =>
+      lookAlike
+        ? { url: "https://hooks.example.com/model/same", subscriptions: [{ eventType: "order.*" }], ...(v ? { description: `v${v}` } : {}) }
+        : {
+            url: `https://hooks.example.com/model/${n}`,
+            description: `endpoint ${n} v${v}`,
+            subscriptions: [{ eventType: "order.*" }, { eventType: `model.e${n}` }],
+            customHeaders: { "X-Model": `m${n}`, Authorization: secretHeader(n) },
+            maxAttempts: 3 + (v % 3),
+          },
+    list: { path: "/webhooks/v1/endpoints", items: "data" },
+    change: (id, tag) => ({ method: "PATCH", path: itemPath("webhooks:Endpoint", id), body: { description: `changed out of band ${tag}` } }),
+    removable: true,
+  },
+  "webhooks:EventType": {
+    product: "webhooks",
+    max: 2,
+    // Any change is a replacement, deleted first (the name stays).
+    args: (n, v) => ({
+      name: `model.type${n}`,
+      description: `type ${n} v${v}`,
+      payloadSchema: { type: "object", required: ["id"], properties: { id: { type: "string" } } },
+    }),
+    list: { path: "/webhooks/v1/event-types", items: "data" },
+    removable: true,
+  },
+  "webhooks:EventTypePolicy": {
+    product: "webhooks",
+    max: 1,
+    args: (_n, v) => ({ policy: v % 2 ? "lenient" : "strict" }),
+  },
+  "webhooks:Source": {
+    product: "webhooks",
+    max: 2,
+    args: (n, v) => ({ provider: "generic", name: `source ${n} v${v}`, secret: `$MARKER-src${n}` }),
+    list: { path: "/webhooks/v1/sources", items: "data" },
+    change: (id, tag) => ({ method: "PATCH", path: itemPath("webhooks:Source", id), body: { name: `changed out of band ${tag}` } }),
+    removable: true,
+  },
+  "webhooks:OperationalEndpoint": {
+    product: "webhooks",
+    max: 2,
+    // Every field is create-only: any change is a replacement.
+    args: (n, v) => ({ url: `https://ops.example.com/model/${n}`, eventTypes: ["endpoint.auto_disabled", "delivery.dead"], description: `ops ${n} v${v}` }),
+    list: { path: "/webhooks/v1/operational-endpoints", items: "data" },
+    removable: true,
+  },
+  "webhooks:WorkspaceSettings": {
+    product: "webhooks",
+    max: 1,
+    args: (_n, v) => ({ endpointVerification: v % 2 ? "optional" : "required" }),
+  },
+  "inboxes:Inbox": {
+    product: "inboxes",
+    max: 3,
+    // A label change is a PATCH; an expiry change (every third version) a replacement.
+    args: (n, v, lookAlike) =>
+      lookAlike
+        ? { transport: "http", ...(v ? { label: `bin v${v}` } : {}) }
+        : { label: `inbox ${n} v${v}`, expiresInMinutes: 600 + 60 * Math.floor(v / 3) },
+    list: { path: "/inboxes/v1/inboxes", items: "data" },
+    change: (id, tag) => ({ method: "PATCH", path: itemPath("inboxes:Inbox", id), body: { label: `changed out of band ${tag}` } }),
+    removable: true,
+  },
+  "infra:QuotaRequest": {
+    product: "infra",
+    max: REQUESTABLE.length,
+    args: (n, v) => {
+      const q = REQUESTABLE[n % REQUESTABLE.length]!;
+      return { service: q.service, ...("region" in q ? { region: q.region } : {}), limits: { [q.quota]: 60 + v }, justification: `model request ${n} v${v}` };
+    },
+    // Only open requests are held; a withdrawn one is history.
+    list: { path: "/infra/api/v1/quota-request/list", query: "states=pending,needs_updates", items: "items" },
+    change: (id, tag) => ({ method: "PATCH", path: "/infra/api/v1/quota-request/", body: { id, justification: `changed out of band ${tag}` } }),
+    removable: true,
+  },
+  "infra:QuotaLimits": {
+    product: "infra",
+    max: 1,
+    args: (_n, v) => ({ service: "compute", region: "us-east-1", limits: { vms: 60 + v } }),
+  },
+};
+
+/** The resource kind of a state entry's type token, if it is one of ours. */
+export function kindOfType(type: string): ResourceKind | undefined {
+  return RESOURCE_KINDS.find((k) => TYPE_TOKENS[k] === type);
+}
+
+/** QuotaRequests must not share a quota: resource number n uses quota n mod 4, so the model numbers them apart. */
+export const REQUESTABLE_COUNT = REQUESTABLE.length;

@@ -1,0 +1,232 @@
+/**
+ * The real system under the model: one emulator, a fresh workspace per sequence,
+ * and the program (test/model/program) run through the engine stand-in's CLI in its
+ * own process group, so a run can be interrupted (SIGINT) or killed (SIGKILL, the
+ * program and the plugin with it) as a user's terminal or CI would.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import type { RunningEmulator } from "../../emulator";
+import { DEFAULT_TEST_PASSPHRASE } from "../engine/crypter";
+import { StateFile, type ResourceState } from "../engine/state";
+import type { EngineResult, Verb } from "../engine/types";
+import { KINDS, RESOURCE_KINDS, idOfListed, kindOfType, type Args, type ResourceKind } from "./kinds";
+
+const PROGRAM = resolve(__dirname, "program");
+const ENGINE_CLI = resolve(__dirname, "../engine/cli.ts");
+/** A run that takes longer than this is stuck: its process group is killed and the run reported as such. */
+const RUN_TIMEOUT_MS = 240_000;
+
+export interface Workspace {
+  workspace_id: string;
+  project_id: string;
+  webhooks: { admin: string };
+  inboxes: { admin: string };
+  infra: { admin: string };
+}
+
+export interface DeclaredResource {
+  kind: ResourceKind;
+  name: string;
+  args: Args;
+  aliases: string[];
+}
+
+/** What one run printed, or how it ended when it was interrupted or stuck. */
+export interface RunOutcome {
+  verb: Verb;
+  exitCode: number | null;
+  /** The EngineResult (without the summary) when the CLI got to print it. */
+  result?: Omit<EngineResult, "summary">;
+  /** Everything the CLI wrote: searched for secrets. */
+  text: string;
+  interrupted?: "SIGINT" | "SIGKILL";
+}
+
+export interface Interruption {
+  signal: "SIGINT" | "SIGKILL";
+  /** Interrupt once the emulator has logged this many writes of the run (at least 1). */
+  afterWrites: number;
+  /** Extra wait after that write, in ms. */
+  delayMs: number;
+}
+
+export class World {
+  readonly dir: string;
+  readonly stateFile: string;
+  /** A recognisable secret: in header values and source secrets; must never show in plaintext. */
+  readonly marker: string;
+
+  private constructor(
+    readonly emu: RunningEmulator,
+    readonly ws: Workspace,
+    tag: string,
+  ) {
+    this.dir = mkdtempSync(join(tmpdir(), "svc-model-"));
+    this.stateFile = join(this.dir, "state.json");
+    this.marker = `mdlS3CR3T${tag}x`;
+  }
+
+  static async create(emu: RunningEmulator, tag: string): Promise<World> {
+    const ws = await control<Workspace>(emu, "POST", "/workspaces", { plan: "enterprise" });
+    await control(emu, "DELETE", "/faults");
+    return new World(emu, ws, tag);
+  }
+
+  dispose(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  /** Every value that must never appear in plaintext. */
+  secrets(): string[] {
+    return [this.marker, this.ws.webhooks.admin, this.ws.inboxes.admin, this.ws.infra.admin];
+  }
+
+  control<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+    return control<T>(this.emu, method, path, body);
+  }
+
+  /** One API call with the workspace's admin key of the product the path belongs to. */
+  async api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+    const product = path.split("/")[1] as keyof Pick<Workspace, "webhooks" | "inboxes" | "infra">;
+    const res = await fetch(this.emu.url + path, {
+      method,
+      headers: { authorization: `Bearer ${this.ws[product].admin}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? safeJson(text) : undefined };
+  }
+
+  /** The ids of the objects the workspace holds, per listable kind. */
+  async holdings(): Promise<Map<ResourceKind, string[]>> {
+    const out = new Map<ResourceKind, string[]>();
+    for (const kind of RESOURCE_KINDS) {
+      const list = KINDS[kind].list;
+      if (!list) continue;
+      const res = await this.api("GET", `${list.path}?${list.query ? `${list.query}&` : ""}limit=200`);
+      if (res.status !== 200) throw new Error(`listing ${list.path}: ${res.status} ${JSON.stringify(res.body)}`);
+      const items = (res.body?.[list.items] ?? []) as Record<string, unknown>[];
+      out.set(kind, items.map((i) => idOfListed(kind, i)));
+    }
+    return out;
+  }
+
+  /** The stack's managed resources in the state file (none before the first run). */
+  state(): { resources: (ResourceState & { kind: ResourceKind; name: string })[]; pending: number; raw: string } {
+    let raw = "";
+    try {
+      raw = readFileSync(this.stateFile, "utf8");
+    } catch {
+      return { resources: [], pending: 0, raw };
+    }
+    const d = new StateFile(this.stateFile, DEFAULT_TEST_PASSPHRASE).load();
+    const resources = d.resources.flatMap((r) => {
+      const kind = kindOfType(r.type);
+      return kind && r.custom && !r.external ? [{ ...r, kind, name: r.urn.slice(r.urn.lastIndexOf("::") + 2) }] : [];
+    });
+    return { resources, pending: d.pending_operations?.length ?? 0, raw };
+  }
+
+  /** The emulator's request-log position, to count what a run sent. */
+  async lastSeq(): Promise<number> {
+    return (await this.control<{ last_seq: number }>("GET", "/requests?since=999999999")).last_seq;
+  }
+
+  async writesSince(seq: number): Promise<{ method: string; path: string; status: number }[]> {
+    const { requests } = await this.control<{ requests: { method: string; path: string; status: number }[] }>("GET", `/requests?since=${seq}`);
+    return requests.filter((r) => r.method !== "GET");
+  }
+
+  /** Runs one verb over `spec`; with `interrupt`, stops it part-way as a signal or a kill would. */
+  async run(verb: Verb, spec: DeclaredResource[], interrupt?: Interruption): Promise<RunOutcome> {
+    const config: Record<string, string> = {
+      "svc:webhooksUrl": this.emu.webhooksUrl,
+      "svc:inboxesUrl": this.emu.inboxesUrl,
+      "svc:infraUrl": this.emu.infraUrl,
+      "svc-model:spec": JSON.stringify(spec),
+    };
+    const secrets: Record<string, string> = {
+      "svc:webhooksApiKey": this.ws.webhooks.admin,
+      "svc:inboxesApiKey": this.ws.inboxes.admin,
+      "svc:infraApiKey": this.ws.infra.admin,
+      "svc-model:marker": this.marker,
+    };
+    const args = [
+      "--require", require.resolve("tsx/cjs"), ENGINE_CLI, verb, "--cwd", PROGRAM, "--stack", "model", "--state", this.stateFile, "--json",
+      ...Object.entries(config).flatMap(([k, v]) => ["--config", `${k}=${v}`]),
+      ...Object.entries(secrets).flatMap(([k, v]) => ["--secret", `${k}=${v}`]),
+    ];
+    const since = interrupt ? await this.lastSeq() : 0;
+    // Settings only from the stack config; the plugin and program inherit the rest.
+    const env = { ...process.env, SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_URL: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_URL: "", SVC_INFRA_API_KEY: "" };
+    const child = spawn(process.execPath, args, { cwd: PROGRAM, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout!.on("data", (b: Buffer) => (out += b.toString()));
+    child.stderr!.on("data", (b: Buffer) => (err += b.toString()));
+    const exited = new Promise<number | null>((res) => child.once("exit", (code) => res(code)));
+    const killGroup = (signal: NodeJS.Signals) => {
+      try {
+        process.kill(-child.pid!, signal);
+      } catch {
+        /* already gone */
+      }
+    };
+    let interrupted: RunOutcome["interrupted"];
+    let done = false;
+    void exited.then(() => (done = true));
+    const timer = setTimeout(() => killGroup("SIGKILL"), RUN_TIMEOUT_MS);
+    if (interrupt) {
+      // Wait for the run's writes to reach the service, then stop it.
+      while (!done && (await this.writesSince(since)).length < interrupt.afterWrites) await sleep(50);
+      if (!done) {
+        await sleep(interrupt.delayMs);
+        if (!done) {
+          interrupted = interrupt.signal;
+          if (interrupt.signal === "SIGINT") {
+            // Ctrl-C reaches the engine only; it should cancel and save. Then whatever is left is killed.
+            child.kill("SIGINT");
+            await Promise.race([exited, sleep(30_000)]);
+          }
+          killGroup("SIGKILL");
+        }
+      }
+    }
+    const exitCode = await exited;
+    clearTimeout(timer);
+    // The program and plugin of a killed engine go with its group.
+    killGroup("SIGKILL");
+    const text = `${out}\n${err}`;
+    let result: RunOutcome["result"];
+    try {
+      result = out.trim() ? JSON.parse(out) : undefined;
+    } catch {
+      result = undefined;
+    }
+    return { verb, exitCode, result, text, interrupted };
+  }
+}
+
+async function control<T>(emu: RunningEmulator, method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${emu.url}/_emulator${path}`, {
+    method,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`control ${method} ${path}: ${res.status} ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,126 @@
+/**
+ * State shapes (provider/engine/upgrade.ts): the upgraders run in order from the
+ * stored shape, a missing `__shape` is 0.1.0's shape 1 and stays missing when
+ * nothing ran, a newer shape is refused naming both versions, and create/update
+ * mark what they write. Each registered upgrader has its own case below.
+ * End to end with 0.1.0's states: test/lifecycle/upgrade.test.ts.
+ */
+import { describe, expect, it } from "vitest";
+import { providers } from "../../provider";
+import { PartialFailure } from "../../provider/engine/errors";
+import type { Props } from "../../provider/engine/fields";
+import { currentShape, FIRST_SHAPE, SHAPE_KEY, ShapeTooNewError, UPGRADERS, upgradeOutputs, upgrading, type Upgrader } from "../../provider/engine/upgrade";
+import { PACKAGE_VERSION } from "../../provider/version";
+import { RESOURCE_KINDS, type ResourceKind } from "../../sdk/tokens";
+
+/** Every upgrader of UPGRADERS, by kind and the shape it upgrades from: outputs before and after. Add one with each upgrader. */
+const UPGRADER_CASES: Partial<Record<ResourceKind, { from: number; before: Props; after: Props }[]>> = {};
+
+// A made-up history for one kind: shape 1 had `desc`, shape 2 renamed it `description`, shape 3 added `tags`.
+const history: Partial<Record<ResourceKind, Upgrader[]>> = {
+  "webhooks:Endpoint": [({ desc, ...rest }) => ({ ...rest, description: desc }), (o) => ({ ...o, tags: [] })],
+};
+
+describe("upgradeOutputs", () => {
+  it("a state without __shape is shape 1 and runs every upgrader, in order", () => {
+    expect(upgradeOutputs("webhooks:Endpoint", { url: "u", desc: "d" }, history)).toEqual({ url: "u", description: "d", tags: [], [SHAPE_KEY]: 3 });
+  });
+
+  it("a state of shape 2 runs only the upgraders from 2", () => {
+    expect(upgradeOutputs("webhooks:Endpoint", { description: "d", [SHAPE_KEY]: 2 }, history)).toEqual({ description: "d", tags: [], [SHAPE_KEY]: 3 });
+  });
+
+  it("a state at the current shape, or 0.1.0's when the kind never changed, is handed back as it is (no __shape added)", () => {
+    const current = { description: "d", tags: [], [SHAPE_KEY]: 3 };
+    expect(upgradeOutputs("webhooks:Endpoint", current, history)).toBe(current);
+    const old = { label: "x" };
+    expect(upgradeOutputs("inboxes:Inbox", old, history)).toBe(old);
+    expect(upgradeOutputs("inboxes:Inbox", undefined, history)).toBeUndefined();
+  });
+
+  it("a shape newer than this package knows is refused, naming both shapes and the upgrade", () => {
+    const run = () => upgradeOutputs("inboxes:Inbox", { label: "x", [SHAPE_KEY]: 2 }, history);
+    expect(run).toThrow(ShapeTooNewError);
+    expect(run).toThrow(/state shape 2.*pulumi-svc .* knows shapes up to 1.*Upgrade the pulumi-svc package/);
+    expect(run).toThrow(PACKAGE_VERSION);
+  });
+
+  it("an invalid __shape is refused, not guessed", () => {
+    expect(() => upgradeOutputs("inboxes:Inbox", { [SHAPE_KEY]: "2" }, history)).toThrow(/invalid __shape "2"/);
+    expect(() => upgradeOutputs("inboxes:Inbox", { [SHAPE_KEY]: 0 }, history)).toThrow(/invalid __shape 0/);
+  });
+});
+
+describe("upgrading(provider)", () => {
+  const seen: Record<string, unknown> = {};
+  const inner = {
+    async diff(_id: string, olds: Props, _news: Props) {
+      seen.diff = olds;
+      return { changes: false };
+    },
+    async read(id: string, props?: Props) {
+      seen.read = props;
+      // As the engine's read does: fields added since are null.
+      return { id, props: { ...props, addedLater: null } };
+    },
+    async create(_inputs: Props) {
+      return { id: "x", outs: { a: 1 } };
+    },
+    async update(_id: string, olds: Props, _news: Props) {
+      seen.update = olds;
+      throw new PartialFailure("half done", "x", { a: 2 }, ["half done"]);
+    },
+    async delete(_id: string, props: Props) {
+      seen.delete = props;
+    },
+  };
+  const p = upgrading("webhooks:Endpoint", inner, history);
+  const old = { desc: "d" };
+  const upgraded = { description: "d", tags: [], [SHAPE_KEY]: 3 };
+
+  it("diff, read, update and delete see the upgraded outputs", async () => {
+    await p.diff("x", old, {});
+    await p.read("x", old);
+    await p.update("x", old, {}).catch(() => undefined);
+    await p.delete("x", old);
+    expect(seen).toEqual({ diff: upgraded, read: upgraded, update: upgraded, delete: upgraded });
+  });
+
+  it("read leaves out a null key the stored outputs lack (no drift on refresh), keeps one they have", async () => {
+    const stored = { description: "d", tags: [], [SHAPE_KEY]: 3 };
+    expect((await p.read("x", stored)).props).toEqual(stored);
+    expect((await p.read("x", { ...stored, addedLater: null })).props).toEqual({ ...stored, addedLater: null });
+    // Resource.get: nothing stored, every output kept.
+    expect((await upgrading("inboxes:Inbox", inner, history).read("x", undefined)).props).toEqual({ addedLater: null });
+    expect((await upgrading("inboxes:Inbox", inner, history).read("x", {})).props).toEqual({ addedLater: null });
+  });
+
+  it("create marks its outputs with the current shape; a partial failure's kept outputs too", async () => {
+    expect(await p.create({})).toEqual({ id: "x", outs: { a: 1, [SHAPE_KEY]: 3 } });
+    const err = await p.update("x", old, {}).catch((e: PartialFailure) => e);
+    expect(err.properties).toEqual({ a: 2, [SHAPE_KEY]: 3 });
+  });
+
+  it("a preview (diff) of a state from a newer release fails with the message", async () => {
+    await expect(p.diff("x", { [SHAPE_KEY]: 4 }, {})).rejects.toThrow(/state shape 4.*knows shapes up to 3/);
+  });
+});
+
+describe("the registered upgraders", () => {
+  it("every kind's current shape is 1 + its upgraders, and every provider is wrapped", () => {
+    for (const kind of RESOURCE_KINDS) {
+      expect(currentShape(kind)).toBe(FIRST_SHAPE + (UPGRADERS[kind]?.length ?? 0));
+      expect(providers[kind], kind).toBeDefined();
+    }
+  });
+
+  for (const kind of RESOURCE_KINDS)
+    (UPGRADERS[kind] ?? []).forEach((upgrade, i) => {
+      const from = FIRST_SHAPE + i;
+      it(`${kind}: shape ${from} -> ${from + 1}`, () => {
+        const cases = (UPGRADER_CASES[kind] ?? []).filter((c) => c.from === from);
+        expect(cases.length, `no case in UPGRADER_CASES for ${kind} from shape ${from}`).toBeGreaterThan(0);
+        for (const c of cases) expect(upgrade(c.before)).toEqual(c.after);
+      });
+    });
+});
