@@ -17,7 +17,7 @@ import { parseArgs } from "node:util";
 import { clearReadCache, closeSharedDispatcher, providers } from "../dist/provider";
 import { clientStats, resetClientStats } from "../dist/provider/client";
 import { DEFINITIONS } from "../dist/provider/registry";
-import { cpuClock, newWorkspace } from "./emulator-process";
+import { cpuClock, newWorkspace, svcConfig } from "./emulator-process";
 import { StackRunner, configureAll, type PhaseResult } from "./runner";
 import { mixedStack, stackKinds } from "./stack";
 
@@ -88,14 +88,7 @@ async function main() {
   const url = values.url!;
   const size = Number(values.size);
   const ws = await newWorkspace(url, `bench-direct-${size}`);
-  await configureAll({
-    "svc:webhooksUrl": `${url}/webhooks`,
-    "svc:webhooksApiKey": ws.webhooks!.admin,
-    "svc:inboxesUrl": `${url}/inboxes`,
-    "svc:inboxesApiKey": ws.inboxes!.admin,
-    "svc:infraUrl": `${url}/infra`,
-    "svc:infraApiKey": ws.infra!.admin,
-  }, providers);
+  await configureAll(svcConfig(url, ws), providers);
   const kinds = stackKinds(Object.keys(DEFINITIONS));
   const v1 = mixedStack(size, 1, kinds);
   const v2 = mixedStack(size, 2, kinds);

@@ -23,6 +23,16 @@ export async function newWorkspace(url: string, name: string): Promise<Record<st
   return (await res.json()) as Record<string, { admin: string }>;
 }
 
+/** The provider's stack config for a workspace's keys on the emulator at `url`. */
+export function svcConfig(url: string, ws: Record<string, { admin: string }>): Record<string, string> {
+  const config: Record<string, string> = {};
+  for (const product of ["webhooks", "inboxes", "infra"]) {
+    config[`svc:${product}Url`] = `${url}/${product}`;
+    config[`svc:${product}ApiKey`] = ws[product]!.admin;
+  }
+  return config;
+}
+
 /** CPU time (user + system, ms) a process has used so far, from /proc (Linux); undefined elsewhere. */
 export function cpuMsOf(pid: number): number | undefined {
   try {

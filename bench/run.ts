@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --sizes 10,100,1000 --engine-sizes 10,100,1000 --parallel 16 --rounds 3]`
+ * `npm run bench [-- --sizes 10,100,1000 --engine-sizes 10,100,1000 --parallel 16 --rounds 3 --record]`
  *
  * Stacks of mixed resources (bench/stack.ts) against the emulator in its own process
  * (plan enterprise), for each size:
@@ -14,23 +14,24 @@
  *   medians, and the median CPU time of the provider and of the emulator;
  *   - engine (at the smaller sizes): the real program and dynamic-provider plugin
  *     through the engine stand-in (test/engine), plugin RSS sampled from /proc.
- * API calls are counted from the emulator's request log. Writes bench/results/
- * stack.md (tables, targets) and stack.svg (time against stack size).
+ * API calls are counted from the emulator's request log. Writes stack.md (tables,
+ * targets) and stack.svg (time against stack size) to bench/.scratch, or with
+ * `--record` to the committed bench/results (bench/output.ts).
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { DEFINITIONS } from "../provider/registry";
 import { runEngine } from "../test/engine/engine";
 import { lineChart, type Series } from "./chart";
+import { benchOutput, RECORD_OPTION } from "./output";
 import { lastSeq, logSince, summarise, type DirectResult, type PhaseMeasure } from "./direct";
 import { newWorkspace, startEmulatorProcess } from "./emulator-process";
 import type { FloorPhase, FloorResult } from "./floor";
 import { stackKinds } from "./stack";
 
-const root = join(__dirname, "..");
 
 /** Runs one bench/<file> in a fresh Node process (as tsx would) and parses the JSON line it prints last. */
 function runChild<T>(file: string, args: string[]): Promise<T> {
@@ -186,6 +187,7 @@ async function main() {
       "engine-sizes": { type: "string", default: "10,100,1000" },
       parallel: { type: "string", default: "16" },
       rounds: { type: "string", default: "3" },
+      ...RECORD_OPTION,
     },
   });
   const sizes = values.sizes!.split(",").map(Number);
@@ -297,10 +299,10 @@ async function main() {
   }
   const eng = Object.entries(engines);
   if (eng.length) series.push({ label: "up (engine stand-in)", color: "#ff7f0e", points: eng.map(([s, e]) => ({ x: Number(s), y: e.phases.find((p) => p.phase === "up")!.ms })) });
-  mkdirSync(join(root, "bench/results"), { recursive: true });
-  writeFileSync(join(root, "bench/results/stack.svg"), lineChart("Wall time against stack size (log-log, medians)", "resources in the stack", "wall time", series));
-  writeFileSync(join(root, "bench/results/stack.md"), `# Stack benchmark\n\n${table}\n\n![time against stack size](stack.svg)\n`);
-  process.stdout.write(`\nwrote bench/results/stack.md and bench/results/stack.svg\n`);
+  const out = benchOutput(values.record);
+  out.write("stack.svg", lineChart("Wall time against stack size (log-log, medians)", "resources in the stack", "wall time", series));
+  out.write("stack.md", `# Stack benchmark\n\n${table}\n\n![time against stack size](stack.svg)\n`);
+  process.stdout.write(`\n${out.report()}`);
 }
 
 main().catch((err) => {
