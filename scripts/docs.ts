@@ -1,0 +1,305 @@
+/**
+ * `npm run docs`: writes docs/reference/, one page per resource kind and one for the
+ * provider's configuration, generated from what the code says:
+ *
+ * - the resource definitions (provider/registry.ts, provider/<product>/*.ts): how a
+ *   change of each argument is applied (update or replace), defaults, adoption;
+ * - the SDK (sdk/<product>/*.ts), read with the TypeScript compiler API: each
+ *   argument's and output's type, whether it is required, its TSDoc, and which values
+ *   are kept as secrets;
+ * - the limits in rules/, and the messages preview gives for common mistakes, made by
+ *   running the provider's own check (offline) on them (scripts/docs-mistakes.ts);
+ * - provider/config-keys.ts for the configuration page;
+ * - the example program docs/examples/<page>/index.ts (type-checked and applied
+ *   against the emulator in npm test).
+ *
+ * test/docs/reference.test.ts fails when the committed pages differ from these.
+ */
+import { readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import ts from "typescript";
+import { z } from "zod";
+import { CONFIG_KEYS } from "../provider/config-keys";
+import { checkInputs } from "../provider/engine/check";
+import type { FieldSpec, ResourceDefinition } from "../provider/engine/fields";
+import { DEFINITIONS } from "../provider/registry";
+import type { ResourceKind } from "../sdk/tokens";
+import { KIND_LIMITS, MISTAKES } from "./docs-mistakes";
+
+const ROOT = join(__dirname, "..");
+export const REFERENCE_DIR = join(ROOT, "docs/reference");
+
+/** `webhooks:EventTypePolicy` → `webhooks-event-type-policy` (the page, the SDK file, the example). */
+export function pageName(kind: string): string {
+  const [product, type] = kind.split(":") as [string, string];
+  return `${product}-${kebab(type)}`;
+}
+const kebab = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
+
+/* ---------- the SDK, read with the compiler API ---------- */
+
+interface Member {
+  name: string;
+  type: string;
+  optional: boolean;
+  doc: string;
+}
+
+interface SdkKind {
+  summary: string;
+  args: Member[];
+  outputs: Member[];
+  /** Interfaces of the file an argument refers to (e.g. `EndpointSubscriptionArgs`). */
+  nested: Map<string, Member[]>;
+  secrets: Set<string>;
+}
+
+function readSdk(kind: string): SdkKind {
+  const [product, type] = kind.split(":") as [string, string];
+  const file = join(ROOT, "sdk", product, `${kebab(type)}.ts`);
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.ES2022, true);
+  const aliases = new Map<string, string>();
+  const interfaces = new Map<string, Member[]>();
+  let summary = "";
+  let outputs: Member[] = [];
+  const secrets = new Set<string>();
+
+  const docOf = (node: ts.Node) =>
+    ts
+      .getJSDocCommentsAndTags(node)
+      .filter(ts.isJSDoc)
+      .map((d) => ts.getTextOfJSDocComment(d.comment) ?? "")
+      .join(" ")
+      .replace(/\s+/g, " ")
+      .trim();
+  const typeText = (node: ts.TypeNode | undefined) => (node ? unwrapInput(node.getText(source)) : "unknown");
+
+  for (const stmt of source.statements) {
+    if (ts.isTypeAliasDeclaration(stmt)) aliases.set(stmt.name.text, stmt.type.getText(source));
+    if (ts.isInterfaceDeclaration(stmt)) {
+      interfaces.set(
+        stmt.name.text,
+        stmt.members.filter(ts.isPropertySignature).map((m) => ({ name: m.name.getText(source), type: typeText(m.type), optional: !!m.questionToken, doc: docOf(m) })),
+      );
+    }
+    if (ts.isClassDeclaration(stmt) && stmt.name?.text === type) {
+      summary = docOf(stmt);
+      outputs = stmt.members
+        .filter((m): m is ts.PropertyDeclaration => ts.isPropertyDeclaration(m) && !!m.modifiers?.some((x) => x.kind === ts.SyntaxKind.DeclareKeyword))
+        .map((m) => ({ name: m.name.getText(source), type: unwrapOutput(m.type?.getText(source) ?? "unknown"), optional: false, doc: docOf(m) }));
+    }
+  }
+  // Secrets: arguments wrapped in `pulumi.secret(args.x)`, and the `secretOutputs` list.
+  // The class's TSDoc, else the first paragraph of the file's opening comment.
+  const opening = ts.getLeadingCommentRanges(source.text, 0)?.[0];
+  if (!summary && opening) {
+    const text = source.text.slice(opening.pos, opening.end).replace(/^\/\*\*?|\*\/$/g, "").split("\n").map((l) => l.replace(/^\s*\* ?/, "")).join("\n");
+    summary = (text.trim().split(/\n\s*\n/)[0] ?? "").replace(/\s+/g, " ").trim();
+  }
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node) && node.expression.getText(source) === "pulumi.secret") {
+      const arg = node.arguments[0]?.getText(source) ?? "";
+      if (arg.startsWith("args.")) secrets.add(arg.slice(5));
+    }
+    if (ts.isVariableDeclaration(node) && node.name.getText(source) === "secretOutputs" && node.initializer && ts.isArrayLiteralExpression(node.initializer)) {
+      for (const e of node.initializer.elements) if (ts.isStringLiteral(e)) secrets.add(e.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+
+  const inline = (t: string) => aliases.get(t) ?? t;
+  const args = (interfaces.get(`${type}Args`) ?? []).map((m) => ({ ...m, type: inline(m.type) }));
+  const nested = new Map<string, Member[]>();
+  for (const m of args) {
+    for (const name of m.type.match(/\b[A-Z]\w+\b/g) ?? []) {
+      const members = interfaces.get(name);
+      if (members && name !== `${type}Args`) nested.set(name, members.map((x) => ({ ...x, type: inline(x.type) })));
+    }
+  }
+  const argNames = new Set(args.map((a) => a.name));
+  return { summary, args, outputs: outputs.filter((o) => !argNames.has(o.name)).map((o) => ({ ...o, type: inline(o.type) })), nested, secrets };
+}
+
+/** `pulumi.Input<pulumi.Input<X>[]>` → `X[]`: what a program writes, without Pulumi's wrappers. */
+function unwrapInput(text: string): string {
+  let out = text.replace(/\s+/g, " ");
+  for (;;) {
+    const start = out.lastIndexOf("pulumi.Input<");
+    if (start < 0) return out;
+    let depth = 0;
+    let end = start + "pulumi.Input<".length - 1;
+    for (; end < out.length; end++) {
+      if (out[end] === "<") depth++;
+      else if (out[end] === ">" && --depth === 0) break;
+    }
+    out = out.slice(0, start) + out.slice(start + "pulumi.Input<".length, end) + out.slice(end + 1);
+  }
+}
+
+const unwrapOutput = (text: string) => text.replace(/\s+/g, " ").replace(/^pulumi\.Output<(.*)>$/, "$1");
+
+/* ---------- the definitions ---------- */
+
+function changeOf(spec: FieldSpec): string {
+  switch (spec.mode) {
+    case "createOnly":
+      return "**replaces**";
+    case "patch":
+      return "update (one PATCH with the other changed fields)";
+    case "put":
+      return `update (PUT \`${spec.put?.path ?? ""}\`)`;
+    case "action":
+      return `update (POST \`${spec.action?.path ?? ""}\`)`;
+    case "local":
+      return "no call (read by the provider)";
+    default:
+      return "";
+  }
+}
+
+function defaultOf(spec: FieldSpec): string {
+  if (spec.default !== undefined) return `\`${JSON.stringify(spec.default)}\``;
+  if (spec.whenOmitted === "unmanaged") return "left to the service";
+  return "—";
+}
+
+/** Limits a field's schema states (enum values, bounds), from zod's JSON Schema. */
+function schemaLimits(spec: FieldSpec): string {
+  if (!spec.input) return "";
+  let schema: Record<string, unknown>;
+  try {
+    schema = z.toJSONSchema(spec.input, { unrepresentable: "any" }) as Record<string, unknown>;
+  } catch {
+    return "";
+  }
+  const parts: string[] = [];
+  if (Array.isArray(schema.enum)) parts.push(`one of ${schema.enum.map((v) => `\`${String(v)}\``).join(", ")}`);
+  const bound = (key: string, label: string) => {
+    // A whole number's own range (±2^53 − 1) is no limit worth stating.
+    if (typeof schema[key] === "number" && Math.abs(schema[key]) < Number.MAX_SAFE_INTEGER) parts.push(`${label} ${String(schema[key])}`);
+  };
+  bound("minLength", "length ≥");
+  bound("maxLength", "length ≤");
+  bound("minimum", "≥");
+  bound("maximum", "≤");
+  bound("exclusiveMinimum", ">");
+  bound("minItems", "items ≥");
+  bound("maxItems", "items ≤");
+  return parts.join("; ");
+}
+
+function adoptionOf(def: ResourceDefinition): string {
+  if (def.singleton) {
+    return "This setting always exists: `pulumi up` takes it over (what it found is kept in the outputs), and deleting the resource writes the values found before back. Nothing to adopt.";
+  }
+  const lines = ["Pulumi's `import` cannot work for dynamic resources."];
+  if (def.adoption) lines.push("Set `adoptExisting: true` to take over an object that already exists in its scope instead of failing the preview.");
+  if (def.fields.adoptId) lines.push("Set `adoptId` to the id of an existing object to take it over instead of creating one: it must exist, and the arguments that replace must match it.");
+  if (def.reconcile !== false) lines.push("A create whose outcome was lost (a dropped connection, a 5xx) is reconciled on the next `up`: the object it made is adopted, never duplicated.");
+  lines.push(`If a create's outcome is unknown: ${def.adoptHint}`);
+  return lines.join(" ");
+}
+
+/* ---------- pages ---------- */
+
+const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
+const code = (s: string) => `\`${cell(s.replace(/`/g, "'"))}\``;
+
+function classPath(kind: string): string {
+  const [product, type] = kind.split(":") as [string, string];
+  return `svc.${product}.${type}`;
+}
+
+function kindPage(kind: ResourceKind, def: ResourceDefinition): string {
+  const sdk = readSdk(kind);
+  const page = pageName(kind);
+  const out: string[] = [];
+  out.push(`# ${classPath(kind)}`, "");
+  out.push(`<!-- Generated by \`npm run docs\` (scripts/docs.ts) from sdk/, provider/ and rules/. Do not edit. -->`, "");
+  if (sdk.summary) out.push(sdk.summary, "");
+  out.push(`Product: ${def.product} (config \`svc:${def.product}Url\`, \`svc:${def.product}ApiKey\`; see [configuration](configuration.md)).`, "");
+
+  out.push("## Arguments", "");
+  out.push("| argument | type | required | default | limits | a change | secret | description |", "|---|---|---|---|---|---|---|---|");
+  for (const arg of sdk.args) {
+    const spec = def.fields[arg.name];
+    out.push(
+      `| ${code(arg.name)} | ${code(arg.type)} | ${arg.optional ? "optional" : "**required**"} | ${spec ? defaultOf(spec) : "—"} | ${cell(spec ? schemaLimits(spec) : "")} | ${spec ? changeOf(spec) : ""} | ${sdk.secrets.has(arg.name) ? "secret" : ""} | ${cell(arg.doc)} |`,
+    );
+  }
+  out.push("");
+  for (const [name, members] of sdk.nested) {
+    out.push(`### ${code(name)}`, "", "| field | type | required | description |", "|---|---|---|---|");
+    for (const m of members) out.push(`| ${code(m.name)} | ${code(m.type)} | ${m.optional ? "optional" : "**required**"} | ${cell(m.doc)} |`);
+    out.push("");
+  }
+
+  out.push("## Outputs", "", "Besides `id` and every argument:", "", "| output | type | secret | description |", "|---|---|---|---|");
+  for (const o of sdk.outputs) out.push(`| ${code(o.name)} | ${code(o.type)} | ${sdk.secrets.has(o.name) ? "secret" : ""} | ${cell(o.doc)} |`);
+  out.push("");
+
+  const limits = KIND_LIMITS[kind];
+  if (limits) {
+    out.push("## Limits", "", "The service's limits (rules/), checked at preview:", "", "| limit | value |", "|---|---|");
+    for (const [name, value] of Object.entries(limits)) out.push(`| ${code(name)} | ${cell(typeof value === "object" ? JSON.stringify(value) : String(value))} |`);
+    out.push("");
+  }
+
+  out.push("## Adoption", "", adoptionOf(def), "");
+
+  const mistakes = MISTAKES[kind] ?? [];
+  if (mistakes.length) {
+    out.push("## Mistakes preview catches", "");
+    out.push("What `pulumi preview` says (the provider's check, run on these arguments); each message names the property, the problem and the limit, and the fix is to change that argument:", "");
+    out.push("| arguments | preview fails with |", "|---|---|");
+    for (const m of mistakes) {
+      const { failures } = checkInputs(def, m.inputs);
+      const said = failures.length ? failures.map((f) => `${code(f.property)}: ${f.reason}`).join("<br>") : "(nothing: a mistake list out of date)";
+      out.push(`| ${code(m.shown ?? JSON.stringify(m.inputs))} | ${cell(said)} |`);
+    }
+    out.push("");
+  }
+  if (def.hooks?.checkRemote) {
+    out.push("With the service reachable, preview also reads it (once per run) to catch what the account would refuse: plan ceilings and features, names or requests that already exist.", "");
+  }
+
+  out.push("## Example", "", `[docs/examples/${page}/index.ts](../examples/${page}/index.ts), applied against the emulator in \`npm test\`:`, "");
+  out.push("```ts", readFileSync(join(ROOT, "docs/examples", page, "index.ts"), "utf8").trimEnd(), "```", "");
+  return out.join("\n");
+}
+
+function configurationPage(): string {
+  const out: string[] = ["# Provider configuration", "", "<!-- Generated by `npm run docs` (scripts/docs.ts) from provider/config-keys.ts. Do not edit. -->", ""];
+  out.push("Stack config first, then the environment. Keys are read inside the provider plugin at run time: never in a resource's inputs, outputs or any message.", "");
+  out.push("| stack config | environment | secret | needed | description |", "|---|---|---|---|---|");
+  for (const k of CONFIG_KEYS) {
+    out.push(`| ${code(k.key)} | ${k.env ? code(k.env) : "—"} | ${k.secret ? "`--secret`" : ""} | ${k.requiredFor ? `for ${k.requiredFor}` : `optional (default: ${k.default ?? "none"})`} | ${cell(k.description)} |`);
+  }
+  out.push("", "A missing setting fails `pulumi preview`, naming the config key and the environment variable.", "");
+  return out.join("\n");
+}
+
+function indexPage(kinds: ResourceKind[]): string {
+  const out = ["# Reference", "", "<!-- Generated by `npm run docs` (scripts/docs.ts). Do not edit. -->", "", "- [Provider configuration](configuration.md)"];
+  for (const kind of kinds) out.push(`- [${classPath(kind)}](${pageName(kind)}.md)`);
+  return `${out.join("\n")}\n`;
+}
+
+/** Every page, file name → content. */
+export function renderReference(): Map<string, string> {
+  const pages = new Map<string, string>();
+  const kinds = Object.keys(DEFINITIONS) as ResourceKind[];
+  for (const kind of kinds) pages.set(`${pageName(kind)}.md`, kindPage(kind, DEFINITIONS[kind]!));
+  pages.set("configuration.md", configurationPage());
+  pages.set("README.md", indexPage(kinds));
+  return pages;
+}
+
+if (require.main === module) {
+  const pages = renderReference();
+  mkdirSync(REFERENCE_DIR, { recursive: true });
+  for (const file of readdirSync(REFERENCE_DIR)) if (!pages.has(file)) rmSync(join(REFERENCE_DIR, file));
+  for (const [file, content] of pages) writeFileSync(join(REFERENCE_DIR, file), content);
+  process.stdout.write(`wrote ${pages.size} pages to docs/reference/\n`);
+}
