@@ -12,11 +12,13 @@ import type {
   ResourceRemediation,
   ResourceValidation,
   ResourceValidationArgs,
+  StackValidation,
   StackValidationArgs,
 } from "@pulumi/policy";
 import { RESOURCE_KINDS, TYPE_TOKENS, type ResourceKind } from "../../sdk/tokens";
 import type { InputsOf } from "./inputs";
 import { plain, rawCopy } from "./props";
+import { redactingReport, secretValuesOf } from "./redact";
 import { stackOfUrn } from "./stacks";
 
 const KIND_BY_TOKEN: ReadonlyMap<string, ResourceKind> = new Map(RESOURCE_KINDS.map((k) => [TYPE_TOKENS[k], k]));
@@ -59,7 +61,9 @@ export function validateKinds<K extends ResourceKind>(
 ): ResourceValidation {
   const fn: ResourceValidation = (args, report) => {
     const ctx = contextOf(kinds, args);
-    if (ctx) validate(plain(args.props) as InputsOf<K>, ctx, report);
+    if (!ctx) return;
+    const inputs = plain(args.props);
+    validate(inputs as InputsOf<K>, ctx, redactingReport(report, secretValuesOf(ctx.kind, inputs)));
   };
   return tagSingleKind(fn, kinds);
 }
@@ -94,14 +98,23 @@ export interface StackView {
   ofKind<K extends ResourceKind>(kind: K): StackResource<K>[];
 }
 
-export function stackView(args: StackValidationArgs): StackView {
+function stackView(args: StackValidationArgs): { view: StackView; secretValues: unknown[] } {
   const resources = args.resources.flatMap((r) => {
     const kind = kindOf(r.type);
     return kind ? [{ kind, name: r.name, urn: r.urn, props: plain(r.props) }] : [];
   });
   const firstUrn = args.resources[0]?.urn;
-  return {
+  const view: StackView = {
     stack: firstUrn === undefined ? undefined : stackOfUrn(firstUrn),
     ofKind: <K extends ResourceKind>(kind: K) => resources.filter((r) => r.kind === kind) as StackResource<K>[],
+  };
+  return { view, secretValues: resources.flatMap((r) => secretValuesOf(r.kind, r.props)) };
+}
+
+/** A stack validation over the stack's pulumi-svc resources; its `report` hides every secret of the stack. */
+export function validateStackView(validate: (view: StackView, args: StackValidationArgs, report: ReportViolation) => void): StackValidation {
+  return (args, report) => {
+    const { view, secretValues } = stackView(args);
+    validate(view, args, redactingReport(report, secretValues));
   };
 }

@@ -6,15 +6,15 @@
 import type { StackValidationPolicy } from "@pulumi/policy";
 import { subscriptionMatches } from "../../rules/endpoint";
 import { readCatalog, typeVisibleTo } from "../lib/catalog";
-import { stackView } from "../lib/match";
+import { validateStackView } from "../lib/match";
 
 export const eventTypesHaveSubscribers: StackValidationPolicy = {
   name: "event-types-have-subscribers",
   description: "Every event type declared in the stack has at least one endpoint subscribed to it.",
   enforcementLevel: "advisory",
   remediationSteps: "Subscribe an endpoint to the event type (a subscription pattern that matches it), or remove the type.",
-  validateStack: (args, report) => {
-    const catalog = readCatalog(stackView(args));
+  validateStack: validateStackView((view, _args, report) => {
+    const catalog = readCatalog(view);
     for (const type of catalog.eventTypes) {
       if (type.name === undefined) continue;
       const name = type.name;
@@ -25,5 +25,5 @@ export const eventTypesHaveSubscribers: StackValidationPolicy = {
         report(`event type ${JSON.stringify(name)} has no subscriber: no endpoint subscription in this stack matches it.`, type.urn);
       }
     }
-  },
+  }),
 };

@@ -8,7 +8,7 @@
 import type { StackValidationPolicy } from "@pulumi/policy";
 import { RESOURCE_KINDS } from "../../sdk/tokens";
 import { configSchema, productionStacksProperty, readConfig, type ProductionConfig } from "../lib/config";
-import { stackView } from "../lib/match";
+import { validateStackView } from "../lib/match";
 import { isUnknown } from "../lib/props";
 import { isProductionStack } from "../lib/stacks";
 
@@ -22,8 +22,7 @@ export const strictEventTypePolicyInProduction: StackValidationPolicy = {
   enforcementLevel: "mandatory",
   remediationSteps: 'Declare `new EventTypePolicy("workspace", { policy: "strict" })` (no projectId) in the stack, and an EventType for every type you publish.',
   configSchema: schema,
-  validateStack: (args, report) => {
-    const view = stackView(args);
+  validateStack: validateStackView((view, args, report) => {
     const { productionStacks } = readConfig(schema, args);
     if (!isProductionStack(view.stack, productionStacks)) return;
     const usesWebhooks = WEBHOOKS_KINDS.some((kind) => view.ofKind(kind).length > 0);
@@ -40,5 +39,5 @@ export const strictEventTypePolicyInProduction: StackValidationPolicy = {
       if (policy === "strict" || isUnknown(policy)) continue;
       report(`policy is ${JSON.stringify(policy ?? null)}; the workspace EventTypePolicy on production stack "${view.stack}" must be "strict".`, p.urn);
     }
-  },
+  }),
 };

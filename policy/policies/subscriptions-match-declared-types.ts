@@ -11,15 +11,15 @@
 import type { StackValidationPolicy } from "@pulumi/policy";
 import { subscriptionMatches } from "../../rules/endpoint";
 import { readCatalog, strictPolicyInForce, typeVisibleTo } from "../lib/catalog";
-import { stackView } from "../lib/match";
+import { validateStackView } from "../lib/match";
 
 export const subscriptionsMatchDeclaredTypes: StackValidationPolicy = {
   name: "subscriptions-match-declared-types",
   description: "Under a strict event type policy, every endpoint subscription matches an event type declared in the stack.",
   enforcementLevel: "mandatory",
   remediationSteps: "Fix the subscription pattern, or declare the EventType it is meant to receive in the same stack.",
-  validateStack: (args, report) => {
-    const catalog = readCatalog(stackView(args));
+  validateStack: validateStackView((view, _args, report) => {
+    const catalog = readCatalog(view);
     for (const endpoint of catalog.endpoints) {
       if (!strictPolicyInForce(catalog, endpoint.projectId)) continue;
       const visible = catalog.eventTypes.filter((t) => typeVisibleTo(t.projectId, endpoint.projectId));
@@ -34,5 +34,5 @@ export const subscriptionsMatchDeclaredTypes: StackValidationPolicy = {
         );
       }
     }
-  },
+  }),
 };

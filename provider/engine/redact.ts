@@ -9,17 +9,18 @@
  * Secret values: fields that are always secret (`secret: true` in the table: signing
  * secrets, custom header values), the inputs the program marked secret (the SDK's list
  * under SECRET_INPUTS_KEY), and the API key of the connection. Each string leaf of at
- * least MIN_SECRET_LENGTH characters is hidden, as written, JSON-escaped and
+ * least MIN_SECRET_LENGTH (secret-text.ts) characters is hidden, as written, JSON-escaped and
  * URL-encoded; a secret URL's query values and password are hidden on their own too (a
  * message may quote a token without the URL around it). Shorter strings are left alone:
- * hiding every "prod" would garble messages and protect nothing.
+ * hiding every "prod" would garble messages and protect nothing. The text part lives in
+ * secret-text.ts, shared with the policy pack.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { fieldEntries, type Props, type ResourceDefinition } from "./fields";
 import { SECRET_INPUTS_KEY } from "./check";
+import { redact, textsRevealing } from "./secret-text";
 
-export const REDACTED = "[secret]";
-export const MIN_SECRET_LENGTH = 6;
+export { redact } from "./secret-text";
 
 /** The names of the secret properties of `props`: always-secret fields, and those the SDK listed. */
 export function secretNames(def: ResourceDefinition, props: Props | undefined): string[] {
@@ -31,41 +32,9 @@ export function secretNames(def: ResourceDefinition, props: Props | undefined): 
 
 /** Every text that would reveal a secret value of `props` (or one of `extra`, e.g. the API key). */
 export function secretTexts(def: ResourceDefinition, props: (Props | undefined)[], extra: (string | undefined)[] = []): string[] {
-  const leaves: string[] = extra.filter((s): s is string => typeof s === "string");
-  for (const p of props) for (const name of secretNames(def, p)) stringLeaves(p?.[name], leaves);
-  const texts = new Set<string>();
-  for (const leaf of leaves) for (const form of formsOf(leaf)) if (form.length >= MIN_SECRET_LENGTH) texts.add(form);
-  // Longest first, so a URL is hidden whole before its token is.
-  return [...texts].sort((a, b) => b.length - a.length);
-}
-
-function stringLeaves(value: unknown, out: string[]): void {
-  if (typeof value === "string") out.push(value);
-  else if (typeof value === "number" && String(value).length >= MIN_SECRET_LENGTH) out.push(String(value));
-  else if (Array.isArray(value)) for (const v of value) stringLeaves(v, out);
-  else if (value && typeof value === "object") for (const v of Object.values(value)) stringLeaves(v, out);
-}
-
-/** A secret as a message may spell it: as is, JSON-escaped, URL-encoded; for a URL also its query values and password. */
-function formsOf(secret: string): string[] {
-  const forms = [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)];
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(secret)) {
-    try {
-      const url = new URL(secret);
-      forms.push(url.href, url.password, url.search.slice(1), decodeURIComponent(url.password));
-      for (const value of url.searchParams.values()) forms.push(value, encodeURIComponent(value));
-    } catch {
-      // Not a URL after all: the forms above hide it.
-    }
-  }
-  return forms;
-}
-
-/** `text` with every secret text replaced by `[secret]`. */
-export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of secrets) if (out.includes(s)) out = out.split(s).join(REDACTED);
-  return out;
+  const values: unknown[] = extra.filter((s): s is string => typeof s === "string");
+  for (const p of props) for (const name of secretNames(def, p)) values.push(p?.[name]);
+  return textsRevealing(values);
 }
 
 /** The error with its message, stack and reasons (a PartialFailure's) redacted, in place. */
