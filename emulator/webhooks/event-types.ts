@@ -23,6 +23,8 @@ import { payloadProblem, schemaProblem, type SchemaProblem } from "../../rules/e
 import { assertMayChangeWorkspaceWide, assertProjectVisible, auth, type Principal } from "./common";
 import { EVENT_TYPE_POLICIES, workspaceSettings, type EventTypePolicy } from "./workspace";
 import { dict } from "../core/dict";
+import { throwViolations } from "../core/violations";
+import { eventTypeTextViolations } from "../../rules/event-type";
 
 export type EventTypeOrigin = "manual" | "ingest" | "lenient";
 
@@ -156,6 +158,7 @@ export function registerEventTypes(app: FastifyInstance, ctx: EmulatorContext): 
   app.post("/v1/event-types", async (req, reply) => {
     const principal = auth(ctx, req, "admin");
     const body = parse(createBody, req.body ?? {});
+    throwViolations(eventTypeTextViolations(body));
     const projectId = changedScopeOf(ctx, principal, body.project_id, "the workspace-wide event type catalog");
     const schema = body.payload_schema ?? null;
     const problem = schema === null ? undefined : schemaProblem(schema);

@@ -12,7 +12,7 @@
  */
 import { z } from "zod";
 import { canonicalJson, schemaProblem } from "../../rules/event-schema";
-import { textViolations } from "../../rules/text";
+import { eventTypeTextViolations } from "../../rules/event-type";
 import type { RuleViolation } from "../../rules/types";
 import type { OperationContext, Props, ResourceDefinition } from "../engine/fields";
 import { containsUnknown } from "../engine/unknown";
@@ -129,7 +129,7 @@ export const eventTypeDefinition: ResourceDefinition = {
     origin: { mode: "output", api: "origin" },
     createdAt: { mode: "output", api: "created_at" },
   },
-  rules: (body) => [...textViolations(body, { singleLine: ["name"], multiLine: ["description"] }), ...payloadSchemaViolations(body)],
+  rules: (body) => [...eventTypeTextViolations(body), ...payloadSchemaViolations(body)],
   adoption: {
     idFrom: (inputs) => (inputs.adoptExisting === true ? eventTypeId(inputs.projectId, String(inputs.name)) : undefined),
     createWhenMissing: true,

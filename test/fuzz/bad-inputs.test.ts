@@ -38,7 +38,8 @@ const TEXT_FIELDS = [
   { kind: "webhooks:OperationalEndpoint", property: "description", news: { url: "https://x.example.com/ops", eventTypes: ["delivery.dead"] }, multiLine: true, api: { path: "/webhooks/v1/operational-endpoints", key: () => ws.webhooks.admin, field: "description", body: { url: "https://x.example.com/ops", event_types: ["delivery.dead"] } } },
   { kind: "webhooks:Source", property: "name", news: { provider: "generic" }, multiLine: false, api: { path: "/webhooks/v1/sources", key: () => ws.webhooks.admin, field: "name", body: { provider: "generic" } } },
   { kind: "infra:QuotaRequest", property: "justification", news: { service: "dns", limits: { dns_zones: 60 } }, multiLine: true, api: { path: "/infra/api/v1/quota-request/", key: () => ws.infra.admin, field: "justification", body: { service: "dns", limits: { dns_zones: 60 } } } },
-  { kind: "webhooks:EventType", property: "description", news: { name: "bad.input.text" }, multiLine: true, api: undefined },
+  { kind: "webhooks:EventType", property: "description", news: { name: "bad.input.text" }, multiLine: true, api: { path: "/webhooks/v1/event-types", key: () => ws.webhooks.admin, field: "description", body: { name: "bad.input.text" } } },
+  { kind: "webhooks:EventType", property: "name", news: {}, multiLine: false, api: { path: "/webhooks/v1/event-types", key: () => ws.webhooks.admin, field: "name", body: {} } },
 ] as const;
 
 describe("control characters in free text", () => {
