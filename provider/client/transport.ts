@@ -65,6 +65,8 @@ export interface ClientOptions {
   retry?: Partial<RetryPolicy>;
   /** Fixed ceilings of the connection (`svc:maxConcurrency`, `svc:requestsPerSecond`); the latest given apply. */
   pacing?: Ceilings;
+  /** The setting that holds `baseUrl` (`svc:webhooksUrl (or SVC_WEBHOOKS_URL)`), named when the service does not answer. */
+  addressSetting?: string;
 }
 
 export interface Response<T> {
@@ -77,6 +79,7 @@ export class SvcClient {
   private readonly baseUrl: string;
   private readonly policy: RetryPolicy;
   private readonly pacer: Pacer;
+  private readonly addressSetting: string | undefined;
   // A getter over a closure instead of a field: the key stays out of enumerable
   // state, so it cannot be printed by a debugger dump or JSON.stringify(client).
   private readonly authorization: () => string;
@@ -93,6 +96,15 @@ export class SvcClient {
     const header = `Bearer ${options.apiKey}`;
     this.authorization = () => header;
     this.pacer = pacerFor(this.baseUrl, options.apiKey, options.pacing);
+    this.addressSetting = options.addressSetting;
+  }
+
+  /** A request that got no answer: say where it went and which setting holds the address. */
+  private withAddress(err: Error): Error {
+    if (this.addressSetting === undefined) return err;
+    if (err instanceof SvcConnectionError) return err.at(this.baseUrl, this.addressSetting);
+    if (err instanceof SvcUnknownOutcomeError && err.unanswered) err.message = `${err.message} (The service at ${this.baseUrl} did not answer; its address is ${this.addressSetting}.)`;
+    return err;
   }
 
   async request<T = unknown>(options: RequestOptions): Promise<Response<T>> {
@@ -167,7 +179,7 @@ export class SvcClient {
       if (!decision.retry) {
         record.failure(cause);
         if (failure instanceof SvcUnknownOutcomeError) record.unknownOutcome({ method: options.method, path: options.path, requestId: failure.requestId, what: failure.what });
-        throw failure;
+        throw this.withAddress(failure);
       }
       record.retry(cause, decision.delayMs);
       ownMs += decision.delayMs;

@@ -1,15 +1,13 @@
 /**
- * The one place every provider call's errors pass on their way to the engine: an error
- * about the connection gets the address it tried and the setting that holds it, and
- * every error, check failure and warning is stripped of the call's secret values
- * (engine/redact.ts). Resource code builds its messages freely; this guard makes them
+ * The one place every provider call's errors pass on their way to the engine: every
+ * error, check failure and warning is stripped of the call's secret values
+ * (engine/redact.ts). (An error about the connection already names the address tried
+ * and the setting that holds it: the client adds them, for the SDK's functions too.) Resource code builds its messages freely; this guard makes them
  * safe to print.
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { SvcConnectionError, SvcUnknownOutcomeError } from "../client";
 import { pluginConfigSource, resolveConnection } from "../config";
 import { SECRET_INPUTS_KEY } from "./check";
-import { addressOf } from "./errors";
 import type { Props, ResourceDefinition } from "./fields";
 import { redact, redactError, secretTexts, withSecrets } from "./redact";
 
@@ -22,7 +20,7 @@ export function guardProvider(def: ResourceDefinition, p: Provider): Provider {
     try {
       return await withSecrets(secrets, call);
     } catch (err) {
-      throw redactError(withAddress(def, err, profileOf(props)), secrets);
+      throw redactError(err, secrets);
     }
   }
 
@@ -66,14 +64,4 @@ function apiKeyOf(def: ResourceDefinition, props: (Props | undefined)[]): string
   } catch {
     return undefined;
   }
-}
-
-/** A request that got no answer: say where it went and which setting holds the address. */
-function withAddress(def: ResourceDefinition, err: unknown, profile: string | undefined): unknown {
-  if (!(err instanceof SvcConnectionError || (err instanceof SvcUnknownOutcomeError && err.unanswered))) return err;
-  const where = addressOf(def, profile);
-  if (!where) return err;
-  if (err instanceof SvcConnectionError) return err.at(where.baseUrl, where.setting);
-  err.message = `${err.message} (The service at ${where.baseUrl} did not answer; its address is ${where.setting}.)`;
-  return err;
 }

@@ -5,7 +5,7 @@
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { SvcApiError, SvcClient, isApiError } from "../client";
-import { InvalidSettingError, MissingSettingError, pluginConfigSource, reconcileWindowSeconds, resolveConnection, setPluginConfig, type ConfigSource, type Connection } from "../config";
+import { InvalidSettingError, MissingSettingError, pluginConfigSource, reconcileWindowSeconds, resolveConnection, setPluginConfig, settingNames, type ConfigSource, type Connection, type Product } from "../config";
 import { checkInputs, PROVIDER_KEY } from "./check";
 import { claimsOf, holdId } from "./claims";
 import { declared, diffFields, fieldChanged, fieldEqual } from "./diff";
@@ -31,18 +31,23 @@ export function operationContext(def: Pick<ResourceDefinition, "product">, profi
   const conn = resolveConnection(source, def.product, profile);
   // A connection resolved from config is the same object each time (resolveConnection's memo): so is its context.
   let ctx = contexts.get(conn);
-  if (!ctx) contexts.set(conn, (ctx = newOperationContext(conn, profile)));
+  if (!ctx) contexts.set(conn, (ctx = newOperationContext(conn, def.product, profile)));
   return ctx;
 }
 
 const contexts = new WeakMap<Connection, OperationContext>();
 
-function newOperationContext(conn: Connection, profile: string | undefined): OperationContext {
+function newOperationContext(conn: Connection, product: Product, profile: string | undefined): OperationContext {
   const cacheKey = `${conn.baseUrl}\u0000${conn.apiKey}`;
-  let client = clients.get(cacheKey);
+  // Errors name the setting that holds the address, so two profiles with the same
+  // connection get a client each; they share its pacing (one per base URL and key).
+  const names = settingNames(product, "Url", profile);
+  const addressSetting = `${names.configKey} (or ${names.envVar})`;
+  const clientKey = `${cacheKey}\u0000${addressSetting}`;
+  let client = clients.get(clientKey);
   if (!client) {
-    client = new SvcClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey, pacing: conn.ceilings });
-    clients.set(cacheKey, client);
+    client = new SvcClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey, pacing: conn.ceilings, addressSetting });
+    clients.set(clientKey, client);
   }
   return {
     client,

@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { providers } from "../../provider";
+import * as svc from "../../sdk";
 import { runEngine, type EngineResult } from "../engine/engine";
 import { control, useEmulator } from "../support/emulator";
 import { configure, type Workspace } from "./support";
@@ -98,6 +99,20 @@ describe("errors about the connection name the address and the setting", () => {
     const err = await endpoint.create({ url: "https://x.example.com/in", subscriptions: [] }).then(() => undefined, (e: Error) => e);
     expect(err?.message).toContain(`no answer from the service (ECONNREFUSED) at http://127.0.0.1:${closedPort}/webhooks/v1/endpoints`);
     expect(err?.message).toContain("Check svc:webhooksUrl (or SVC_WEBHOOKS_URL)");
+  });
+
+  it("a data function in the program process (profile ci): the address tried and that profile's setting", async () => {
+    process.env.SVC_PROFILE_CI_WEBHOOKS_URL = `http://127.0.0.1:${closedPort}/webhooks`;
+    process.env.SVC_PROFILE_CI_WEBHOOKS_API_KEY = "k-program-123456";
+    try {
+      const err = await svc.webhooks.getAuthMe({ profile: "ci" }).then(() => undefined, (e: Error) => e);
+      expect(err?.message).toContain(`no answer from the service (ECONNREFUSED) at http://127.0.0.1:${closedPort}/webhooks/v1/auth/me`);
+      expect(err?.message).toContain("Check svc:profiles.ci.webhooksUrl (or SVC_PROFILE_CI_WEBHOOKS_URL)");
+      expect(err?.message).not.toContain("k-program-123456");
+    } finally {
+      delete process.env.SVC_PROFILE_CI_WEBHOOKS_URL;
+      delete process.env.SVC_PROFILE_CI_WEBHOOKS_API_KEY;
+    }
   });
 
   it("a URL missing its product path: read fails (the resource is not dropped), delete fails (not counted as gone)", async () => {
