@@ -24,7 +24,7 @@ const quotesEverything: ResourceValidationPolicy = {
   description: "test",
   enforcementLevel: "mandatory",
   validateResource: validateKinds(["webhooks:Endpoint"], (inputs, _ctx, report) => {
-    report(`url is ${inputs.url}; inputs are ${JSON.stringify(inputs)}; token ${encodeURIComponent(TOKEN)}`);
+    report(`url is ${String(inputs.url)}; inputs are ${JSON.stringify(inputs)}; token ${encodeURIComponent(TOKEN)}`);
   }),
 };
 
