@@ -1,5 +1,5 @@
 // npm run model -- [--runs N] [--seed S] [--commands N] [--minutes M] [--no-shrink]
-//                  [--look-alikes] [--late-creates] [--interruptions] [--aliases] [--max-resources N]
+//                  [--no-look-alikes] [--no-late-creates] [--no-interruptions] [--no-aliases] [--max-resources N]
 // The model-based test of the whole lifecycle (test/model/README.md). Prints each
 // sequence as it ends and, on a failure, the shrunk sequence with its seed.
 import { DEFAULT_MODEL_OPTIONS, runModel, type ModelRunOptions } from "./run";
@@ -20,10 +20,10 @@ function parse(argv: string[]): ModelRunOptions {
       case "--minutes": o.timeLimitMs = num() * 60_000; break;
       case "--max-resources": o.maxResources = num(); break;
       case "--no-shrink": o.noShrink = true; break;
-      case "--look-alikes": o.lookAlikes = true; break;
-      case "--late-creates": o.lateCreates = true; break;
-      case "--interruptions": o.interruptions = true; break;
-      case "--aliases": o.aliases = true; break;
+      case "--no-look-alikes": o.lookAlikes = false; break;
+      case "--no-late-creates": o.lateCreates = false; break;
+      case "--no-interruptions": o.interruptions = false; break;
+      case "--no-aliases": o.aliases = false; break;
       default: throw new Error(`unknown option ${flag}`);
     }
   }
@@ -32,7 +32,7 @@ function parse(argv: string[]): ModelRunOptions {
 
 async function main(): Promise<number> {
   const o = parse(process.argv.slice(2));
-  console.log(`model: ${o.runs} sequences of up to ${o.maxCommands} commands, seed ${o.seed}${o.lookAlikes ? ", look-alikes" : ""}${o.lateCreates ? ", late creates past the window" : ""}${o.interruptions ? ", interruptions" : ""}${o.aliases ? ", aliases as the real engine" : ""}`);
+  console.log(`model: ${o.runs} sequences of up to ${o.maxCommands} commands, seed ${o.seed}${o.lookAlikes ? "" : ", no look-alikes"}${o.lateCreates ? "" : ", no late creates"}${o.interruptions ? "" : ", no interruptions"}${o.aliases ? "" : ", no renames of settings"}`);
   const started = Date.now();
   const report = await runModel({
     ...o,

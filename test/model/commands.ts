@@ -41,14 +41,20 @@ export interface Real {
 export interface ModelOptions {
   /** Most resources in the program at once. */
   maxResources: number;
-  /** Faults and interruptions gated because a known bug makes them fail every run (see README). */
+  /**
+   * Fault classes, each on by default and each with commands of its own so that a short
+   * run meets it (`--no-<class>` turns one off to narrow a hunt): look-alike resources
+   * (endpoints to one URL, HTTP bins with no label) with creates whose answers are lost,
+   * and creates that land 4 s after the connection dropped.
+   */
   lookAlikes: boolean;
   lateCreates: boolean;
   /** Interrupted ups (SIGINT or SIGKILL part-way, sometimes while a create is in flight inside the service), each followed by a rerun. */
   interruptions: boolean;
   /**
-   * Expect what the real engine does with an alias: a renamed resource keeps its object
-   * (no delete of the old name). Off: the stand-in does not implement aliases (test/engine/README.md).
+   * Renames of every kind, settings included, expecting what the real engine does with
+   * an alias: a renamed resource keeps its object (no delete of the old name). Off:
+   * renames of kinds without a listing (the settings) are left out.
    */
   aliases: boolean;
 }
@@ -142,9 +148,9 @@ class Remove implements fc.AsyncCommand<Model, Real> {
 }
 
 /**
- * A rename with an alias to the old name: the real engine keeps the object (no delete,
- * no create). The stand-in ignores aliases (a delete and a create), which for a
- * setting (no listing: one per workspace) ends at the defaults; those renames need `aliases`.
+ * A rename with an alias to the old name: the real engine (and the stand-in) keeps the
+ * object (no delete, no create). Renames of settings (no listing: one per workspace)
+ * only with `aliases`.
  */
 class Rename implements fc.AsyncCommand<Model, Real> {
   constructor(
@@ -173,7 +179,7 @@ class Run implements fc.AsyncCommand<Model, Real> {
   toString = () => this.verb;
 }
 
-export type FaultKind = "429" | "500" | "503" | "drop" | "drop-after-acting" | "late-create" | "late-create-past-window" | "latency";
+export type FaultKind = "429" | "500" | "503" | "drop" | "drop-after-acting" | "late-create" | "late-create-4s" | "latency";
 
 const FAULT_ACTIONS: Record<FaultKind, Record<string, unknown>> = {
   "429": { status: 429, retry_after: 1 },
@@ -181,9 +187,10 @@ const FAULT_ACTIONS: Record<FaultKind, Record<string, unknown>> = {
   "503": { status: 503 },
   drop: { drop: true },
   "drop-after-acting": { drop_after_response: true },
-  // The service acts after the connection dropped: within the 2 s the provider's listing waits, and past it.
+  // The service acts after the connection dropped: soon, and 4 s later (past the 2 s the
+  // provider's listing waited before svc:reconcileWindowSeconds, inside its default 15 s).
   "late-create": { drop_then_act_ms: 500 },
-  "late-create-past-window": { drop_then_act_ms: 4000 },
+  "late-create-4s": { drop_then_act_ms: 4000 },
   latency: { latency_ms: 300 },
 };
 
@@ -256,7 +263,7 @@ const LOOK_ALIKE_KINDS: ResourceKind[] = ["webhooks:Endpoint", "inboxes:Inbox"];
 
 export function commandsArbitrary(opts: ModelOptions, maxCommands: number) {
   const index = fc.nat({ max: 7 });
-  const faults: FaultKind[] = ["429", "500", "503", "drop", "drop-after-acting", "late-create", "latency", ...(opts.lateCreates ? (["late-create-past-window"] as const) : [])];
+  const faults: FaultKind[] = ["429", "500", "503", "drop", "drop-after-acting", "late-create", "latency", ...(opts.lateCreates ? (["late-create-4s"] as const) : [])];
   const add = fc
     .tuple(fc.constantFrom(...RESOURCE_KINDS), opts.lookAlikes ? fc.boolean() : fc.constant(false))
     .map(([kind, lookAlike]) => new Add(kind, lookAlike && LOOK_ALIKE_KINDS.includes(kind), opts.maxResources));
@@ -277,8 +284,8 @@ export function commandsArbitrary(opts: ModelOptions, maxCommands: number) {
       ? [fc.tuple(fc.constantFrom("SIGINT" as const, "SIGKILL" as const), fc.integer({ min: 1, max: 3 }), fc.constantFrom(0, 300, 1500), fc.boolean()).map(([s, w, d, c]) => new Interrupt(s, w, d, c))]
       : []),
     fc.tuple(fc.constantFrom("change" as const, "delete" as const), index).map(([w, i]) => new OutOfBand(w, i)),
-    // A gated class, when on, also gets commands of its own, so a short run meets it.
-    ...(opts.lateCreates ? [fc.constant(new UpWithFault("late-create-past-window", "POST", 1))] : []),
+    // A fault class, when on, also gets commands of its own, so a short run meets it.
+    ...(opts.lateCreates ? [fc.constant(new UpWithFault("late-create-4s", "POST", 1))] : []),
     ...(opts.lookAlikes ? [fc.constantFrom("drop-after-acting" as const, "late-create" as const).map((f) => new UpWithFault(f, "POST", 2))] : []),
     ...(opts.interruptions ? [fc.constantFrom("SIGINT" as const, "SIGKILL" as const).map((sig) => new Interrupt(sig, 1, 300, true))] : []),
   ];

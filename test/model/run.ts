@@ -32,7 +32,7 @@ export interface ModelReport {
   message: string;
 }
 
-export const DEFAULT_MODEL_OPTIONS: ModelOptions = { maxResources: 4, lookAlikes: false, lateCreates: false, interruptions: false, aliases: false };
+export const DEFAULT_MODEL_OPTIONS: ModelOptions = { maxResources: 4, lookAlikes: true, lateCreates: true, interruptions: true, aliases: true };
 
 export async function runModel(o: ModelRunOptions): Promise<ModelReport> {
   const emu = await startEmulator({ port: 0 });
