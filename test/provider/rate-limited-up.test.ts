@@ -1,6 +1,6 @@
 /**
- * A rate-limited up through the engine stand-in at --parallel 64, as a user with a
- * big stack runs it against a remote service: 120 independent endpoints, the service
+ * A rate-limited up through the engine stand-in at --parallel 64 (given as the flag,
+ * and as PULUMI_PARALLEL=64 in the environment), as a user with a big stack runs it against a remote service: 120 independent endpoints, the service
  * allowing 20 requests/s per key (burst 20), 20 ms away. The provider paces itself
  * (provider/client/pacing.ts): every step succeeds, few requests draw a 429 (counted
  * in the emulator's request log), nothing is created twice, and the pacing note
@@ -31,24 +31,32 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function run(verb: "up" | "destroy"): Promise<EngineResult> {
-  return runEngine({
-    verb,
-    cwd: program,
-    stack: "ratelimit",
-    stateFile: join(dir, "state.json"),
-    parallel: 64,
-    skipCheckpoints: true,
-    config: { "bench:count": String(N), "bench:kinds": JSON.stringify(["webhooks:Endpoint"]), "svc:webhooksUrl": emu().webhooksUrl },
-    secrets: { "svc:webhooksApiKey": ws.webhooks.admin },
-    env: { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "" },
-  });
+/** How the user asks for 64 steps at once: the CLI's flag, or the environment. */
+const PARALLELISM: { how: string; parallel: number | undefined; env: Record<string, string> }[] = [
+  { how: "--parallel 64", parallel: 64, env: {} },
+  { how: "PULUMI_PARALLEL=64", parallel: undefined, env: { PULUMI_PARALLEL: "64" } },
+];
+
+function runner(p: (typeof PARALLELISM)[number]) {
+  return (verb: "up" | "destroy"): Promise<EngineResult> =>
+    runEngine({
+      verb,
+      cwd: program,
+      stack: "ratelimit",
+      stateFile: join(dir, `state-${p.parallel ?? "env"}.json`),
+      parallel: p.parallel,
+      skipCheckpoints: true,
+      config: { "bench:count": String(N), "bench:kinds": JSON.stringify(["webhooks:Endpoint"]), "svc:webhooksUrl": emu().webhooksUrl },
+      secrets: { "svc:webhooksApiKey": ws.webhooks.admin },
+      env: { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "", ...p.env },
+    });
 }
 
 const errorsOf = (r: EngineResult) => r.diagnostics.filter((d) => d.severity === "error").map((d) => d.message).join("\n");
 const pacingNotes = (r: EngineResult) => r.diagnostics.filter((d) => d.message.includes("rate limited by the service; pacing to about"));
 
-describe(`an up of ${N} resources against ${RATE} requests/s (burst ${RATE}), 20 ms away, at --parallel 64`, () => {
+describe.each(PARALLELISM)(`an up of ${N} resources against ${RATE} requests/s (burst ${RATE}), 20 ms away, at $how`, (parallelism) => {
+  const run = runner(parallelism);
   it("succeeds with every step, at most 10% of the writes drawing a 429, nothing created twice; the pacing note at most once", async () => {
     await control(emu(), "PUT", "/limits", { rate_limit: RATE, burst: RATE, latency_ms: 20 });
     const since = await lastSeq(emu());
@@ -71,7 +79,7 @@ describe(`an up of ${N} resources against ${RATE} requests/s (burst ${RATE}), 20
     expect(refused.length).toBeLessThanOrEqual(Math.floor(writes.length / 10));
     // The program registers its resources over a few seconds: waits may stay short enough to go untold.
     expect(pacingNotes(up).length).toBeLessThanOrEqual(1);
-    process.stdout.write(`rate-limited up: ${N} creates, ${writes.length} writes, ${refused.length} answers of 429, ${seconds.toFixed(1)} s (ideal ${(N - RATE) / RATE} s)\n`);
+    process.stdout.write(`rate-limited up (${parallelism.how}): ${N} creates, ${writes.length} writes, ${refused.length} answers of 429, ${seconds.toFixed(1)} s (ideal ${(N - RATE) / RATE} s)\n`);
 
     // The destroy asks for deletes as fast as the stand-in goes: at 10 requests/s they queue for
     // seconds, which is told once.
