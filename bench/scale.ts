@@ -5,7 +5,7 @@
  * 16-core machine) and at 1,000 (a big stack's `--parallel`), and the engine stand-in
  * at `--parallel 64`.
  *
- *   npm run bench:scale [-- --size 1000 --engine-size 1000 --parallels 64,1000 --record]
+ *   npm run bench:scale [-- --size 1000 --engine-size 1000 --parallels 64,1000 --bound-only --record]
  *
  * 1. Latency 30 ms: up, one-field update, refresh, destroy; provider against the floor
  *    (the same calls sent with undici at the same concurrency, bench/floor.ts).
@@ -16,6 +16,10 @@
  *    emulator after the up).
  * 3. Both through the engine stand-in at --parallel 64; the program's own time
  *    (registering the resources: a preview, which calls no API) shown apart.
+ * 4. Issue 14's bound: 120 endpoints through the stand-in at --parallel 64, 20 ms away,
+ *    unlimited and then at 20 requests/s (burst 20). Target: the limited up takes at
+ *    most the unlimited up + 1.5 x N / rate (9 s) and draws at most 12 answers of 429
+ *    (10% of the writes). `--bound-only` runs just this one.
  *
  * Targets are printed, not asserted. Results go to a scratch folder, or with
  * `--record` to bench/results/scale.md.
@@ -206,6 +210,54 @@ async function engine(url: string, size: number, limited: boolean, rows: Row[]):
   }
 }
 
+const BOUND = { size: 120, rate: 20, burst: 20, latencyMs: 20 };
+
+/** Scenario 4: the same up of 120 endpoints against an unlimited and a limited service. */
+async function engineBound(url: string, rows: Row[]): Promise<void> {
+  const scenario = `${BOUND.size} endpoints, ${BOUND.latencyMs} ms`;
+  let unlimitedMs = 0;
+  for (const limited of [false, true]) {
+    await setLimits(url, limited ? { rate_limit: BOUND.rate, burst: BOUND.burst, latency_ms: BOUND.latencyMs } : { latency_ms: BOUND.latencyMs });
+    const ws = await newWorkspace(url, `scale-bound-${limited ? "limited" : "unlimited"}`);
+    const dir = mkdtempSync(join(tmpdir(), "svc-bound-"));
+    try {
+      let failed = 0;
+      const m = await timedPhase(url, async () => {
+        const r = await runEngine({
+          verb: "up",
+          cwd: join(__dirname, "program"),
+          stack: "bound",
+          stateFile: join(dir, "state.json"),
+          parallel: 64,
+          skipCheckpoints: true,
+          config: { "bench:count": String(BOUND.size), "bench:kinds": JSON.stringify(RATE_KINDS), "svc:webhooksUrl": `${url}/webhooks` },
+          secrets: { "svc:webhooksApiKey": ws.webhooks!.admin },
+          env: { SVC_WEBHOOKS_API_KEY: "" },
+        });
+        failed = r.steps.filter((s) => s.failed).length + (r.ok ? 0 : 1);
+        return { ms: 0 };
+      });
+      const c = count(m.log);
+      const objects = await objectsIn(url, ws.webhooks!.admin, RATE_KINDS);
+      if (!limited) unlimitedMs = m.ms;
+      const boundMs = unlimitedMs + ((1.5 * BOUND.size) / BOUND.rate) * 1000;
+      rows.push({
+        scenario: limited ? `${scenario}, rate ${BOUND.rate}/s burst ${BOUND.burst}` : `${scenario}, unlimited`,
+        how: "engine stand-in, --parallel 64 (preview included)",
+        phase: "up",
+        ms: m.ms,
+        ...c,
+        failed,
+        target: limited ? `wall <= unlimited + 1.5 x N / rate = ${(boundMs / 1000).toFixed(1)} s, 429s <= ${Math.floor(BOUND.size / 10)}, 0 failed, 0 duplicates` : "recorded (the bound's base)",
+        met: limited ? m.ms <= boundMs && c.refused <= Math.floor(BOUND.size / 10) && failed === 0 && objects === BOUND.size : undefined,
+        note: `${objects} objects after the up`,
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+}
+
 function table(rows: Row[]): string {
   const lines = [
     "| scenario | how | phase | wall | API calls (writes) | 429s | failed | floor | provider / floor | target | met | note |",
@@ -227,6 +279,7 @@ async function main() {
       "engine-size": { type: "string" },
       parallels: { type: "string", default: "64,1000" },
       "skip-engine": { type: "boolean", default: false },
+      "bound-only": { type: "boolean", default: false },
       ...RECORD_OPTION,
     },
   });
@@ -238,31 +291,39 @@ async function main() {
   const started = new Date();
   const out = benchOutput(values.record);
   // Written after every scenario, so a long run that is stopped keeps what it measured.
-  const save = () => void out.write("scale.md", report(rows, started, size, engineSize));
+  const save = () => void out.write("scale.md", report(rows, started, values["bound-only"] ? undefined : { size, engineSize }));
   try {
-    for (const p of parallels) await latencyDirect(emu.url, size, p, rows).then(save);
-    await setLimits(emu.url, { rate_limit: RATE, burst: BURST, latency_ms: LATENCY_MS });
-    for (const p of parallels) await rateLimitedDirect(emu.url, size, p, rows).then(save);
-    if (!values["skip-engine"]) {
+    await engineBound(emu.url, rows).then(save);
+    if (!values["bound-only"]) {
       await setLimits(emu.url, { latency_ms: LATENCY_MS });
-      await engine(emu.url, engineSize, false, rows).then(save);
+      for (const p of parallels) await latencyDirect(emu.url, size, p, rows).then(save);
       await setLimits(emu.url, { rate_limit: RATE, burst: BURST, latency_ms: LATENCY_MS });
-      await engine(emu.url, engineSize, true, rows).then(save);
+      for (const p of parallels) await rateLimitedDirect(emu.url, size, p, rows).then(save);
+      if (!values["skip-engine"]) {
+        await setLimits(emu.url, { latency_ms: LATENCY_MS });
+        await engine(emu.url, engineSize, false, rows).then(save);
+        await setLimits(emu.url, { rate_limit: RATE, burst: BURST, latency_ms: LATENCY_MS });
+        await engine(emu.url, engineSize, true, rows).then(save);
+      }
     }
   } finally {
     await closeSharedDispatcher();
     emu.stop();
   }
-  process.stdout.write(`${report(rows, started, size, engineSize)}\n`);
+  process.stdout.write(`${report(rows, started, values["bound-only"] ? undefined : { size, engineSize })}\n`);
   process.stdout.write(`${out.report()}\n`);
 }
 
-function report(rows: Row[], started: Date, size: number, engineSize: number): string {
+function report(rows: Row[], started: Date, sizes: { size: number; engineSize: number } | undefined): string {
   return [
     "# Scale scenario: a remote, rate-limited service",
     "",
     `Measured ${started.toISOString()} with \`npm run bench:scale${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}\` (${process.platform}, ${cpus().length} CPUs, Node ${process.version}); emulator in its own process with \`--latency ${LATENCY_MS}\`, then \`PUT /_emulator/limits\` rate ${RATE}/s, burst ${BURST}.`,
-    `Provider direct: ${size} resources (latency: the mixed stack of bench/stack.ts; rate limit: webhook endpoints, one key). Engine stand-in: ${engineSize} resources at --parallel 64. Single runs, provider then floor in one process; targets printed, not asserted.`,
+    `Issue 14's bound: ${BOUND.size} endpoints through the stand-in at --parallel 64 with \`latency_ms\` ${BOUND.latencyMs}, unlimited then rate ${BOUND.rate}/s, burst ${BOUND.burst}.` +
+      (sizes
+        ? ` Provider direct: ${sizes.size} resources (latency: the mixed stack of bench/stack.ts; rate limit: webhook endpoints, one key). Engine stand-in: ${sizes.engineSize} resources at --parallel 64.`
+        : "") +
+      " Single runs, provider then floor in one process; targets printed, not asserted.",
     "",
     table(rows),
     "",
