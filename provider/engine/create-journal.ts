@@ -9,13 +9,19 @@
  * append is in the kernel's page cache before the POST goes out, so it survives the
  * process being killed; only a crash of the machine loses it):
  *   {"s":"<entry>","k":"<kind>","f":"<fingerprint>","t":<sent at, ms>}   a create was sent
- *   {"d":"<entry>","k":"<kind>","id":"<object id>"}                        it was answered (or its object found)
+ *   {"d":"<entry>","k":"<kind>","c":"<connection>","id":"<object id>","ca"?:"<created_at>"}   it was answered (or its object found)
  *   {"d":"<entry>"}                                                         it made nothing
- *   {"r":"<file>#<entry>","k":"<kind>","id"?:"<object id>"}                an earlier process's entry, settled here
+ *   {"r":"<file>#<entry>","k":"<kind>","c"?:..,"id"?:..,"ca"?:..}           an earlier process's entry, settled here
  * The fingerprint is an HMAC of the kind and the create body under the API key
  * (SvcClient.fingerprint): no input, secret or key can be read back from it, and only
  * the same credentials recognise it. No URN either: the dynamic provider's create is
  * not told it.
+ *
+ * An answered id is held by some resource, never another create's candidate, but only
+ * on its connection (`c`: an HMAC of the address under the key, SvcClient.fingerprint)
+ * and only that object (`ca`, its `created_at` as the service gave it): ids made of a
+ * name (`workspace/<event type>`) recur in other workspaces, and in the same one
+ * after a delete.
  *
  * An entry of a process that is gone, neither answered nor settled, is an interrupted
  * create: the object may exist. The next create with the same fingerprint takes it
@@ -41,11 +47,23 @@ const MAX_AGE_MS = 7 * 24 * 3600_000;
 /** A gone process's file with every create settled is kept this long: its answered ids still tell held objects from candidates. */
 const SETTLED_KEPT_MS = 10 * 60_000;
 
+/** An object a create got as its answer (or adopted): on which connection, and which object of that id. */
+export interface HeldObject {
+  /** The connection (SvcClient.fingerprint of JOURNAL_SCOPE). */
+  connection: string;
+  id: string;
+  /** Its `created_at` as the service gave it, when the kind has one. */
+  createdAt?: string;
+}
+
+/** What SvcClient.fingerprint hashes to name a connection in the journal. */
+export const JOURNAL_SCOPE = "create journal: connection";
+
 interface Loaded {
   /** Interrupted entries by `kind \0 fingerprint`, oldest first. */
   interrupted: Map<string, Interrupted[]>;
-  /** Ids answered to earlier processes' creates, by kind: objects some resource of a stack holds. */
-  answered: Map<string, Set<string>>;
+  /** Ids answered to earlier processes' creates, by `kind \0 connection`, with their `created_at`: objects some resource of a stack holds. */
+  answered: Map<string, Map<string, string | undefined>>;
   /** Files of processes that are gone, with their entries' refs. */
   deadFiles: Map<string, Set<string>>;
   /** Refs settled (in any file, this process's included). */
@@ -75,9 +93,9 @@ export class CreateJournal {
     return this.load()?.interrupted.get(`${kind}\u0000${fingerprint}`)?.length ?? 0;
   }
 
-  /** Ids that creates of earlier processes got as their answer: held by some resource, never another's candidate. */
-  answeredEarlier(kind: string): ReadonlySet<string> {
-    return this.load()?.answered.get(kind) ?? new Set();
+  /** Objects that creates of earlier processes got as their answer on this connection (id to `created_at`): held by some resource, never another's candidate. */
+  answeredEarlier(kind: string, connection: string): ReadonlyMap<string, string | undefined> {
+    return this.load()?.answered.get(`${kind}\u0000${connection}`) ?? new Map();
   }
 
   /** Before a create is sent: its entry. */
@@ -88,18 +106,18 @@ export class CreateJournal {
     return entry;
   }
 
-  /** The create was answered, or its object found (`id`), or it made nothing (no id). */
-  settle(entry: string, id?: string): void {
+  /** The create was answered, or its object found (`held`), or it made nothing (no object). */
+  settle(entry: string, held?: HeldObject): void {
     const kind = this.open.get(entry);
     if (kind === undefined) return;
     this.open.delete(entry);
-    this.append(id === undefined ? { d: entry } : { d: entry, k: kind, id });
+    this.append(held === undefined ? { d: entry } : { d: entry, k: kind, ...heldLine(held) });
   }
 
-  /** An earlier process's interrupted create was settled: its object adopted (`id`), or it made none. */
-  settleEarlier(ref: string, kind: string, id?: string): void {
+  /** An earlier process's interrupted create was settled: its object adopted (`held`), or it made none. */
+  settleEarlier(ref: string, kind: string, held?: HeldObject): void {
     this.loaded?.settled.add(ref);
-    this.append(id === undefined ? { r: ref, k: kind } : { r: ref, k: kind, id });
+    this.append(held === undefined ? { r: ref, k: kind } : { r: ref, k: kind, ...heldLine(held) });
   }
 
   /** At exit: this process's file when nothing of it is open, and the files of gone processes now settled. */
@@ -158,10 +176,10 @@ export class CreateJournal {
           else answeredRefs.add(ref); // a live process's create is its own business
         } else if (typeof line.d === "string") {
           answeredRefs.add(`${name}#${line.d}`);
-          if (typeof line.id === "string" && typeof line.k === "string") noteAnswered(loaded, line.k, line.id);
+          noteAnswered(loaded, line);
         } else if (typeof line.r === "string") {
           loaded.settled.add(line.r);
-          if (typeof line.id === "string" && typeof line.k === "string") noteAnswered(loaded, line.k, line.id);
+          noteAnswered(loaded, line);
         }
       }
     }
@@ -193,11 +211,15 @@ export class CreateJournal {
 
 }
 
-/** An id some earlier create got (or adopted): some resource holds it. */
-function noteAnswered(loaded: Loaded, kind: string, id: string): void {
-  let ids = loaded.answered.get(kind);
-  if (!ids) loaded.answered.set(kind, (ids = new Set()));
-  ids.add(id);
+const heldLine = (held: HeldObject) => ({ c: held.connection, id: held.id, ...(held.createdAt === undefined ? {} : { ca: held.createdAt }) });
+
+/** An object some earlier create got (or adopted), from its line: some resource holds it. */
+function noteAnswered(loaded: Loaded, line: Record<string, unknown>): void {
+  if (typeof line.k !== "string" || typeof line.c !== "string" || typeof line.id !== "string") return;
+  const key = `${line.k}\u0000${line.c}`;
+  let ids = loaded.answered.get(key);
+  if (!ids) loaded.answered.set(key, (ids = new Map()));
+  ids.set(line.id, typeof line.ca === "string" ? line.ca : undefined);
 }
 
 function parseLine(raw: string): Record<string, unknown> | undefined {

@@ -35,7 +35,7 @@ import { record } from "../client/stats";
 import { reconcileWindowSeconds } from "../config";
 import { canonicalJson } from "../../rules/event-schema";
 import { claimsOf, type KindClaims } from "./claims";
-import { createJournal, type CreateJournal } from "./create-journal";
+import { createJournal, JOURNAL_SCOPE, type CreateJournal, type HeldObject } from "./create-journal";
 import { fieldEqual } from "./diff";
 import { note } from "./errors";
 import type { Props, ResourceDefinition } from "./fields";
@@ -83,6 +83,8 @@ interface CreateCall {
   idOf: (response: Props) => string;
   claims: KindClaims;
   fingerprint: string;
+  /** The connection, as the journal names it. */
+  connection: string;
   journal?: CreateJournal;
   windowMs: number;
 }
@@ -102,6 +104,7 @@ export async function createReconciled(def: ResourceDefinition, client: SvcClien
     idOf,
     claims,
     fingerprint: client.fingerprint(`${def.kind}\n${canonicalJson(body)}`),
+    connection: client.fingerprint(JOURNAL_SCOPE),
     journal: reconciles ? createJournal() : undefined,
     windowMs: reconciles ? reconcileWindowSeconds() * 1000 : 0,
   };
@@ -122,7 +125,7 @@ export async function createReconciled(def: ResourceDefinition, client: SvcClien
       const id = idOf(response);
       claims.hold(id);
       sent(); // before watching for extras, which waits for every create in flight
-      if (entry) c.journal!.settle(entry, id);
+      if (entry) c.journal!.settle(entry, heldObject(c, id, response));
       if (lostSince !== undefined) await removeLateExtras(c, lostSince, resends);
       return response;
     } catch (err) {
@@ -150,7 +153,7 @@ export async function createReconciled(def: ResourceDefinition, client: SvcClien
       stopLooking();
     }
     if ("found" in result) {
-      if (entry) c.journal!.settle(entry, result.id);
+      if (entry) c.journal!.settle(entry, heldObject(c, result.id, result.found));
       record.reconciled({ kind: def.kind, path: def.paths.create, result: "adopted", id: result.id });
       return result.found;
     }
@@ -201,7 +204,7 @@ async function resumeInterrupted(c: CreateCall): Promise<Props | undefined> {
     stopLooking();
   }
   if ("found" in result) {
-    c.journal!.settleEarlier(earlier.ref, c.def.kind, result.id);
+    c.journal!.settleEarlier(earlier.ref, c.def.kind, heldObject(c, result.id, result.found));
     record.reconciled({ kind: c.def.kind, path: c.def.paths.create, result: "resumed", id: result.id });
     note(`The ${c.def.noun} ${result.id} was made by a create of an earlier run that was interrupted before it recorded it: adopted instead of creating another.`);
     return result.found;
@@ -278,6 +281,13 @@ async function removeLateExtras(c: CreateCall, lostSince: number, lostAttempts: 
   }
 }
 
+/** What the journal keeps of an object a create got: its connection, id and `created_at`. */
+const heldObject = (c: CreateCall, id: string, object: Props): HeldObject => ({
+  connection: c.connection,
+  id,
+  ...(typeof object.created_at === "string" ? { createdAt: object.created_at } : {}),
+});
+
 const createdAt = (item: Props) => (typeof item.created_at === "string" ? Date.parse(item.created_at) : Number.NaN) || 0;
 
 const sleepUntil = (at: number) => (at > Date.now() ? new Promise((resolve) => setTimeout(resolve, at - Date.now())) : Promise.resolve());
@@ -289,10 +299,12 @@ async function listCandidates(c: CreateCall, sentAt: number): Promise<Props[]> {
   const where = spec.list ? spec.list(body, inputs) : { path: def.paths.create, query: typeof body.project_id === "string" ? { project_id: body.project_id } : {} };
   const items = "cursor" in where && where.cursor ? await c.client.listAllByCursor<Props>(where.path, where.query) : await c.client.listAll<Props>(where.path, where.query);
   const matches = spec.matches ?? ((remote: Props, b: Props) => sameDeclaredFields(def, remote, b));
-  const answeredEarlier = c.journal?.answeredEarlier(def.kind);
+  const answeredEarlier = c.journal?.answeredEarlier(def.kind, c.connection);
   return items.filter((item) => {
     if (!matches(item, body, inputs)) return false;
-    if (answeredEarlier?.has(c.idOf(item))) return false;
+    const id = c.idOf(item);
+    // Held by an earlier run's resource: the same object, not a later one that took its id (a name).
+    if (answeredEarlier?.has(id) && [undefined, item.created_at].includes(answeredEarlier.get(id))) return false;
     const created = typeof item.created_at === "string" ? Date.parse(item.created_at) : Number.NaN;
     return Number.isNaN(created) || created >= sentAt - CLOCK_SKEW_MS;
   });
