@@ -25,6 +25,8 @@ export interface LoggedCall {
   method: string;
   path: string;
   status: number;
+  /** When the emulator answered (ISO 8601). */
+  time: string;
 }
 
 export interface PhaseMeasure {
