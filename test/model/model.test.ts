@@ -9,10 +9,12 @@
 import { expect, it } from "vitest";
 import { DEFAULT_MODEL_OPTIONS, runModel } from "./run";
 
-// Chosen for what its sequences do: an inbox deleted out of band before an up and
-// before a destroy, an up with 503s on creates, an event type created through dropped
-// connections, then renamed.
-const SEED = 9;
+// Chosen for what its sequences do (every fault class on): quota limits set by an up
+// killed (SIGKILL) with a create in flight, then a create landing 4 s late; a source
+// renamed with an alias, an up stopped by Ctrl-C with its create in flight and a rerun
+// that adopts it, refresh, dropped connections, an event type created through a late
+// create; settings created through dropped connections.
+const SEED = 8;
 const RUNS = 3;
 
 it(`${RUNS} model sequences (seed ${SEED}) keep every invariant`, { timeout: 900_000 }, async () => {
