@@ -170,6 +170,17 @@ export async function createReconciled(def: ResourceDefinition, client: SvcClien
   }
 }
 
+/**
+ * An earlier run was killed while sending this very create (same kind, body and
+ * credentials; the journal holds it, unsettled): the next create looks for what it made
+ * and adopts it. Preview checks that refuse an existing look-alike (an event type's
+ * name, an open quota request) let it pass, or the rerun after a kill could never adopt.
+ */
+export function interruptedCreatePending(def: ResourceDefinition, client: SvcClient, body: Props): boolean {
+  if (def.reconcile === false) return false;
+  return (createJournal()?.untaken(def.kind, client.fingerprint(`${def.kind}\n${canonicalJson(body)}`)) ?? 0) > 0;
+}
+
 /** The service answered 5xx to every attempt, and no attempt made an object (each was looked for). */
 function repeatedFailure(def: ResourceDefinition, last: SvcUnknownOutcomeError, attempts: number): Error {
   return new Error(

@@ -21,6 +21,8 @@ import type { ApplyContext, CheckFailure, OperationContext, Props, ResourceDefin
 import { containsUnknown } from "../engine/unknown";
 import { currentLimits } from "./quota-limits";
 import { unlessUnreachable } from "../engine/remote-checks";
+import { interruptedCreatePending } from "../engine/reconcile";
+import { createBody } from "../engine/resource-provider";
 
 const REQUEST_PATH = "/api/v1/quota-request/";
 const DECIDED: QuotaRequestState[] = ["approved", "rejected"];
@@ -83,7 +85,9 @@ async function checkAgainstService(inputs: Props, ctx: OperationContext, olds: P
     const adoptId = typeof inputs.adoptId === "string" ? inputs.adoptId : undefined;
     const own = (r: QuotaRequestRecord) =>
       r.id === adoptId || (!isNew && r.service === olds.service && JSON.stringify(r.limits) === JSON.stringify(olds.limits) && r.justification === olds.justification);
-    const clash = (await openRequests(ctx, projectId))?.find(
+    // An earlier run killed while filing this very request: the create adopts what it filed.
+    const resumes = isNew && interruptedCreatePending(quotaRequestDefinition, ctx.client, createBody(quotaRequestDefinition, inputs));
+    const clash = resumes ? undefined : (await openRequests(ctx, projectId))?.find(
       (r) => !own(r) && r.service === service && (r.region ?? null) === (region ?? null) && Object.keys(r.limits).some((n) => n in requested),
     );
     // Resources of this program: the SDK passes each one's name (absent from older state: not checked).

@@ -18,6 +18,8 @@ import type { OperationContext, Props, ResourceDefinition } from "../engine/fiel
 import { containsUnknown } from "../engine/unknown";
 import { workspaceWideWithConfinedKey } from "./confined-key";
 import { unlessUnreachable } from "../engine/remote-checks";
+import { interruptedCreatePending } from "../engine/reconcile";
+import { createBody } from "../engine/resource-provider";
 
 /* ---------- scopes and ids, shared with the policy resource ---------- */
 
@@ -151,6 +153,8 @@ export const eventTypeDefinition: ResourceDefinition = {
       }
       // The engine's second Check of that replacement, with no old inputs: the entry found is its own.
       if (olds.name === undefined && replacementsKeepingName.delete(key)) return [];
+      // An earlier run killed while registering this very entry: the create adopts what it made.
+      if (interruptedCreatePending(eventTypeDefinition, ctx.client, createBody(eventTypeDefinition, inputs))) return [];
       const scope = typeof projectId === "string" ? projectId : undefined;
       const catalog = await catalogOf(ctx, scope);
       if (!catalog?.some((e) => e.name === name && (e.project_id ?? undefined) === scope)) return [];
