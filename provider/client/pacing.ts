@@ -4,9 +4,10 @@
  *
  * - A 429's `Retry-After` pauses every new request on the connection until it has
  *   passed, not only the request that drew it.
- * - Requests in flight follow AIMD, as TCP does: from DEFAULT_WINDOW, +1 per success
- *   until the first 429 or 503 (doubling each round trip; held at SLOW_START_LIMIT in
- *   the first busy second), then +1 per window of successes; halved on a 429 or 503
+ * - Requests in flight follow AIMD, as TCP does: from DEFAULT_WINDOW, +1 per window
+ *   of successes (one per round trip) in the connection's first busy second, then +1
+ *   per success (doubling each round trip) until the first 429 or 503, then +1 per
+ *   window of successes again; halved on a 429 or 503
  *   (once per round: answers to requests sent before the last decrease do not
  *   decrease it again).
  * - A concurrency window alone cannot settle near a rate limit when the service is
@@ -34,13 +35,18 @@ export interface Ceilings {
 /** How an attempt ended, as pacing needs to see it. */
 export type PacingOutcome = { kind: "ok" } | { kind: "throttled"; retryAfterMs: number } | { kind: "overloaded" } | { kind: "other" };
 
-export const DEFAULT_WINDOW = 8;
 /**
- * Slow start pauses here during the first second of traffic: everything in flight when
- * a service's burst runs out draws a 429, and a burst is commonly about a second of its
- * rate. A connection that drew no 429 in its first busy second goes on doubling.
+ * Requests in flight on a new connection. Everything in flight when a service's burst
+ * runs out draws a 429 before the first one comes back, so this is what the first
+ * round of refusals costs (bench/results/scale.md: 4 instead of 8 took issue 14's run
+ * of 120 writes at 20/s, burst 20, from 7-14 answers of 429 to 6-8).
  */
-export const SLOW_START_LIMIT = 8;
+export const DEFAULT_WINDOW = 4;
+/**
+ * During the first CAUTIOUS_MS of busy time the window grows by one per round trip (a
+ * burst is commonly about a second of the service's rate); a connection that drew no
+ * 429 by then doubles it each round trip.
+ */
 const CAUTIOUS_MS = 1_000;
 /** Waits longer than this (after a 429) are reported, once per connection. */
 export const LOG_WAIT_MS = 3_000;
@@ -185,7 +191,7 @@ export class Pacer {
     if (outcome.kind === "ok") {
       this.epochSuccesses++;
       // Grow only while the window is what holds requests back.
-      if (this.queue.length > 0 || this.inFlight + 1 >= this.limitOfWindow()) this.window += this.slowStart && (this.window < SLOW_START_LIMIT || this.busyMs(now) >= CAUTIOUS_MS) ? 1 : 1 / this.window;
+      if (this.queue.length > 0 || this.inFlight + 1 >= this.limitOfWindow()) this.window += this.slowStart && this.busyMs(now) >= CAUTIOUS_MS ? 1 : 1 / this.window;
       const max = this.ceilings.maxConcurrency;
       if (max !== undefined && this.window > max) this.window = max;
       return;
