@@ -4,7 +4,8 @@
  * registry is where "one object to one resource" is kept when creates lose their
  * answers (reconcile.ts):
  *   - `held`: ids some resource of the stack holds: answered to a create, adopted, or
- *     named by the engine in a diff, read, update or delete. Never another's candidate.
+ *     named by the engine in a diff, read, update or delete (until the delete is
+ *     done). Never another's candidate.
  *   - creates in flight: an object a create made whose answer has not come back yet
  *     would look unheld in a listing, so a look waits for the creates in flight when
  *     its listing came back to settle before it judges the listing.
@@ -33,6 +34,15 @@ export class KindClaims {
 
   hold(id: string): void {
     this.held.add(id);
+  }
+
+  /**
+   * The object is deleted. Some ids are names the service gives again (an event type's
+   * `workspace/<name>`): after a delete-before-replace, the replacement's object has the
+   * old id, and a lost create must be able to find it.
+   */
+  release(id: string): void {
+    this.held.delete(id);
   }
 
   /** A create is being sent; call the returned function once it is answered or lost. */

@@ -414,7 +414,8 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
       const previous = withoutProvider(props);
       const ctx = applyContext(id, previous);
       if (def.singleton) return restore(ctx, previous);
-      return deleteItem(ctx, previous);
+      await deleteItem(ctx, previous);
+      claimsOf(ctx.client, def.kind).release(id);
     },
   }));
 }

@@ -12,6 +12,11 @@
  * refuse the name as taken by someone else (the journal says this create's own
  * interrupted attempt may have made it), and its create adopts the entry. Found by the
  * model-based test (seed 20261131).
+ *
+ * Replaced: a description change replaces the entry, deleting it first (the new one has
+ * the same name, so the same id). The old id was held by the resource until its delete;
+ * the replacement's create, its answer lost, must find the new entry under that id.
+ * Found by the model-based test (seed 20261132).
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -31,13 +36,14 @@ const SPEC = [{ kind: "webhooks:EventType", name: "order-created", args: { name:
 
 /** The model's program (it declares the spec it is given) in one workspace; every stack shares one create journal. */
 function stackIn(ws: Workspace, name: string) {
+  let spec = SPEC;
   const run = (verb: "up" | "destroy") =>
     runEngine({
       verb,
       cwd: resolve(__dirname, "../model/program"),
       stack: name,
       stateFile: join(dir, `${name}.json`),
-      config: { "svc:webhooksUrl": emu().webhooksUrl, "svc-model:spec": JSON.stringify(SPEC) },
+      config: { "svc:webhooksUrl": emu().webhooksUrl, "svc-model:spec": JSON.stringify(spec) },
       secrets: { "svc:webhooksApiKey": ws.webhooks.admin, "svc-model:marker": "marker-not-used" },
       env: { SVC_JOURNAL_DIR: join(dir, "journal"), SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "" },
     });
@@ -57,7 +63,8 @@ function stackIn(ws: Workspace, name: string) {
     await exited;
   };
   const entries = async () => ((await call(emu(), "GET", "/webhooks/v1/event-types?limit=200", { key: ws.webhooks.admin })).body.data as { name: string }[]).map((e) => e.name);
-  return { run, killedUp, entries };
+  const declare = (description: string) => void (spec = [{ ...SPEC[0]!, args: { ...SPEC[0]!.args, description } }]);
+  return { run, killedUp, entries, declare };
 }
 
 const loseNextCreateAnswer = () => control(emu(), "POST", "/faults", { method: "POST", path: "/webhooks/v1/event-types", count: 1, drop_after_response: true });
@@ -80,6 +87,21 @@ describe("an event type whose id an earlier create got", () => {
     const up = await other.run("up");
     expect(up.ok, errorsOf(up)).toBe(true);
     expect(await other.entries()).toEqual(["order.created"]);
+  }, RUNS_TIMEOUT_MS);
+});
+
+describe("an event type replaced (its description changed) whose create loses its answer", () => {
+  it("the new entry, under the old entry's id, is adopted: one entry, with the new description", async () => {
+    const ws = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "enterprise" });
+    const s = stackIn(ws, "replaced");
+    expect((await s.run("up")).ok).toBe(true);
+    s.declare("an order was placed by a customer");
+    await loseNextCreateAnswer();
+    const up = await s.run("up");
+    expect(up.ok, errorsOf(up)).toBe(true);
+    expect(up.steps.map((st) => st.op)).toContain("replace");
+    const listed = (await call(emu(), "GET", "/webhooks/v1/event-types?limit=200", { key: ws.webhooks.admin })).body.data as { name: string; description: string }[];
+    expect(listed.map((e) => [e.name, e.description])).toEqual([["order.created", "an order was placed by a customer"]]);
   }, RUNS_TIMEOUT_MS);
 });
 
