@@ -86,7 +86,7 @@ function judge(rows: Checkpoint[]): string {
 
 const checkpointTable = (rows: Checkpoint[]) =>
   [
-    "| checkpoint | requests/s (loaded machine) | emulator CPU µs/request | RSS MB |",
+    "| checkpoint | requests/s | emulator CPU µs/request | RSS MB |",
     "|---|---:|---:|---:|",
     ...rows.map((r) => `| ${r.label} | ${r.requestsPerSecond} | ${r.cpuUsPerRequest} | ${r.rssMb} |`),
   ].join("\n");
