@@ -3,7 +3,7 @@
 
 import { describe, expect, test } from "vitest";
 import { kvScenarios, errors, opsByName, type KvSpec } from "./kv-scenario";
-import { automationRunner, standInRunner, type StackRunner } from "./runner";
+import { cliRunner, standInRunner, type StackRunner } from "./runner";
 
 const scenario = kvScenarios();
 
@@ -13,7 +13,7 @@ const program = (value: number, withC = true): KvSpec[] => [
   ...(withC ? [{ name: "c", props: { label: "c", value: 0, replaceOn: ["label"] } }] : []),
 ];
 
-for (const runner of [standInRunner, automationRunner] as StackRunner[]) {
+for (const runner of [standInRunner, cliRunner] as StackRunner[]) {
   const reason = runner.unavailable;
   if (reason) {
     // Printed so that a skipped suite says why, in the test log.

@@ -1,0 +1,275 @@
+// pulumi-language-nodejs: the Node.js language host the Pulumi CLI starts to run a
+// program or a policy pack.
+//
+// Why ours: Pulumi's own host is the Go module
+// github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3, and the Go module
+// proxy these machines reach refuses it (403 "This module version is not available",
+// for every version and pseudo-version), while it serves the CLI itself
+// (github.com/pulumi/pulumi/pkg/v3). The CLI, the engine, the SDK's program runner
+// (@pulumi/pulumi/cmd/run), the dynamic-provider plugin and the policy-pack server stay
+// the real ones; this host only starts node with the arguments and environment that
+// Pulumi's host gives them (read from its main.go: constructArguments, constructConfig,
+// execRuntime, RunPlugin), and streams their output back.
+//
+// Left out, because nothing here needs them: the `--sync` pipes for synchronous invokes,
+// the monitor proxy in front of them, required-plugin discovery in node_modules (every
+// plugin our programs use is bundled with the CLI), dependency installation, debuggers,
+// the bun runtime and `pulumi new`/`convert`/`gen-sdk` code generation.
+//
+// pulumi:install bundles this file with esbuild into the CLI's bin directory, so it
+// depends on no checkout of this repository at run time.
+
+import { spawn, type ChildProcess } from "node:child_process";
+import { createRequire } from "node:module";
+import * as path from "node:path";
+import * as grpc from "@grpc/grpc-js";
+import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
+import * as langrpc from "@pulumi/pulumi/proto/language_grpc_pb";
+import * as langproto from "@pulumi/pulumi/proto/language_pb";
+import * as pluginproto from "@pulumi/pulumi/proto/plugin_pb";
+import { parse as shellSplit } from "shell-quote";
+
+/** cmd/run's exit code after it has shown the user an actionable message (Pulumi's host: "bail"). */
+const EXIT_AFTER_USER_MESSAGE = 32;
+
+interface NodeOptions {
+  typescript: boolean;
+  tsconfig?: string;
+  nodeargs: string[];
+}
+
+function parseOptions(info: langproto.ProgramInfo | undefined): NodeOptions {
+  const raw = (info?.getOptions()?.toJavaScript() ?? {}) as Record<string, unknown>;
+  const typescript = raw["typescript"] ?? true;
+  if (typeof typescript !== "boolean") throw new Error("typescript option must be a boolean");
+  const tsconfig = raw["tsconfig"];
+  if (tsconfig !== undefined && typeof tsconfig !== "string") throw new Error("tsconfigpath option must be a string");
+  const nodeargs = raw["nodeargs"] ?? "";
+  if (typeof nodeargs !== "string") throw new Error("nodeargs option must be a string");
+  const words = shellSplit(nodeargs).map((w) => (typeof w === "string" ? w : String((w as { op?: string }).op ?? "")));
+  return { typescript, ...(tsconfig ? { tsconfig } : {}), nodeargs: words };
+}
+
+function optionsEnv(opts: NodeOptions): Record<string, string> {
+  return {
+    ...(opts.typescript ? { PULUMI_NODEJS_TYPESCRIPT: "true" } : {}),
+    ...(opts.tsconfig ? { PULUMI_NODEJS_TSCONFIG_PATH: opts.tsconfig } : {}),
+  };
+}
+
+/** A module of the program's own @pulumi/pulumi, resolved from its directory as node would. */
+function locateModule(mod: string, programDir: string): string {
+  try {
+    return createRequire(path.join(programDir, "index.js")).resolve(mod);
+  } catch {
+    throw new Error(`It looks like the Pulumi SDK has not been installed. Have you run npm install or yarn install? (${mod} not found from ${programDir})`);
+  }
+}
+
+/** Program config as cmd/run reads it: `ns:config:name` keys (Pulumi's host: constructConfig). */
+function programConfig(config: { forEach(fn: (value: string, key: string) => void): void }): string {
+  const out: Record<string, string> = {};
+  config.forEach((value, key) => {
+    const i = key.indexOf(":");
+    out[i < 0 ? key : `${key.slice(0, i)}:config:${key.slice(i + 1)}`] = value;
+  });
+  return JSON.stringify(out);
+}
+
+class LanguageHost {
+  private readonly children = new Set<ChildProcess>();
+
+  constructor(
+    private readonly engineAddress: string,
+    private readonly version: string,
+  ) {}
+
+  /** Interrupts every program and plugin this host started (the CLI's Cancel, or the host going away). */
+  stopChildren(signal: NodeJS.Signals): void {
+    for (const child of this.children) child.kill(signal);
+  }
+
+  private track(child: ChildProcess): ChildProcess {
+    this.children.add(child);
+    child.once("exit", () => this.children.delete(child));
+    return child;
+  }
+
+  run(req: langproto.RunRequest): Promise<langproto.RunResponse> {
+    const res = new langproto.RunResponse();
+    const info = req.getInfo();
+    const programDir = info?.getProgramDirectory() || req.getPwd();
+    let args: string[];
+    let env: NodeJS.ProcessEnv;
+    try {
+      const opts = parseOptions(info);
+      const arg = (name: string, value: string | number | undefined) => (value ? [`--${name}`, String(value)] : []);
+      args = [
+        ...opts.nodeargs,
+        locateModule("@pulumi/pulumi/cmd/run", programDir),
+        ...arg("monitor", req.getMonitorAddress()),
+        ...arg("engine", this.engineAddress),
+        ...arg("organization", req.getOrganization()),
+        ...arg("project", req.getProject()),
+        ...arg("root-directory", info?.getRootDirectory()),
+        ...arg("stack", req.getStack()),
+        ...arg("pwd", programDir),
+        ...(req.getDryrun() ? ["--dry-run"] : []),
+        ...arg("parallel", req.getParallel()),
+        info?.getEntryPoint() || req.getProgram() || ".",
+        ...req.getArgsList(),
+      ];
+      env = {
+        ...process.env,
+        PULUMI_CONFIG: programConfig(req.getConfigMap()),
+        PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(req.getConfigsecretkeysList()),
+        ...optionsEnv(opts),
+      };
+    } catch (e) {
+      res.setError(e instanceof Error ? e.message : String(e));
+      return Promise.resolve(res);
+    }
+    const child = this.track(spawn(process.execPath, args, { cwd: req.getPwd() || programDir, env, stdio: ["ignore", "pipe", "pipe"] }));
+    // The CLI shows what the host writes: the program's output goes through unchanged.
+    child.stdout?.pipe(process.stdout, { end: false });
+    child.stderr?.pipe(process.stderr, { end: false });
+    return new Promise((resolve) => {
+      child.once("error", (e) => {
+        res.setError(`Problem executing program (could not run language executor): ${e.message}`);
+        resolve(res);
+      });
+      child.once("close", (code, signal) => {
+        if (code === EXIT_AFTER_USER_MESSAGE) res.setBail(true);
+        else if (code !== 0) res.setError(code === null ? `Program exited unexpectedly: ${signal}` : `Program exited with non-zero exit code: ${code}`);
+        resolve(res);
+      });
+    });
+  }
+
+  /** Policy packs (kind "analyzer") and Node plugins: run, streaming stdout, stderr and the exit code. */
+  runPlugin(call: grpc.ServerWritableStream<langproto.RunPluginRequest, langproto.RunPluginResponse>): void {
+    const req = call.request;
+    const info = req.getInfo();
+    const programDir = info?.getProgramDirectory() || req.getPwd();
+    const isPolicyPack = req.getKind() === "analyzer";
+    let child: ChildProcess;
+    try {
+      const opts = parseOptions(info);
+      const runPath = locateModule(isPolicyPack ? "@pulumi/pulumi/cmd/run-policy-pack" : "@pulumi/pulumi/cmd/run-plugin", programDir);
+      // Pulumi's host: a policy pack gets its directory last and runs in it; other plugins get it first.
+      const args = isPolicyPack
+        ? [runPath, ...opts.nodeargs, ...req.getArgsList(), programDir]
+        : [runPath, ...opts.nodeargs, programDir, ...req.getArgsList()];
+      const env: NodeJS.ProcessEnv = { ...optionsEnv(opts) };
+      for (const kv of req.getEnvList()) {
+        const i = kv.indexOf("=");
+        if (i > 0) env[kv.slice(0, i)] = kv.slice(i + 1);
+      }
+      child = this.track(spawn(process.execPath, args, { cwd: isPolicyPack ? programDir : req.getPwd(), env, stdio: ["ignore", "pipe", "pipe"] }));
+    } catch (e) {
+      call.destroy(Object.assign(new Error(e instanceof Error ? e.message : String(e)), { code: grpc.status.UNKNOWN }));
+      return;
+    }
+    const send = (set: (r: langproto.RunPluginResponse) => void) => {
+      const r = new langproto.RunPluginResponse();
+      set(r);
+      call.write(r);
+    };
+    child.stdout?.on("data", (b: Buffer) => send((r) => r.setStdout(b)));
+    child.stderr?.on("data", (b: Buffer) => send((r) => r.setStderr(b)));
+    child.once("error", (e) => call.destroy(Object.assign(e, { code: grpc.status.UNKNOWN })));
+    child.once("close", (code) => {
+      send((r) => r.setExitcode(code ?? 1));
+      call.end();
+    });
+    // The engine closes the stream to stop the plugin.
+    call.once("cancelled", () => child.kill("SIGKILL"));
+  }
+
+  service(): grpc.UntypedServiceImplementation {
+    const unimplemented = (_call: unknown, cb: grpc.sendUnaryData<unknown>) =>
+      cb({ code: grpc.status.UNIMPLEMENTED, details: "not implemented by this language host" } as grpc.ServiceError, null);
+    return {
+      handshake: unimplemented,
+      getRequiredPlugins: (_call: unknown, cb: grpc.sendUnaryData<langproto.GetRequiredPluginsResponse>) =>
+        cb(null, new langproto.GetRequiredPluginsResponse()),
+      getRequiredPackages: (_call: unknown, cb: grpc.sendUnaryData<langproto.GetRequiredPackagesResponse>) =>
+        cb(null, new langproto.GetRequiredPackagesResponse()),
+      run: (call: grpc.ServerUnaryCall<langproto.RunRequest, langproto.RunResponse>, cb: grpc.sendUnaryData<langproto.RunResponse>) => {
+        void this.run(call.request).then((r) => cb(null, r));
+      },
+      getPluginInfo: (_call: unknown, cb: grpc.sendUnaryData<pluginproto.PluginInfo>) => {
+        const info = new pluginproto.PluginInfo();
+        info.setVersion(this.version);
+        cb(null, info);
+      },
+      installDependencies: (call: grpc.ServerWritableStream<unknown, unknown>) => call.end(),
+      runtimeOptionsPrompts: (_call: unknown, cb: grpc.sendUnaryData<langproto.RuntimeOptionsResponse>) =>
+        cb(null, new langproto.RuntimeOptionsResponse()),
+      template: unimplemented,
+      about: (_call: unknown, cb: grpc.sendUnaryData<langproto.AboutResponse>) => {
+        const about = new langproto.AboutResponse();
+        about.setExecutable(process.execPath);
+        about.setVersion(process.version);
+        cb(null, about);
+      },
+      getProgramDependencies: (_call: unknown, cb: grpc.sendUnaryData<langproto.GetProgramDependenciesResponse>) =>
+        cb(null, new langproto.GetProgramDependenciesResponse()),
+      runPlugin: (call: grpc.ServerWritableStream<langproto.RunPluginRequest, langproto.RunPluginResponse>) => this.runPlugin(call),
+      generateProgram: unimplemented,
+      generateProject: unimplemented,
+      generatePackage: unimplemented,
+      pack: unimplemented,
+      link: unimplemented,
+      cancel: (_call: unknown, cb: grpc.sendUnaryData<emptyproto.Empty>) => {
+        this.stopChildren("SIGINT");
+        cb(null, new emptyproto.Empty());
+      },
+    };
+  }
+}
+
+function main(): void {
+  const argv = process.argv.slice(2);
+  const version = process.env["PULUMI_SVC_LANGUAGE_HOST_VERSION"] ?? "3.0.0";
+  if (argv.includes("-version") || argv.includes("--version")) {
+    console.log(version);
+    return;
+  }
+  // Flags the CLI may pass (-tracing X, -runtime X, -flag=value), then the engine's address.
+  const positional: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a.startsWith("-")) {
+      if (!a.includes("=") && (a === "-tracing" || a === "--tracing" || a === "-runtime" || a === "--runtime")) i++;
+      continue;
+    }
+    positional.push(a);
+  }
+  const host = new LanguageHost(positional[0] ?? "", version);
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+  server.addService(langrpc.LanguageRuntimeService as unknown as grpc.ServiceDefinition, host.service());
+  server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) => {
+    if (err) {
+      console.error(`could not start language host RPC server: ${err.message}`);
+      process.exit(1);
+    }
+    process.stdout.write(`${port}\n`);
+  });
+  const stop = (signal: NodeJS.Signals) => {
+    host.stopChildren(signal);
+    process.exit(0);
+  };
+  // The CLI closes a plugin with SIGINT and waits up to 5 s for it to exit before it kills
+  // it (pkg/resource/plugin/plugin.go, kill); Pulumi's host exits on SIGINT, and so does this.
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  // A CLI killed with SIGKILL closes nothing: leave with it (Pulumi's host does the same
+  // through a health check of the engine).
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) stop("SIGKILL");
+  }, 500).unref();
+}
+
+main();

@@ -1,0 +1,97 @@
+// npm run pulumi:install: builds the real Pulumi CLI from the Go module proxy into a cache
+// outside git, beside our Node.js language host and the SDK's dynamic-provider shim, and
+// prints the bin directory as its last line. A second run finds the build and takes a second.
+//
+//   npm run pulumi:install             build when missing; fail when it cannot
+//   npm run pulumi:install -- --if-go  the same where Go is installed; elsewhere say so and exit 0
+//                                      (what `npm test` runs first, so a machine without Go still tests)
+//
+// Downloads nothing but Go modules (through `go build`, from GOPROXY) and uses the npm
+// packages already installed. The `pulumi` npm package is not used: it downloads a binary.
+
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { build } from "esbuild";
+import { CLI_MODULE_DIR, cachedBinDir, cliVersionOf, pinnedCliVersion } from "./pulumi-cli/locate";
+
+const CLI_PACKAGE = "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi";
+
+function fail(message: string): never {
+  console.error(`pulumi:install: ${message}`);
+  process.exit(1);
+}
+
+function goVersion(): string | undefined {
+  const r = spawnSync("go", ["env", "GOVERSION"], { encoding: "utf8" });
+  return r.status === 0 ? r.stdout.trim() : undefined;
+}
+
+async function main(): Promise<void> {
+  const ifGo = process.argv.includes("--if-go");
+  const version = pinnedCliVersion();
+  const binDir = cachedBinDir();
+  const pulumi = path.join(binDir, "pulumi");
+  if (cliVersionOf(pulumi) === version) {
+    console.log(`pulumi:install: pulumi v${version} is built`);
+    console.log(binDir);
+    return;
+  }
+
+  const go = goVersion();
+  if (!go) {
+    const message = `Go is not installed: the Pulumi CLI v${version} is built from the Go module proxy and needs Go >= 1.26 (https://go.dev/dl/); or put \`pulumi\` and \`pulumi-language-nodejs\` on PATH`;
+    if (ifGo) {
+      console.log(`pulumi:install: ${message}. The suites that run the real CLI will skip.`);
+      return;
+    }
+    fail(message);
+  }
+
+  const staging = `${binDir}.partial-${process.pid}`;
+  fs.rmSync(staging, { recursive: true, force: true });
+  fs.mkdirSync(staging, { recursive: true });
+  console.log(`pulumi:install: building pulumi v${version} with ${go} (the first build takes 5-15 minutes on 2 cores; the Go build cache keeps later ones short)`);
+  const started = Date.now();
+  const r = spawnSync(
+    "go",
+    ["build", "-tags", "osusergo,grpcnotrace", "-trimpath", "-ldflags", `-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v${version}`, "-o", path.join(staging, "pulumi"), CLI_PACKAGE],
+    { cwd: CLI_MODULE_DIR, stdio: "inherit", env: { ...process.env, GOFLAGS: `${process.env["GOFLAGS"] ?? ""} -mod=readonly`.trim() } },
+  );
+  if (r.status !== 0) {
+    fail(
+      `go build of ${CLI_PACKAGE} v${version} failed (exit ${r.status}); see above. ` +
+        `A network error means the Go module proxy (GOPROXY=${spawnSync("go", ["env", "GOPROXY"], { encoding: "utf8" }).stdout.trim()}) is not reachable.`,
+    );
+  }
+  console.log(`pulumi:install: built in ${Math.round((Date.now() - started) / 1000)} s`);
+
+  // Our Node.js language host, bundled so that it needs no checkout of this repository.
+  await build({
+    entryPoints: [path.join(CLI_MODULE_DIR, "language-host.ts")],
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    format: "cjs",
+    outfile: path.join(staging, "pulumi-language-nodejs.js"),
+    logLevel: "warning",
+  });
+  writeExecutable(
+    path.join(staging, "pulumi-language-nodejs"),
+    `#!/bin/sh\nPULUMI_SVC_LANGUAGE_HOST_VERSION=${version} exec node "$(dirname "$0")/pulumi-language-nodejs.js" "$@"\n`,
+  );
+  // The dynamic-provider plugin: the shim the @pulumi/pulumi package ships for this purpose.
+  const shim = require.resolve("@pulumi/pulumi/pulumi-resource-pulumi-nodejs");
+  writeExecutable(path.join(staging, "pulumi-resource-pulumi-nodejs"), fs.readFileSync(shim, "utf8"));
+
+  if (cliVersionOf(path.join(staging, "pulumi")) !== version) fail(`the built pulumi does not report v${version}`);
+  fs.rmSync(binDir, { recursive: true, force: true });
+  fs.renameSync(staging, binDir);
+  console.log(binDir);
+}
+
+function writeExecutable(file: string, text: string): void {
+  fs.writeFileSync(file, text, { mode: 0o755 });
+}
+
+main().catch((e: unknown) => fail(e instanceof Error ? e.message : String(e)));

@@ -1,0 +1,276 @@
+/**
+ * The real Pulumi CLI, run as a user runs it, behind the same call as the engine stand-in
+ * (`runEngine(EngineOptions): EngineResult`), so a suite runs one scenario through either.
+ *
+ * Each state file path names a stack of its own: beside it, a file backend
+ * (`PULUMI_BACKEND_URL=file://…`), a `PULUMI_HOME` and the stack's config file
+ * (`--config-file`, so nothing is written into the program's directory, which tests
+ * share). After each run the backend's checkpoint is exported to the state file path
+ * itself (secrets encrypted, as on disk), and `loadCliState` reads it back decrypted
+ * through `pulumi stack export --show-secrets`.
+ *
+ * What the run did comes from the CLI's own event log (`--event-log`, the stream the
+ * Automation API reads), its exit code and its output; nothing is inferred from the
+ * stand-in.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { EngineEvent, StepEventMetadata, StepEventStateMetadata } from "@pulumi/pulumi/automation";
+import { locatePulumiCli } from "../../scripts/pulumi-cli/locate";
+import { DEFAULT_TEST_PASSPHRASE } from "../engine/crypter";
+import type { Checkpoint, Deployment, ResourceState } from "../engine/state";
+import type { Diagnostic, EngineOptions, EngineResult, PendingOperationReport, PolicyViolation, Step, StepOp } from "../engine/types";
+import type { Json } from "../engine/values";
+
+const located = locatePulumiCli();
+
+/** Why the real CLI cannot run here (a skip's reason), or undefined. CI sets PULUMI_SVC_REQUIRE_CLI=1: missing is then a failure. */
+export const PULUMI_CLI_MISSING: string | undefined = "missing" in located ? located.missing : undefined;
+if (PULUMI_CLI_MISSING && process.env["PULUMI_SVC_REQUIRE_CLI"] === "1") throw new Error(`PULUMI_SVC_REQUIRE_CLI=1 but ${PULUMI_CLI_MISSING}`);
+
+/** The directory holding `pulumi`, the language host and the dynamic-provider shim. */
+export function cliBinDir(): string {
+  if ("missing" in located) throw new Error(located.missing);
+  return located.binDir;
+}
+
+interface StackPaths {
+  home: string;
+  backend: string;
+  configFile: string;
+  eventLog: string;
+}
+
+function stackPaths(stateFile: string): StackPaths {
+  const root = `${path.resolve(stateFile)}.pulumi`;
+  return { home: path.join(root, "home"), backend: path.join(root, "backend"), configFile: path.join(root, "config.yaml"), eventLog: path.join(root, "events.jsonl") };
+}
+
+const defaultStateFile = (opts: Pick<EngineOptions, "cwd" | "stack" | "stateFile">) => opts.stateFile ?? path.join(opts.cwd, ".pulumi-state", `${opts.stack}.json`);
+
+/** The environment every CLI command of this stack gets: offline, its own home and backend. */
+export function cliEnv(opts: Pick<EngineOptions, "cwd" | "stack" | "stateFile" | "passphrase" | "env" | "skipCheckpoints">): NodeJS.ProcessEnv {
+  const p = stackPaths(defaultStateFile(opts));
+  return {
+    ...process.env,
+    PATH: `${cliBinDir()}${path.delimiter}${process.env["PATH"] ?? ""}`,
+    PULUMI_HOME: p.home,
+    PULUMI_BACKEND_URL: `file://${p.backend}`,
+    PULUMI_CONFIG_PASSPHRASE: opts.passphrase ?? process.env["PULUMI_CONFIG_PASSPHRASE"] ?? DEFAULT_TEST_PASSPHRASE,
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PULUMI_SKIP_CONFIRMATIONS: "true",
+    // Enables --event-log (the Automation API sets it for the same reason).
+    PULUMI_DEBUG_COMMANDS: "true",
+    ...(opts.skipCheckpoints !== undefined ? { PULUMI_SKIP_CHECKPOINTS: String(opts.skipCheckpoints) } : {}),
+    ...opts.env,
+  };
+}
+
+/** `pulumi ARGS` for this stack, synchronously: for setup and export, not for runs under test. */
+export function pulumiSync(opts: Parameters<typeof cliEnv>[0], args: string[], cwd = opts.cwd): string {
+  const r = spawnSync(path.join(cliBinDir(), "pulumi"), [...args, "--non-interactive"], { cwd, env: cliEnv(opts), encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+  if (r.status !== 0) throw new Error(`pulumi ${args.join(" ")} exited ${r.status}: ${r.stderr || r.stdout}`);
+  return r.stdout;
+}
+
+/**
+ * Creates the stack on first use and writes its config. `stack init` writes the passphrase's
+ * salt to Pulumi.<stack>.yaml beside the Pulumi.yaml it runs by, so it runs by a copy of
+ * Pulumi.yaml in the stack's own directory; later commands read that file with --config-file.
+ */
+function prepareStack(opts: EngineOptions): void {
+  const p = stackPaths(defaultStateFile(opts));
+  fs.mkdirSync(p.backend, { recursive: true });
+  const initDir = path.join(path.dirname(p.configFile), "project");
+  if (!fs.existsSync(p.configFile)) {
+    fs.mkdirSync(initDir, { recursive: true });
+    fs.copyFileSync(path.join(opts.cwd, "Pulumi.yaml"), path.join(initDir, "Pulumi.yaml"));
+    pulumiSync(opts, ["stack", "init", opts.stack], initDir);
+    fs.renameSync(path.join(initDir, `Pulumi.${opts.stack}.yaml`), p.configFile);
+  }
+  const pairs: string[] = [];
+  for (const [k, v] of Object.entries(opts.config ?? {})) pairs.push("--plaintext", `${k}=${v}`);
+  for (const [k, v] of Object.entries(opts.secrets ?? {})) pairs.push("--secret", `${k}=${v}`);
+  if (pairs.length) pulumiSync(opts, ["config", "set-all", "--stack", opts.stack, "--config-file", p.configFile, ...pairs]);
+}
+
+const EXIT_CODES = new Set([0, 1, 7, 8]);
+
+/** One `pulumi preview|up|refresh|destroy` of the stack, as the stand-in's runEngine. */
+export async function runCli(opts: EngineOptions): Promise<EngineResult> {
+  prepareStack(opts);
+  const stateFile = defaultStateFile(opts);
+  const p = stackPaths(stateFile);
+  fs.rmSync(p.eventLog, { force: true });
+  const args = [opts.verb, "--stack", opts.stack, "--config-file", p.configFile, "--event-log", p.eventLog, "--non-interactive", "--color", "never"];
+  if (opts.verb !== "preview") args.push("--yes");
+  if (opts.parallel !== undefined) args.push("--parallel", String(opts.parallel));
+  if (opts.verb === "up" && opts.skipPreview) args.push("--skip-preview");
+  if (opts.verb === "up" && opts.refresh) args.push("--refresh");
+  if (opts.expectNoChanges && opts.verb !== "destroy") args.push("--expect-no-changes");
+  if (opts.verb === "refresh" && opts.clearPendingCreates) args.push("--clear-pending-creates");
+  if (opts.policyPack && (opts.verb === "preview" || opts.verb === "up")) {
+    args.push("--policy-pack", path.resolve(opts.policyPack));
+    if (opts.policyConfig) args.push("--policy-pack-config", path.resolve(opts.policyConfig));
+  }
+  const child = spawn(path.join(cliBinDir(), "pulumi"), args, { cwd: opts.cwd, env: cliEnv(opts), stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (b: Buffer) => (output += b.toString()));
+  child.stderr.on("data", (b: Buffer) => (output += b.toString()));
+  const onAbort = () => child.kill("SIGINT");
+  opts.signal?.addEventListener("abort", onAbort, { once: true });
+  const code = await new Promise<number>((resolve) => child.once("close", (c) => resolve(c ?? 1)));
+  opts.signal?.removeEventListener("abort", onAbort);
+
+  const events = readEvents(p.eventLog);
+  // `up` previews first: the event log holds the preview's events up to its summary, then the update's.
+  const previewSummary = opts.verb === "up" ? events.findIndex((e) => (e.summaryEvent as { isPreview?: boolean } | undefined)?.isPreview) : -1;
+  const previewEnd = previewSummary + 1;
+  const checkpoint = copyCheckpoint(stateFile, opts.stack);
+  const result = resultOf(opts, events.slice(previewEnd), code, output, stateFile, checkpoint);
+  if (previewEnd) result.preview = resultOf({ ...opts, verb: "preview" }, events.slice(0, previewEnd), 0, "", stateFile, checkpoint);
+  if (opts.verb === "up" && code === 0) result.outputs = stackOutputs(opts);
+  return result;
+}
+
+function readEvents(file: string): EngineEvent[] {
+  if (!fs.existsSync(file)) return [];
+  return fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as EngineEvent);
+}
+
+/** The backend's checkpoint file, copied to the state file path as the CLI stored it (secrets encrypted). */
+function copyCheckpoint(stateFile: string, stack: string): Checkpoint | undefined {
+  const stacks = path.join(stackPaths(stateFile).backend, ".pulumi", "stacks");
+  const file = fs.existsSync(stacks) ? fs.readdirSync(stacks).map((project) => path.join(stacks, project, `${stack}.json`)).find((f) => fs.existsSync(f)) : undefined;
+  if (!file) return undefined;
+  fs.mkdirSync(path.dirname(stateFile), { recursive: true });
+  fs.copyFileSync(file, stateFile);
+  return JSON.parse(fs.readFileSync(stateFile, "utf8")) as Checkpoint;
+}
+
+function stackOutputs(opts: EngineOptions): Record<string, unknown> {
+  const shown = JSON.parse(pulumiSync(opts, ["stack", "output", "--stack", opts.stack, "--json"]) || "{}") as Record<string, unknown>;
+  return shown;
+}
+
+function stepOp(op: string): StepOp | undefined {
+  switch (op) {
+    case "create":
+    case "update":
+    case "delete":
+    case "same":
+    case "read":
+    case "replace":
+      return op;
+    default:
+      // create-replacement / delete-replaced are parts of the "replace" step; refresh is mapped by resultOf.
+      return undefined;
+  }
+}
+
+function resultOf(opts: EngineOptions, events: EngineEvent[], code: number, output: string, stateFile: string, checkpoint: Checkpoint | undefined): EngineResult {
+  const steps: Step[] = [];
+  const byUrn = new Map<string, Step>();
+  const firstHalf = new Map<string, "create-replacement" | "delete-replaced">();
+  const diagnostics: Diagnostic[] = [];
+  const policyViolations: PolicyViolation[] = [];
+  const visible = (m: StepEventMetadata) => !m.type.startsWith("pulumi:providers:") && m.type !== "pulumi:pulumi:Stack";
+  const name = (urn: string) => urn.split("::").slice(3).join("::");
+  const add = (m: StepEventMetadata, op: StepOp, diffs: string[]) => {
+    const step: Step = { urn: m.urn, type: m.type, name: name(m.urn), op, diffs };
+    if (op === "replace") {
+      step.replaces = m.keys ?? [];
+      step.deleteBeforeReplace = firstHalf.get(m.urn) === "delete-replaced";
+    }
+    steps.push(step);
+    byUrn.set(m.urn, step);
+  };
+  let cancelled = false;
+  for (const e of events) {
+    const pre = e.resourcePreEvent?.metadata;
+    if (pre && visible(pre)) {
+      if ((pre.op === "create-replacement" || pre.op === "delete-replaced") && !firstHalf.has(pre.urn)) firstHalf.set(pre.urn, pre.op);
+      const op = stepOp(pre.op);
+      if (op && opts.verb !== "refresh") add(pre, op, pre.diffs ?? []);
+    }
+    const out = e.resOutputsEvent?.metadata;
+    if (out && visible(out) && opts.verb === "refresh") {
+      // A refresh step's outcome: gone (no new state), drift (the engine's diff), or the same.
+      // The engine decided it (through the provider's Diff); its event carries no diffs, so
+      // they are the top-level keys whose values moved, as the CLI's display shows them.
+      const diffs = out.new && out.old ? movedKeys(out.old, out.new) : [];
+      add(out, out.op === "delete" || !out.new ? "delete" : out.op === "update" ? "update" : "same", out.op === "update" ? diffs : []);
+    }
+    const failed = e.resOpFailedEvent?.metadata;
+    if (failed) {
+      const s = byUrn.get(failed.urn);
+      if (s) s.failed = true;
+    }
+    const d = e.diagnosticEvent;
+    if (d && d.severity !== ("debug" as string)) {
+      diagnostics.push({ severity: d.severity === "info#err" ? "info" : d.severity, message: d.message.trim(), ...(d.urn ? { urn: d.urn } : {}), source: "engine" });
+    }
+    const pe = e.policyEvent;
+    if (pe) {
+      policyViolations.push({
+        policyPack: `${pe.policyPackName}@v${pe.policyPackVersion}`,
+        policyName: pe.policyName,
+        description: "",
+        message: pe.message,
+        enforcementLevel: pe.enforcementLevel === "mandatory" ? "mandatory" : "advisory",
+        ...(pe.resourceUrn ? { urn: pe.resourceUrn } : {}),
+      });
+    }
+    if (e.cancelEvent && code === 8) cancelled = true;
+  }
+  if (code !== 0 && !diagnostics.some((d) => d.severity === "error")) diagnostics.push({ severity: "error", message: output.trim().split("\n").slice(-20).join("\n"), source: "engine" });
+  const pendingOperations = (checkpoint?.checkpoint.latest.pending_operations ?? []).map((po) => ({ urn: po.resource.urn, type: po.resource.type, op: po.type, ...(po.resource.id ? { id: po.resource.id } : {}) }));
+  return {
+    ok: code === 0,
+    verb: opts.verb,
+    steps,
+    outputs: {},
+    diagnostics,
+    pendingOperations,
+    policyViolations,
+    summary: output,
+    stateFile,
+    ...(EXIT_CODES.has(code) ? { exitCode: code as 0 | 1 | 7 | 8 } : {}),
+    ...(cancelled || code === 8 ? { cancelled: true } : {}),
+  };
+}
+
+function movedKeys(old: StepEventStateMetadata, now: StepEventStateMetadata): string[] {
+  const moved = new Set<string>();
+  for (const [a, b] of [[old.inputs, now.inputs], [old.outputs, now.outputs]] as const) {
+    for (const k of new Set([...Object.keys(a ?? {}), ...Object.keys(b ?? {})])) {
+      if (k !== "__provider" && JSON.stringify(a?.[k]) !== JSON.stringify(b?.[k])) moved.add(k);
+    }
+  }
+  return [...moved].sort();
+}
+
+/** The state's resources with secrets decrypted and unwrapped, as the stand-in's loadState gives them. */
+export function loadCliState(opts: Pick<EngineOptions, "cwd" | "stack" | "stateFile" | "passphrase">): ResourceState[] {
+  const text = pulumiSync(opts, ["stack", "export", "--stack", opts.stack, "--show-secrets"]);
+  const resources = (JSON.parse(text) as { deployment?: Deployment }).deployment?.resources ?? [];
+  return resources.map((r) => ({ ...r, inputs: revealed(r.inputs as Json) as ResourceState["inputs"], outputs: revealed(r.outputs as Json) as ResourceState["outputs"] }));
+}
+
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+
+/** `--show-secrets` gives a secret as {sig, plaintext: JSON text}: the value itself. */
+function revealed(v: Json): Json {
+  if (Array.isArray(v)) return v.map(revealed);
+  if (v && typeof v === "object") {
+    if (SECRET_SIG in v && typeof v["plaintext"] === "string") return revealed(JSON.parse(v["plaintext"]) as Json);
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, revealed(x)]));
+  }
+  return v;
+}
