@@ -7,10 +7,9 @@ import { join } from "node:path";
 import type { RunningEmulator } from "../../emulator";
 import { DEFINITIONS } from "../../provider/registry";
 import type { ResourceKind } from "../../sdk/tokens";
-import { DEFAULT_TEST_PASSPHRASE } from "../engine/crypter";
 import type { EngineOptions, EngineResult } from "../engine/engine";
-import { StateFile, type ResourceState } from "../engine/state";
-import { unwrapSecrets, type Json } from "../engine/values";
+import { standInRunner } from "../engine/runner";
+import type { ResourceState } from "../engine/state";
 import type { Workspace } from "../provider/support";
 import { lastSeq, requestsSince } from "../support/emulator";
 import { FIXTURES, type Props } from "./fixtures";
@@ -68,14 +67,8 @@ export async function writesDuring<T>(emu: RunningEmulator, fn: () => Promise<T>
   return { result, writes: (await callsSince(emu, since)).filter((c) => !c.startsWith("GET ")) };
 }
 
-/** The state's resources, secrets decrypted and unwrapped. */
-export function loadState(stateFile: string): ResourceState[] {
-  return new StateFile(stateFile, DEFAULT_TEST_PASSPHRASE).load().resources.map((r) => ({
-    ...r,
-    inputs: unwrapSecrets(r.inputs as Json) as ResourceState["inputs"],
-    outputs: unwrapSecrets(r.outputs as Json) as ResourceState["outputs"],
-  }));
-}
+/** The state's resources (a state file of the engine stand-in), secrets decrypted and unwrapped. */
+export const loadState = (stateFile: string): ResourceState[] => standInRunner.resources({ cwd: PROGRAM, stack: "", stateFile });
 
 export const errorsOf = (r: EngineResult) => r.diagnostics.filter((d) => d.severity === "error").map((d) => d.message).join("\n");
 

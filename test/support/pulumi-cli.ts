@@ -197,7 +197,9 @@ function resultOf(opts: EngineOptions, events: EngineEvent[], code: number, outp
     if (pre && visible(pre)) {
       if ((pre.op === "create-replacement" || pre.op === "delete-replaced") && !firstHalf.has(pre.urn)) firstHalf.set(pre.urn, pre.op);
       const op = stepOp(pre.op);
-      if (op && opts.verb !== "refresh") add(pre, op, pre.diffs ?? []);
+      // The dynamic provider's Diff names no keys; the CLI then shows the inputs that moved.
+      const shown = pre.diffs?.length ? pre.diffs : (op === "update" || op === "replace") && pre.old && pre.new ? movedKeys(pre.old, pre.new, ["inputs"]) : [];
+      if (op && opts.verb !== "refresh") add(pre, op, shown);
     }
     const out = e.resOutputsEvent?.metadata;
     if (out && visible(out) && opts.verb === "refresh") {
@@ -246,9 +248,10 @@ function resultOf(opts: EngineOptions, events: EngineEvent[], code: number, outp
   };
 }
 
-function movedKeys(old: StepEventStateMetadata, now: StepEventStateMetadata): string[] {
+/** Top-level keys whose values differ between two states of a resource (`__provider` aside). */
+function movedKeys(old: StepEventStateMetadata, now: StepEventStateMetadata, of: ("inputs" | "outputs")[] = ["inputs", "outputs"]): string[] {
   const moved = new Set<string>();
-  for (const [a, b] of [[old.inputs, now.inputs], [old.outputs, now.outputs]] as const) {
+  for (const [a, b] of of.map((k) => [old[k], now[k]] as const)) {
     for (const k of new Set([...Object.keys(a ?? {}), ...Object.keys(b ?? {})])) {
       if (k !== "__provider" && JSON.stringify(a?.[k]) !== JSON.stringify(b?.[k])) moved.add(k);
     }
@@ -258,6 +261,7 @@ function movedKeys(old: StepEventStateMetadata, now: StepEventStateMetadata): st
 
 /** The state's resources with secrets decrypted and unwrapped, as the stand-in's loadState gives them. */
 export function loadCliState(opts: Pick<EngineOptions, "cwd" | "stack" | "stateFile" | "passphrase">): ResourceState[] {
+  if (!fs.existsSync(stackPaths(defaultStateFile(opts)).configFile)) return [];
   const text = pulumiSync(opts, ["stack", "export", "--stack", opts.stack, "--show-secrets"]);
   const resources = (JSON.parse(text) as { deployment?: Deployment }).deployment?.resources ?? [];
   return resources.map((r) => ({ ...r, inputs: revealed(r.inputs as Json) as ResourceState["inputs"], outputs: revealed(r.outputs as Json) as ResourceState["outputs"] }));
