@@ -1,8 +1,7 @@
 /**
- * End to end: real programs previewed by the engine stand-in (test/engine: the real
- * program runtime, the real dynamic-provider plugin) with the svc-guardrails pack
- * run by the real policy runtime, against the emulator. A preview creates nothing,
- * and a blocked preview leaks no credential.
+ * End to end: real programs previewed by the real Pulumi CLI (`--policy-pack`, the pack
+ * run by the real policy runtime through the language host) against the emulator. A
+ * preview creates nothing, and a blocked preview leaks no credential.
  *
  * The violating program (fixtures/violating) switches each of three mandatory
  * violations on through config, so each can be shown alone and all together:
@@ -15,25 +14,20 @@
  *   the three policy reports appear besides the check error depends on the engine.
  *   That test asserts the guarantees that hold for both.
  *
- * Skipped, with the reason printed, while a piece it needs is missing: the
- * stand-in's policy-pack support, or the SDK's `plaintextHeaderNames` (without it
- * no policy can tell a plaintext credential header from a secret one).
+ * Skipped, with the reason printed, where the Pulumi CLI is not installed.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
-import { runEngine, type EngineOptions, type EngineResult } from "../engine/engine";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EngineOptions, EngineResult } from "../engine/engine";
+import { cliRunner } from "../engine/runner";
 import { useEmulator } from "../support/emulator";
 import { buildPack, REPO_ROOT, type BuiltPack } from "./pack-build";
 
 const emu = useEmulator();
 let stateDir: string;
 let pack: BuiltPack;
-/** Why the stand-in cannot run these tests yet, if it cannot. */
-let standInMissing: string | undefined;
-/** Why the SDK cannot produce the credential-header violation yet, if it cannot. */
-let sdkMissing: string | undefined;
 
 const COMPLIANT = path.join(REPO_ROOT, "examples/gitops/program");
 const VIOLATING = path.join(__dirname, "fixtures/violating");
@@ -65,7 +59,7 @@ async function preview(cwd: string, stack: string, config: Record<string, string
     secrets: { "svc:webhooksApiKey": emu().keys.webhooks.admin },
     policyPack: pack.dir,
   };
-  return runEngine(opts);
+  return cliRunner.run(opts);
 }
 
 /** Violations as (policy, resource name, level, the violation's own text without the description the server puts first). */
@@ -77,7 +71,7 @@ function violations(r: EngineResult) {
       policy: v.policyName,
       resource: v.urn?.split("::").pop(),
       level: v.enforcementLevel,
-      message: v.message.startsWith(`${v.description}\n`) ? v.message.slice(v.description.length + 1) : v.message,
+      message: v.message.slice(v.message.indexOf("\n") + 1),
     }))
     .sort((a, b) => a.policy.localeCompare(b.policy));
 }
@@ -103,29 +97,9 @@ function expectNoToken(r: EngineResult) {
   expect(JSON.stringify({ summary: r.summary, diagnostics: r.diagnostics, violations: r.policyViolations, outputs: r.outputs })).not.toContain(TOKEN);
 }
 
-function skipUnless(ctx: TestContext, ...missing: (string | undefined)[]) {
-  const reason = missing.filter(Boolean).join("; ");
-  if (reason) {
-    process.stdout.write(`[skipped] ${ctx.task.name}: ${reason}\n`);
-    ctx.skip(reason);
-  }
-}
-
 beforeAll(async () => {
   stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-policy-e2e-"));
   pack = await buildPack();
-  const endpointSdk = fs.readFileSync(path.join(REPO_ROOT, "sdk/webhooks/endpoint.ts"), "utf8");
-  if (!endpointSdk.includes("plaintextHeaderNames")) {
-    sdkMissing = "the Endpoint SDK class does not record plaintextHeaderNames yet, so a plaintext Authorization header cannot be told from a secret one";
-  }
-  // Probe the stand-in once: does runEngine run policy packs yet?
-  try {
-    await preview(COMPLIANT, "probe");
-  } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    if (/not implemented/i.test(message)) standInMissing = `the engine stand-in does not run policy packs yet (${message})`;
-    else throw e;
-  }
 });
 
 afterAll(() => {
@@ -133,26 +107,24 @@ afterAll(() => {
   pack?.remove();
 });
 
-describe("preview with the svc-guardrails pack", () => {
+if (cliRunner.unavailable) console.log(`policy pack end to end: skipped: ${cliRunner.unavailable}`);
+describe.skipIf(cliRunner.unavailable !== undefined)("preview with the svc-guardrails pack, under the real Pulumi CLI", () => {
   for (const stack of ["dev", "prod"]) {
-    it(`the GitOps example previews clean on stack ${stack}: no violation at all`, async (ctx) => {
-      skipUnless(ctx, standInMissing);
+    it(`the GitOps example previews clean on stack ${stack}: no violation at all`, async () => {
       const r = await preview(COMPLIANT, stack);
       expect(violations(r)).toEqual([]);
       expect(r.ok, r.summary).toBe(true);
     });
   }
 
-  it("the violating program with every switch off previews clean (the control)", async (ctx) => {
-    skipUnless(ctx, standInMissing);
+  it("the violating program with every switch off previews clean (the control)", async () => {
     const r = await preview(VIOLATING, "dev");
     expect(violations(r)).toEqual([]);
     expect(r.ok, r.summary).toBe(true);
     expectNoToken(r);
   });
 
-  it("a plaintext Authorization header alone: exactly that violation, the preview fails, nothing is created", async (ctx) => {
-    skipUnless(ctx, standInMissing, sdkMissing);
+  it("a plaintext Authorization header alone: exactly that violation, the preview fails, nothing is created", async () => {
     const seq = await lastSeq();
     const r = await preview(VIOLATING, "dev", { plaintextAuthorization: "true" });
     expect(violations(r)).toEqual(mandatory(EXPECTED.credential));
@@ -161,8 +133,7 @@ describe("preview with the svc-guardrails pack", () => {
     expectNoToken(r);
   });
 
-  it("a subscription to an undeclared type under a strict policy alone: exactly that violation, the preview fails, nothing is created", async (ctx) => {
-    skipUnless(ctx, standInMissing);
+  it("a subscription to an undeclared type under a strict policy alone: exactly that violation, the preview fails, nothing is created", async () => {
     const seq = await lastSeq();
     const r = await preview(VIOLATING, "dev", { undeclaredSubscription: "true" });
     expect(violations(r)).toEqual(mandatory(EXPECTED.subscription));
@@ -170,8 +141,7 @@ describe("preview with the svc-guardrails pack", () => {
     await expectNothingCreated(seq);
   });
 
-  it("remediations through the engine: up sends the canonical header name and the lower-cased host (path and query as written), then destroy", async (ctx) => {
-    skipUnless(ctx, standInMissing);
+  it("remediations through the engine: up sends the canonical header name and the lower-cased host (path and query as written), then destroy", async () => {
     const config = { messyCase: "true", verify: "false" };
     const up = await preview(VIOLATING, "remediate", config, "up");
     expect(violations(up)).toEqual([]);
@@ -186,8 +156,7 @@ describe("preview with the svc-guardrails pack", () => {
     }
   });
 
-  it("all three together (http URL, plaintext Authorization, undeclared subscription): the provider refuses the URL and both resource policies report, the preview fails, nothing is created, no credential leaks", async (ctx) => {
-    skipUnless(ctx, standInMissing);
+  it("all three together (http URL, plaintext Authorization, undeclared subscription): the provider refuses the URL and both resource policies report, the preview fails, nothing is created, no credential leaks", async () => {
     const seq = await lastSeq();
     const r = await preview(VIOLATING, "dev", { httpUrl: "true", plaintextAuthorization: "true", undeclaredSubscription: "true" });
     expect(r.ok).toBe(false);

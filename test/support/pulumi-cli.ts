@@ -224,7 +224,8 @@ function resultOf(opts: EngineOptions, events: EngineEvent[], code: number, outp
         policyPack: `${pe.policyPackName}@v${pe.policyPackVersion}`,
         policyName: pe.policyName,
         description: "",
-        message: pe.message,
+        // The engine's text: the policy server's message (its description, then the violation) and a newline.
+        message: pe.message.replace(/\n$/, ""),
         enforcementLevel: pe.enforcementLevel === "mandatory" ? "mandatory" : "advisory",
         ...(pe.resourceUrn ? { urn: pe.resourceUrn } : {}),
       });
