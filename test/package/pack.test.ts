@@ -3,7 +3,8 @@
  * repository, as a user would. Asserts what the tarball holds, that a program
  * type-checks under Pulumi's template tsconfig (commonjs, moduleResolution node), under
  * node16 and under bundler, that `npx pulumi-svc-emulator` starts the emulator, and that
- * `pulumi-svc/testing` and the installed provider work against it.
+ * `pulumi-svc/testing` and the installed provider work against it, and that the real
+ * Pulumi CLI runs the GitOps example there with the installed policy pack.
  *
  * The install uses npm's cache (`--prefer-offline`); it reaches the registry only for
  * what the cache lacks. Needs dist/ (`npm test` builds it first).
@@ -16,6 +17,8 @@ import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PACK_NAME } from "../../policy/pack";
 import { AnalyzerClient } from "../policy/analyzer-client";
+import { cliRunner } from "../engine/runner";
+import { startTestEmulator } from "../../testing";
 
 const REPO = resolve(__dirname, "../..");
 const repoPackage = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as {
@@ -49,7 +52,7 @@ beforeAll(() => {
   const pinned = (name: string) => `${name}@${repoPackage.dependencies[name] ?? repoPackage.devDependencies[name]}`;
   run(
     "npm",
-    ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", join(work, packed[0]!.filename), pinned("@pulumi/pulumi"), pinned("typescript"), pinned("@types/node")],
+    ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", join(work, packed[0]!.filename), pinned("@pulumi/pulumi"), pinned("typescript"), pinned("@types/node"), pinned("tsx")],
     project,
   );
 }, 600_000);
@@ -255,4 +258,41 @@ const { providerFor } = require("pulumi-svc/provider");
     expect(out.posts).toEqual(["/webhooks/v1/endpoints"]);
     expect(out.failures).toEqual(["maxAttempts"]);
   });
+});
+
+if (cliRunner.unavailable) console.log(`the GitOps example from the tarball: skipped: ${cliRunner.unavailable}`);
+describe.skipIf(cliRunner.unavailable !== undefined)("installed into a fresh project, the GitOps example under the real Pulumi CLI", () => {
+  it("pulumi preview --policy-pack node_modules/pulumi-svc/policy passes, a mandatory violation fails it, pulumi up --policy-pack creates, destroy removes", async () => {
+    for (const f of ["index.ts", "Pulumi.yaml"]) writeFileSync(join(project, f), readFileSync(join(REPO, "examples/gitops/program", f), "utf8"));
+    const emu = await startTestEmulator({ defaultPlan: "pro" });
+    const stateDir = mkdtempSync(join(tmpdir(), "pulumi-svc-gitops-"));
+    const pack = join(project, "node_modules/pulumi-svc/policy");
+    const run = (verb: "preview" | "up" | "destroy", stack: string, config: Record<string, string> = {}) =>
+      cliRunner.run({
+        verb,
+        cwd: project,
+        stack,
+        stateFile: join(stateDir, `${stack}.json`),
+        config: { "svc:webhooksUrl": emu.config["svc:webhooksUrl"]!, ...config },
+        secrets: { "svc:webhooksApiKey": emu.config["svc:webhooksApiKey"]! },
+        ...(verb === "destroy" ? {} : { policyPack: pack }),
+      });
+    try {
+      const preview = await run("preview", "prod");
+      expect(preview.policyViolations, preview.summary).toEqual([]);
+      expect(preview.ok, preview.summary).toBe(true);
+      const http = await run("preview", "prod", { "svc-orders:receiverUrl": "http://hooks.example.com/orders" });
+      expect(http.ok).toBe(false);
+      expect(http.policyViolations.map((v) => [v.policyName, v.enforcementLevel])).toContainEqual(["endpoint-https-only", "mandatory"]);
+      expect(await emu.requests({ method: "POST" }), "a failed preview creates nothing").toEqual([]);
+      const up = await run("up", "prod");
+      expect(up.ok, up.summary).toBe(true);
+      expect((await emu.requests({ method: "POST" })).map((r) => r.path)).toContain("/webhooks/v1/endpoints");
+      const destroy = await run("destroy", "prod");
+      expect(destroy.ok, destroy.summary).toBe(true);
+    } finally {
+      await emu.close();
+      rmSync(stateDir, { recursive: true, force: true });
+    }
+  }, 600_000);
 });

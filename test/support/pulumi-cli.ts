@@ -90,6 +90,9 @@ function prepareStack(opts: EngineOptions): void {
     pulumiSync(opts, ["stack", "init", opts.stack], initDir);
     fs.renameSync(path.join(initDir, `Pulumi.${opts.stack}.yaml`), p.configFile);
   }
+  // The config is what this run gives, as the stand-in takes it: the file keeps only its salt.
+  const salt = /^encryptionsalt: .*$/m.exec(fs.readFileSync(p.configFile, "utf8"))?.[0];
+  fs.writeFileSync(p.configFile, salt ? `${salt}\n` : "");
   const pairs: string[] = [];
   for (const [k, v] of Object.entries(opts.config ?? {})) pairs.push("--plaintext", `${k}=${v}`);
   for (const [k, v] of Object.entries(opts.secrets ?? {})) pairs.push("--secret", `${k}=${v}`);
