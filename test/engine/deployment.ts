@@ -23,7 +23,7 @@ import type { DynamicProviderPlugin } from "./plugin";
 import { InitFailedError } from "./plugin";
 import { sortResources, providerUrn, type Deployment as StateDeployment, type PendingOperation, type ResourceState, type PendingOperationType } from "./state";
 import type { Diagnostic, PolicyViolation, RegisterResult, ResourceGoal, Step, StepOp } from "./types";
-import { PROVIDER_KEY, UNKNOWN, changedKeys, isSecret, jsonEqual, makeSecret, remarkSecrets, type Json, type PropertyMap } from "./values";
+import { PROVIDER_KEY, UNKNOWN, changedKeys, isSecret, jsonEqual, makeSecret, remarkSecrets, shownKeys, type Json, type PropertyMap } from "./values";
 
 export const STACK_TYPE = "pulumi:pulumi:Stack";
 export const DYNAMIC_PACKAGE = "pulumi-nodejs";
@@ -336,6 +336,7 @@ export class Deployment {
     if (!old) return this.create(base, inputs, goal);
 
     const displayDiffs = changedKeys(old.inputs, inputs);
+    const shown = shownKeys(old.inputs, inputs);
     const diff = await prov.plugin.diff(urn, old.id ?? "", old.outputs, inputs, old.inputs, goal.ignoreChanges);
     let changes = diff.changes === "some";
     let diffKeys = diff.diffs;
@@ -364,9 +365,9 @@ export class Deployment {
       inputs = remarkSecrets(rechecked.inputs, news);
       // An explicit deleteBeforeReplace option, true or false, overrides the provider's answer.
       const dbr = goal.deleteBeforeReplace ?? diff.deleteBeforeReplace;
-      return this.replace(base, old, inputs, goal, displayDiffs, replaces, dbr);
+      return this.replace(base, old, inputs, goal, shown, replaces, dbr);
     }
-    if (changes || hasInitErrors) return this.update(base, old, inputs, goal, displayDiffs);
+    if (changes || hasInitErrors) return this.update(base, old, inputs, goal, shown);
 
     // Secrets are re-marked on every step, "same" included (step_executor.go): an input that
     // became pulumi.secret(...) makes the unchanged output secret in state too.
@@ -557,24 +558,28 @@ export class Deployment {
 
   /**
    * Delete-before-replace: the resources with an input taken from the old object (its
-   * property dependents, transitively) are deleted first (step_generator.go,
-   * calculateDependentReplacements); each is created again when the program registers
-   * it. A `dependsOn`-only dependent stays, as in the real engine. The real engine also
-   * asks the dependent's Diff with those inputs unknown and keeps it when that is no
-   * replace; here every property dependent is replaced (test/engine/README.md).
+   * property dependents, transitively) are deleted first and created again when the
+   * program registers them (step_generator.go, calculateDependentReplacements), unless
+   * the dependent's Diff, asked with those inputs unknown, says no replacement: then it
+   * stays, and is updated when the program registers it. A `dependsOn`-only dependent
+   * stays, as in the real engine.
    */
   private async deleteDependentsFirst(old: ResourceState): Promise<void> {
     const live = this.current.filter((r) => !r.delete);
     const doomed = new Set<ResourceState>([old]);
+    const kept = new Set<ResourceState>();
+    const prov = await this.opts.provider();
     for (let grew = true; grew; ) {
       grew = false;
       for (const r of live) {
-        if (doomed.has(r) || this.registered.has(r.urn)) continue;
-        const inputsFrom = Object.values(r.propertyDependencies ?? {}).flat();
-        if (inputsFrom.some((u) => [...doomed].some((d) => d.urn === u))) {
-          doomed.add(r);
-          grew = true;
-        }
+        if (doomed.has(r) || kept.has(r) || this.registered.has(r.urn)) continue;
+        const fromDoomed = Object.entries(r.propertyDependencies ?? {}).filter(([, urns]) => urns.some((u) => [...doomed].some((d) => d.urn === u)));
+        if (!fromDoomed.length) continue;
+        const unknown: PropertyMap = { ...r.inputs, ...Object.fromEntries(fromDoomed.map(([k]) => [k, UNKNOWN])) };
+        const diff = await prov.plugin.diff(r.urn, r.id ?? "", r.outputs, unknown, r.inputs, []);
+        if (diff.replaces.length) doomed.add(r);
+        else kept.add(r);
+        grew = true;
       }
     }
     for (const r of doomed) {
@@ -665,8 +670,8 @@ export class Deployment {
         const diff = await prov.plugin.diff(r.urn, res.id, outputs, r.inputs, inputs, []);
         const inputKeys = changedKeys(inputs, r.inputs);
         drifted = diff.changes === "some" || (diff.changes === "unknown" && inputKeys.length > 0);
-        // The dynamic plugin names no keys: show the inputs that moved, else the outputs.
-        keys = diff.diffs.length ? diff.diffs : inputKeys.length ? inputKeys : outputKeys;
+        // The dynamic plugin names no keys: the CLI shows the inputs that moved (getDiffInfo).
+        keys = diff.diffs.length ? diff.diffs : shownKeys(r.inputs, inputs);
       }
       this.step(r.urn, r.type, drifted ? "update" : "same", drifted ? keys : []);
       this.replaceLiveObject(r, { ...r, id: res.id, outputs, inputs });

@@ -92,21 +92,23 @@ describe("replacement", () => {
     expect(ops).toEqual(["create:new", "delete:old"]);
   });
 
-  test("step_generator.go calculateDependentReplacements: delete-before-replace deletes first the dependents with an input taken from it, and creates them again; a dependsOn-only dependent stays", async () => {
+  test("step_generator.go calculateDependentReplacements: delete-before-replace deletes first the dependents with an input taken from it whose Diff, with that input unknown, says replace, and creates them again; one whose Diff says update stays; a dependsOn-only dependent stays", async () => {
     const s = scenario();
     const spec = (v: number): KvSpec[] => [
       replaced("a", v, { deleteBeforeReplace: true }),
-      { name: "b", props: { label: "b", value: { $ref: "a.computed" } } },
+      { name: "b", props: { label: "b", value: { $ref: "a.computed" }, replaceOn: ["value"] } },
       { name: "c", props: { label: "c", value: "x" }, dependsOn: ["a"] },
+      { name: "d", props: { label: "d", value: { $ref: "a.computed" } } },
     ];
     await s.run("up", spec(1));
-    const [oldA, oldB, oldC] = [s.idOf("a"), s.idOf("b"), s.idOf("c")];
+    const [oldA, oldB, oldC, oldD] = [s.idOf("a"), s.idOf("b"), s.idOf("c"), s.idOf("d")];
     s.clearCalls();
     const r = await s.run("up", spec(2));
     expect(r.ok, errors(r)).toBe(true);
-    const name = (id?: string) => (id === oldA ? "a" : id === oldB ? "b" : id === oldC ? "c" : id?.split("-")[0]);
+    const name = (id?: string) => (id === oldA ? "a" : id === oldB ? "b" : id === oldC ? "c" : id === oldD ? "d" : id?.split("-")[0]);
     expect(s.calls().filter((c) => ["create", "delete"].includes(c.op)).map((c) => `${c.op}:${name(c.id)}`)).toEqual(["delete:b", "delete:a", "create:a", "create:b"]);
-    expect(opsByName(r.steps)).toMatchObject({ a: "replace", b: "replace", c: "same" });
+    expect(opsByName(r.steps)).toMatchObject({ a: "replace", b: "replace", c: "same", d: "update" });
+    expect(s.idOf("d")).toBe(oldD);
     expect(s.idOf("c")).toBe(oldC);
   });
 });

@@ -102,6 +102,15 @@ export function changedKeys(olds: PropertyMap, news: PropertyMap): string[] {
   return [...keys].filter((k) => news[k] === UNKNOWN || !jsonEqual(olds[k], news[k])).sort();
 }
 
+/**
+ * The keys the CLI shows as changed (display/rows.go, getDiffInfo): the inputs that moved,
+ * compared as the engine's events carry them, secrets masked. So a change of a secret's
+ * value alone shows no key, as with the real engine for a provider that names none.
+ */
+export function shownKeys(olds: PropertyMap, news: PropertyMap): string[] {
+  return changedKeys(redact(olds) as PropertyMap, redact(news) as PropertyMap);
+}
+
 /** Human rendering that never shows a secret's plaintext. */
 export function redact(v: Json | undefined): unknown {
   if (v === undefined) return undefined;

@@ -110,7 +110,8 @@ export async function runCli(opts: EngineOptions): Promise<EngineResult> {
   const args = [opts.verb, "--stack", opts.stack, "--config-file", p.configFile, "--event-log", p.eventLog, "--non-interactive", "--color", "never"];
   if (opts.verb !== "preview") args.push("--yes");
   if (opts.parallel !== undefined) args.push("--parallel", String(opts.parallel));
-  if (opts.verb === "up" && opts.skipPreview) args.push("--skip-preview");
+  // up, refresh and destroy preview first unless told not to (the stand-in's refresh and destroy never do).
+  if (opts.verb !== "preview" && opts.skipPreview) args.push("--skip-preview");
   if (opts.verb === "up" && opts.refresh) args.push("--refresh");
   if (opts.expectNoChanges && opts.verb !== "destroy") args.push("--expect-no-changes");
   if (opts.verb === "refresh" && opts.clearPendingCreates) args.push("--clear-pending-creates");
@@ -183,7 +184,7 @@ function resultOf(opts: EngineOptions, events: EngineEvent[], code: number, outp
   const firstHalf = new Map<string, "create-replacement" | "delete-replaced">();
   const diagnostics: Diagnostic[] = [];
   const policyViolations: PolicyViolation[] = [];
-  const visible = (m: StepEventMetadata) => !m.type.startsWith("pulumi:providers:") && m.type !== "pulumi:pulumi:Stack";
+  const visible = (m: StepEventMetadata) => !m.type.startsWith("pulumi:providers:");
   const name = (urn: string) => urn.split("::").slice(3).join("::");
   const add = (m: StepEventMetadata, op: StepOp, diffs: string[]) => {
     const step: Step = { urn: m.urn, type: m.type, name: name(m.urn), op, diffs };
@@ -201,14 +202,13 @@ function resultOf(opts: EngineOptions, events: EngineEvent[], code: number, outp
       if ((pre.op === "create-replacement" || pre.op === "delete-replaced") && !firstHalf.has(pre.urn)) firstHalf.set(pre.urn, pre.op);
       const op = stepOp(pre.op);
       // The dynamic provider's Diff names no keys; the CLI then shows the inputs that moved.
-      const shown = pre.diffs?.length ? pre.diffs : (op === "update" || op === "replace") && pre.old && pre.new ? movedKeys(pre.old, pre.new, ["inputs"]) : [];
+      const shown = pre.diffs?.length ? pre.diffs : (op === "update" || op === "replace") && pre.old && pre.new ? movedKeys(pre.old, pre.new) : [];
       if (op && opts.verb !== "refresh") add(pre, op, shown);
     }
     const out = e.resOutputsEvent?.metadata;
     if (out && visible(out) && opts.verb === "refresh") {
       // A refresh step's outcome: gone (no new state), drift (the engine's diff), or the same.
-      // The engine decided it (through the provider's Diff); its event carries no diffs, so
-      // they are the top-level keys whose values moved, as the CLI's display shows them.
+      // The engine decided it (through the provider's Diff); its event names no keys.
       const diffs = out.new && out.old ? movedKeys(out.old, out.new) : [];
       add(out, out.op === "delete" || !out.new ? "delete" : out.op === "update" ? "update" : "same", out.op === "update" ? diffs : []);
     }
@@ -252,15 +252,15 @@ function resultOf(opts: EngineOptions, events: EngineEvent[], code: number, outp
   };
 }
 
-/** Top-level keys whose values differ between two states of a resource (`__provider` aside). */
-function movedKeys(old: StepEventStateMetadata, now: StepEventStateMetadata, of: ("inputs" | "outputs")[] = ["inputs", "outputs"]): string[] {
-  const moved = new Set<string>();
-  for (const [a, b] of of.map((k) => [old[k], now[k]] as const)) {
-    for (const k of new Set([...Object.keys(a ?? {}), ...Object.keys(b ?? {})])) {
-      if (k !== "__provider" && JSON.stringify(a?.[k]) !== JSON.stringify(b?.[k])) moved.add(k);
-    }
-  }
-  return [...moved].sort();
+/**
+ * The keys the CLI shows as changed when the provider names none (display/rows.go,
+ * getDiffInfo): top-level inputs whose values moved, as the event carries them (secrets
+ * masked, so a secret's new value alone shows no key), `__provider` aside.
+ */
+function movedKeys(old: StepEventStateMetadata, now: StepEventStateMetadata): string[] {
+  const keys = new Set([...Object.keys(old.inputs ?? {}), ...Object.keys(now.inputs ?? {})]);
+  keys.delete("__provider");
+  return [...keys].filter((k) => JSON.stringify(old.inputs?.[k]) !== JSON.stringify(now.inputs?.[k])).sort();
 }
 
 /** The state's resources with secrets decrypted and unwrapped, as the stand-in's loadState gives them. */
