@@ -5,7 +5,7 @@
  * state file flushed (nothing lost on a clean stop). Runs the built CLI: `npm run build` first.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -69,5 +69,49 @@ describe("pulumi-svc-emulator command line", () => {
     child.kill("SIGTERM");
     expect(await exit).toBe(0);
     expect(readFileSync(stateFile, "utf8")).toContain("written.last");
+  });
+
+  it("--state-file in a folder that does not exist: exit 1 at start, naming the file; nothing listens", () => {
+    const stateFile = join(mkdtempSync(join(tmpdir(), "svc-cli-")), "no-such-folder", "state.json");
+    const res = spawnSync(process.execPath, [cli, "--port", "0", "--state-file", stateFile], { encoding: "utf8", timeout: 10_000 });
+    expect(res.stdout).not.toContain("listening");
+    expect(res.stderr).toContain(`emulator failed to start: cannot write the state file ${stateFile}: its folder does not exist`);
+    expect(res.status).toBe(1);
+  });
+
+  it("a state file's folder removed while running: the write fails loudly, the emulator keeps answering", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "svc-cli-"));
+    const child = spawn(process.execPath, [cli, "--port", "0", "--state-file", join(folder, "state.json")], { stdio: ["ignore", "pipe", "pipe"] });
+    try {
+      const url = await new Promise<string>((resolve) => {
+        child.stdout.setEncoding("utf8");
+        child.stdout.on("data", (chunk: string) => {
+          const m = /listening on (http:\/\/\S+)/.exec(chunk);
+          if (m) resolve(m[1]!);
+        });
+      });
+      rmSync(folder, { recursive: true, force: true });
+      const keys = (await (await fetch(`${url}/_emulator/keys`)).json()) as { webhooks: { admin: string } };
+      const created = await fetch(`${url}/webhooks/v1/event-types`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${keys.webhooks.admin}`, "content-type": "application/json" },
+        body: JSON.stringify({ name: "unwritten" }),
+      });
+      expect(created.status).toBe(201);
+      // The write behind fails: the emulator says so on stderr (or, before, died of it).
+      const outcome = await new Promise<string>((resolve) => {
+        let stderr = "";
+        child.stderr.setEncoding("utf8");
+        child.stderr.on("data", (chunk: string) => {
+          stderr += chunk;
+          if (stderr.includes("could not write the state file")) resolve("reported");
+        });
+        child.once("exit", (code) => resolve(`exited with code ${code}`));
+      });
+      expect(outcome).toBe("reported");
+      expect((await fetch(`${url}/webhooks/v1/event-types`, { headers: { authorization: `Bearer ${keys.webhooks.admin}` } })).status).toBe(200);
+    } finally {
+      child.kill("SIGKILL");
+    }
   });
 });
