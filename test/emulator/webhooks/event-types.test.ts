@@ -152,3 +152,15 @@ describe("event types: project-confined credentials", () => {
     expectError(await wh(emu(), "GET", `/v1/event-types?project_id=${ws.project_id}`, { key }), 404, "not_found", { reason: "project", id: ws.project_id });
   });
 });
+
+describe("a body that is not UTF-8", () => {
+  const emu = useEmulator();
+
+  it("is 422 validation_error with type json_invalid, and nothing is stored (never read as U+FFFD)", async () => {
+    const ws = await newWorkspace(emu());
+    const raw = Buffer.concat([Buffer.from('{"name":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]);
+    const res = await wh(emu(), "POST", "/v1/event-types", { key: ws.webhooks.admin, raw });
+    expectError(res, 422, "validation_error", { errors: [{ loc: ["body", 0], type: "json_invalid", msg: "JSON decode error: the body is not valid UTF-8" }] });
+    expect((await wh(emu(), "GET", "/v1/event-types", { key: ws.webhooks.read })).body.data).toEqual([]);
+  });
+});
