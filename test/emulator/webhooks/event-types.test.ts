@@ -149,7 +149,7 @@ describe("event types: project-confined credentials", () => {
     expect(policy.body).toEqual({ policy: "strict", project_id: p2.id, inherited: false });
     expect((await wh(emu(), "GET", "/v1/event-types/policy", { key })).body).toEqual({ policy: "strict", project_id: p2.id, inherited: false });
     expect((await wh(emu(), "GET", "/v1/event-types/policy", { key: ws.webhooks.read })).body.policy).toBe("lenient");
-    expectError(await wh(emu(), "GET", `/v1/event-types?project_id=${ws.project_id}`, { key }), 404, "not_found", { reason: "project", id: ws.project_id });
+    expectError(await wh(emu(), "GET", `/v1/event-types?project_id=${ws.project_id}`, { key }), 403, "forbidden", { reason: "project" });
   });
 });
 
