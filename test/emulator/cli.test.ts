@@ -14,6 +14,29 @@ import { FLAGS } from "../../emulator/cli-options";
 const cli = join(__dirname, "../../dist/emulator/cli.js");
 const run = (...args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: "utf8", timeout: 30_000 });
 
+/** The built CLI on a free port with `--state-file`, once it prints its URL. */
+async function startCli(stateFile: string) {
+  const child = spawn(process.execPath, [cli, "--port", "0", "--state-file", stateFile], { stdio: ["ignore", "pipe", "pipe"] });
+  const url = await new Promise<string>((resolve) => {
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk: string) => {
+      const m = /listening on (http:\/\/\S+)/.exec(chunk);
+      if (m) resolve(m[1]!);
+    });
+  });
+  return { child, url };
+}
+
+/** Registers an event type with the default workspace's admin key (a write the state file must keep). */
+async function createEventType(url: string, name: string): Promise<Response> {
+  const keys = (await (await fetch(`${url}/_emulator/keys`)).json()) as { webhooks: { admin: string } };
+  return fetch(`${url}/webhooks/v1/event-types`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${keys.webhooks.admin}`, "content-type": "application/json" },
+    body: JSON.stringify({ name }),
+  });
+}
+
 describe("pulumi-svc-emulator command line", () => {
   it("is a node script (shebang) so it works as a package bin", () => {
     expect(readFileSync(cli, "utf8").split("\n")[0]).toBe("#!/usr/bin/env node");
@@ -50,21 +73,8 @@ describe("pulumi-svc-emulator command line", () => {
 
   it("SIGTERM flushes --state-file: what was written just before the stop is there", async () => {
     const stateFile = join(mkdtempSync(join(tmpdir(), "svc-cli-")), "state.json");
-    const child = spawn(process.execPath, [cli, "--port", "0", "--state-file", stateFile], { stdio: ["ignore", "pipe", "inherit"] });
-    const url = await new Promise<string>((resolve) => {
-      child.stdout.setEncoding("utf8");
-      child.stdout.on("data", (chunk: string) => {
-        const m = /listening on (http:\/\/\S+)/.exec(chunk);
-        if (m) resolve(m[1]!);
-      });
-    });
-    const keys = (await (await fetch(`${url}/_emulator/keys`)).json()) as { webhooks: { admin: string } };
-    const created = await fetch(`${url}/webhooks/v1/event-types`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${keys.webhooks.admin}`, "content-type": "application/json" },
-      body: JSON.stringify({ name: "written.last" }),
-    });
-    expect(created.status).toBe(201);
+    const { child, url } = await startCli(stateFile);
+    expect((await createEventType(url, "written.last")).status).toBe(201);
     const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     child.kill("SIGTERM");
     expect(await exit).toBe(0);
@@ -81,23 +91,10 @@ describe("pulumi-svc-emulator command line", () => {
 
   it("a state file's folder removed while running: the write fails loudly, the emulator keeps answering", async () => {
     const folder = mkdtempSync(join(tmpdir(), "svc-cli-"));
-    const child = spawn(process.execPath, [cli, "--port", "0", "--state-file", join(folder, "state.json")], { stdio: ["ignore", "pipe", "pipe"] });
+    const { child, url } = await startCli(join(folder, "state.json"));
     try {
-      const url = await new Promise<string>((resolve) => {
-        child.stdout.setEncoding("utf8");
-        child.stdout.on("data", (chunk: string) => {
-          const m = /listening on (http:\/\/\S+)/.exec(chunk);
-          if (m) resolve(m[1]!);
-        });
-      });
       rmSync(folder, { recursive: true, force: true });
-      const keys = (await (await fetch(`${url}/_emulator/keys`)).json()) as { webhooks: { admin: string } };
-      const created = await fetch(`${url}/webhooks/v1/event-types`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${keys.webhooks.admin}`, "content-type": "application/json" },
-        body: JSON.stringify({ name: "unwritten" }),
-      });
-      expect(created.status).toBe(201);
+      expect((await createEventType(url, "unwritten")).status).toBe(201);
       // The write behind fails: the emulator says so on stderr (or, before, died of it).
       const outcome = await new Promise<string>((resolve) => {
         let stderr = "";
@@ -109,7 +106,7 @@ describe("pulumi-svc-emulator command line", () => {
         child.once("exit", (code) => resolve(`exited with code ${code}`));
       });
       expect(outcome).toBe("reported");
-      expect((await fetch(`${url}/webhooks/v1/event-types`, { headers: { authorization: `Bearer ${keys.webhooks.admin}` } })).status).toBe(200);
+      expect((await createEventType(url, "still.answering")).status).toBe(201);
     } finally {
       child.kill("SIGKILL");
     }

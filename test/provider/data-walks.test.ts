@@ -51,6 +51,15 @@ async function quietIds(path: string, key: string): Promise<string[]> {
 }
 const duplicates = (list: string[]) => list.filter((id, i) => list.indexOf(id) !== i);
 
+/** Objects arrived during the walk; `got` holds nothing twice, everything of `before`, nothing not in `after`. */
+function expectWalkedOnce(got: string[], before: string[], after: string[], arrivals: number) {
+  expect(arrivals).toBeGreaterThan(0);
+  expect(duplicates(got)).toEqual([]);
+  expect(before.filter((id) => !got.includes(id))).toEqual([]);
+  const existing = new Set(after);
+  expect(got.filter((id) => !existing.has(id))).toEqual([]);
+}
+
 describe("data functions while objects arrive, 300 ms from the service", () => {
   it("getDeliveries: every delivery that existed once, none twice, while events are published", async () => {
     const ws = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "pro" });
@@ -65,13 +74,7 @@ describe("data functions while objects arrive, 300 ms from the service", () => {
     process.env.SVC_WEBHOOKS_URL = emu().webhooksUrl;
     process.env.SVC_WEBHOOKS_API_KEY = ws.webhooks.admin;
     const { result, arrivals } = await duringArrivals(2, () => wh("POST", "/v1/events", { event_type: "order.created", payload: {} }), () => svc.webhooks.getDeliveries());
-    const after = new Set(await listed());
-    const got = ids(result);
-
-    expect(arrivals).toBeGreaterThan(0);
-    expect(duplicates(got)).toEqual([]);
-    expect(before.filter((id) => !got.includes(id))).toEqual([]);
-    expect(got.filter((id) => !after.has(id))).toEqual([]);
+    expectWalkedOnce(ids(result), before, await listed(), arrivals);
   });
 
   it("getMessages: every message that existed once, none twice, while messages arrive", async () => {
@@ -93,13 +96,7 @@ describe("data functions while objects arrive, 300 ms from the service", () => {
       await new Promise((r) => setTimeout(r, 40));
     };
     const { result, arrivals } = await duringArrivals(1, paced, () => svc.inboxes.getMessages({ inboxId: inbox.body.id }));
-    const after = new Set(await listed());
-    const got = ids(result);
-
-    expect(arrivals).toBeGreaterThan(0);
-    expect(duplicates(got)).toEqual([]);
-    expect(before.filter((id) => !got.includes(id))).toEqual([]);
-    expect(got.filter((id) => !after.has(id))).toEqual([]);
+    expectWalkedOnce(ids(result), before, await listed(), arrivals);
   });
 
   it("getEventTypes (sorted by name, so arrivals land mid-list): every type that existed once, none twice, while types are registered", async () => {
