@@ -91,12 +91,13 @@ const LOCAL_NAMES: readonly { suffix: string; reason: string; kind: NonPublicKin
 ];
 
 /**
- * The host in canonical form: lower case, no trailing dot, no IPv6 brackets, IPv4 in
- * dotted decimal whatever notation it was written in. Undefined when it is no valid
+ * The host in canonical form: lower case, no trailing dot, no IPv6 brackets or zone,
+ * IPv4 in dotted decimal whatever notation it was written in. Undefined when it is no valid
  * host at all (other checks report that).
  */
 export function canonicalHost(host: string): string | undefined {
-  const bare = host.replace(/^\[(.*)\]$/, "$1");
+  // An IPv6 zone (`fe80::1%eth0`) only names the interface: the address decides.
+  const bare = host.replace(/^\[(.*)\]$/, "$1").replace(/^([0-9a-f:.]*:[0-9a-f:.]*)%.*$/i, "$1");
   try {
     const parsed = new URL(`http://${isIP(bare) === 6 ? `[${bare}]` : bare}/`).hostname;
     return parsed.replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "");
