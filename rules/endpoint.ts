@@ -118,10 +118,15 @@ function customHeaderViolations(headers: Record<string, string>): RuleViolation[
   if (names.length > max) out.push({ path: at, type: "too_long", msg: `At most ${max} custom headers are allowed.`, params: { count: max } });
 
   let totalBytes = 0;
+  // Header names are case-insensitive: a delivery can carry only one of `X-A` and `x-a`.
+  const firstByKey = new Map<string, string>();
   for (const name of names) {
     const value = headers[name];
     totalBytes += Buffer.byteLength(name, "utf8") + (typeof value === "string" ? Buffer.byteLength(value, "utf8") : 0);
     const key = name.toLowerCase();
+    const first = firstByKey.get(key);
+    if (first === undefined) firstByKey.set(key, name);
+    else out.push({ path: at, type: "webhooks.custom_header_duplicate", msg: `Header names '${printable(first)}' and '${printable(name)}' differ only in case; header names are case-insensitive, so a delivery can carry only one.` });
     if (PROTOTYPE_KEY_NAMES.includes(key)) {
       out.push({ path: at, type: "webhooks.custom_header_name_invalid", msg: prototypeKeyHeaderMessage(name) });
     } else if (!HTTP_TOKEN.test(name)) {

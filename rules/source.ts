@@ -2,7 +2,8 @@
  * Ingest sources (spec document 2, "Source" and ingest rule 6; design/api-assumptions.md).
  * Pure rules shared by the emulator and the provider's preview checks.
  */
-import { BlockList, isIP } from "node:net";
+import { isIP } from "node:net";
+import { nonPublicHost } from "./addresses";
 import { textViolations } from "./text";
 import type { RuleViolation } from "./types";
 
@@ -71,31 +72,12 @@ export function sourceViolations(body: Record<string, unknown>, { creating }: { 
   return out;
 }
 
-// Addresses the API will not connect a broker to: loopback, private, link-local,
-// unique-local, CGNAT, unspecified, multicast and documentation ranges.
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
-  ["192.0.0.0", 24], ["192.0.2.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["198.51.100.0", 24], ["203.0.113.0", 24],
-  ["224.0.0.0", 4], ["240.0.0.0", 4],
-] as const) blocked.addSubnet(net, prefix, "ipv4");
-for (const [net, prefix] of [["::", 128], ["::1", 128], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8], ["2001:db8::", 32]] as const) blocked.addSubnet(net, prefix, "ipv6");
-const BLOCKED_NAMES = /^(localhost|.*\.localhost|.*\.local|.*\.internal|.*\.localdomain)$/i;
-
 /**
- * Whether the API refuses to connect to this broker host (422 `broker_not_allowed`).
- * Decided from the host as written (no DNS lookup): literal non-public addresses
- * (IPv4-mapped IPv6 included) and local-only names.
+ * Whether the API refuses to connect to this broker host (422 `broker_not_allowed`):
+ * a non-public host by `rules/addresses.ts`, decided from the host as written.
  */
 export function brokerHostNotAllowed(host: string): boolean {
-  const h = host.replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "");
-  const kind = isIP(h);
-  if (kind === 4) return blocked.check(h, "ipv4");
-  if (kind === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(h);
-    return mapped ? blocked.check(mapped[1]!, "ipv4") : blocked.check(h, "ipv6");
-  }
-  return BLOCKED_NAMES.test(h);
+  return nonPublicHost(host) !== undefined;
 }
 
 /** `host:port` as `broker_not_allowed` reports it (IPv6 in brackets). */

@@ -5,7 +5,8 @@
  * - One error handler rendering the shared error shape; 404 with no details for an
  *   unknown path, 405 for a known path with another method.
  * - Bodies read as raw bytes (ingest signs them), parsed as JSON here: invalid JSON is
- *   422 `json_invalid`; on Inboxes a body that is not UTF-8 is 400 `bad_request`;
+ *   422 `json_invalid`, and so is a body that is not UTF-8 (JSON text is UTF-8);
+ *   on Inboxes a body that is not UTF-8 is 400 `bad_request` instead (spec 1);
  *   over the limit is 413 with `details.limit`.
  * - The request log and fault injection of the control plane.
  */
@@ -46,7 +47,8 @@ export interface ProductModule {
 const CONTROL_PREFIX = "/_emulator";
 /** Paths whose body is the raw provider request, not an API JSON body. */
 const RAW_BODY_PATHS = /^\/webhooks\/v1\/ingest\//;
-const utf8 = new TextDecoder("utf-8", { fatal: true });
+// ignoreBOM: a BOM stays in the text (and JSON.parse refuses it), as before.
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -113,16 +115,17 @@ export function buildApp(ctx: EmulatorContext, products: ProductModule[], contro
   app.addContentTypeParser("*", { parseAs: "buffer" }, (req: FastifyRequest, body: Buffer, done) => {
     req.rawBody = body;
     if (RAW_BODY_PATHS.test(req.url) || body.length === 0) return done(null, undefined);
-    if (req.url.startsWith("/inboxes/")) {
-      try {
-        utf8.decode(body);
-      } catch {
-        return done(badRequest("The body is not valid UTF-8."), undefined);
-      }
+    // JSON text is UTF-8 (RFC 8259): bytes that are not are never read as U+FFFD.
+    let text: string;
+    try {
+      text = utf8.decode(body);
+    } catch {
+      if (req.url.startsWith("/inboxes/")) return done(badRequest("The body is not valid UTF-8."), undefined);
+      return done(validationError([{ loc: ["body", 0], type: "json_invalid", msg: "JSON decode error: the body is not valid UTF-8" }]), undefined);
     }
     if (nestsDeeperThan(body)) return done(validationError([tooDeepEntry()], `The body nests deeper than ${MAX_JSON_DEPTH} levels.`), undefined);
     try {
-      done(null, JSON.parse(body.toString("utf8")));
+      done(null, JSON.parse(text));
     } catch (e) {
       done(validationError([{ loc: ["body", 0], type: "json_invalid", msg: `JSON decode error: ${(e as Error).message}` }]), undefined);
     }

@@ -7,7 +7,8 @@
  * cannot pass a ceiling or duplicate a name).
  */
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { accessSync, constants, existsSync, readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { rename, writeFile } from "node:fs/promises";
 import type { PlanName } from "./plans";
 import { parseNullProto } from "./dict";
@@ -114,6 +115,14 @@ export class Store {
     private readonly writeDelayMs = DEFAULT_STATE_WRITE_DELAY_MS,
   ) {
     this.state = stateFile && existsSync(stateFile) ? (parseNullProto(readFileSync(stateFile, "utf8")) as CoreState) : initial();
+    // A file that could never be written fails the start, not the first write behind.
+    if (stateFile) {
+      try {
+        accessSync(dirname(resolve(stateFile)), constants.W_OK);
+      } catch (e) {
+        throw new Error(`cannot write the state file ${stateFile}: its folder ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "does not exist" : "is not writable"} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+      }
+    }
   }
 
   /** Product state, created by `init` on first use (and after reset). */
@@ -140,8 +149,9 @@ export class Store {
   async flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    await this.writing;
+    await this.writing?.catch(() => undefined); // its failure leaves the state dirty: written again below
     if (this.dirty) await this.writeBehind();
+    if (this.dirty) throw new Error(`the state file ${this.stateFile} could not be written; the last changes are not in it`);
   }
 
   private async writeBehind(): Promise<void> {
@@ -155,12 +165,19 @@ export class Store {
       await writeFile(tmp, text);
       await rename(tmp, file);
     })();
+    let failed = false;
     try {
       await this.writing;
+    } catch (e) {
+      // The folder went away or filled up after the start: say so and keep serving. The
+      // state is written again with the next change, and on flush (which then fails the stop).
+      failed = true;
+      this.dirty = true;
+      process.stderr.write(`emulator: could not write the state file ${file}: ${(e as Error).message}\n`);
     } finally {
       this.writing = undefined;
       // Changes made while writing get their own write.
-      if (this.dirty) this.changed();
+      if (this.dirty && !failed) this.changed();
     }
   }
 }

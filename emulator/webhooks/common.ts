@@ -30,11 +30,18 @@ export function resolveProject(ctx: EmulatorContext, principal: Principal, proje
   return id;
 }
 
-/** 404 `project` unless the project is in the caller's workspace and reach. */
+/**
+ * A project the caller names (`project_id`): 404 `project` unless it is in the
+ * caller's workspace; 403 `forbidden`, reason `project` (spec 1: "no access to the
+ * named project") when a project-confined credential names another project of its
+ * workspace. Another project's objects, reached by their ids, stay 404 (`visible`).
+ */
 export function assertProjectVisible(ctx: EmulatorContext, principal: Principal, projectId: string): void {
   const project = ctx.state.projects[projectId];
-  const visible = project && project.workspace_id === principal.workspace.id && (!principal.confinedProject || principal.confinedProject === projectId);
-  if (!visible) throw notFound("project", projectId);
+  if (!project || project.workspace_id !== principal.workspace.id) throw notFound("project", projectId);
+  if (principal.confinedProject && principal.confinedProject !== projectId) {
+    throw forbidden("project", `This key is confined to project ${principal.confinedProject}; it has no access to project ${projectId}. Use a key of that project, or one that is not confined to a project.`);
+  }
 }
 
 /** A resource is visible when it is in the caller's workspace and, for a confined credential, its project. */

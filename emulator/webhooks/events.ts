@@ -81,6 +81,18 @@ export interface PublishInput {
 }
 
 /**
+/**
+ * Where an idempotency key is remembered. Ingest's namespaced keys
+ * (`ingest:<source_id>:<id>`, spec 2) live apart from publishers' `Idempotency-Key`s,
+ * so a publisher's key never occupies an ingest key (nor the reverse), whatever it
+ * spells: a header value cannot hold a line feed, so no publisher slot starts with
+ * `<workspace>\n`. Publisher slots keep the form state files already hold.
+ */
+function idempotencySlot(workspaceId: string, key: string, origin: "lenient" | "ingest"): string {
+  return origin === "ingest" ? `${workspaceId}\n${key}` : `${workspaceId}:${key}`;
+}
+
+/**
  * Publish one event: idempotency, the type policy and schema (event-types'
  * `checkPublish`), the monthly deliveries ceiling, then the fan-out as `queued`
  * deliveries. Synchronous throughout, so concurrent publishes cannot pass the ceiling.
@@ -96,7 +108,7 @@ export function publishEvent(
   const state = eventsState(ctx);
   const ws = principal.workspace;
   const projectId = resolveProject(ctx, principal, input.project_id);
-  const idemKey = opts.idempotencyKey === undefined ? undefined : `${ws.id}:${opts.idempotencyKey}`;
+  const idemKey = opts.idempotencyKey === undefined ? undefined : idempotencySlot(ws.id, opts.idempotencyKey, opts.origin);
   const fingerprint = fingerprintOf({ ...input, project_id: projectId });
   if (idemKey !== undefined) {
     const seen = state.idempotency[idemKey];

@@ -2,8 +2,9 @@
  * Sending to a receiving endpoint (test pings, verification, worker attempts)
  * without ever leaving the machine or resolving a name:
  *
- * - A URL whose host is `localhost` (or `*.localhost`) or an IP literal in a private,
- *   loopback, link-local or otherwise non-public range is `blocked_address`.
+ * - A URL whose host is non-public by `rules/addresses.ts` (an IP literal in a
+ *   private, loopback, link-local or otherwise non-public range, in any notation, or
+ *   a local-only name such as `localhost` or `*.internal`) is `blocked_address`.
  * - Exception: with `allowLoopbackTargets`, a loopback host (127.0.0.0/8, ::1,
  *   localhost) is really POSTed to over HTTPS, signed and with the custom headers;
  *   the dispatcher accepts self-signed certificates, and is only ever used for
@@ -17,9 +18,9 @@
  * Body: `{"id", "type", "created_at", "data"}`.
  */
 import { createHmac } from "node:crypto";
-import { BlockList, isIP } from "node:net";
 import { Agent, request } from "undici";
 import type { EmulatorContext } from "../core/context";
+import { canonicalHost, isLoopbackHost, nonPublicHost } from "../../rules/addresses";
 import { ENDPOINT_LIMITS } from "../../rules/endpoint";
 import type { EndpointRecord } from "./endpoint-store";
 import { dict } from "../core/dict";
@@ -53,40 +54,10 @@ export interface SendResult {
   latency_ms: number;
 }
 
-const NON_PUBLIC = new BlockList();
-for (const [net, prefix] of [
-  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
-  ["192.0.0.0", 24], ["192.0.2.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["198.51.100.0", 24], ["203.0.113.0", 24], ["224.0.0.0", 3],
-] as const) NON_PUBLIC.addSubnet(net, prefix, "ipv4");
-for (const [net, prefix] of [["::", 128], ["::1", 128], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8], ["2001:db8::", 32], ["64:ff9b::", 96]] as const) NON_PUBLIC.addSubnet(net, prefix, "ipv6");
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet("127.0.0.0", 8, "ipv4");
-LOOPBACK.addAddress("::1", "ipv6");
-
-/** The URL's host without IPv6 brackets; IPv4-mapped IPv6 becomes the IPv4 address. */
+/** The URL's host as `rules/addresses.ts` reads it (no IPv6 brackets, IPv4 dotted decimal). */
 export function hostOf(url: string): string {
-  const h = new URL(url).hostname.toLowerCase().replace(/^\[|\]$/g, "");
-  const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(h);
-  if (mapped) {
-    const n = (parseInt(mapped[1]!, 16) << 16) | parseInt(mapped[2]!, 16);
-    return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join(".");
-  }
-  return h;
-}
-
-const isLocalhostName = (h: string) => h === "localhost" || h.endsWith(".localhost");
-
-/** Host is a non-public IP literal or a localhost name (never resolved). */
-export function isBlockedHost(host: string): boolean {
-  if (isLocalhostName(host)) return true;
-  const family = isIP(host);
-  return family !== 0 && NON_PUBLIC.check(host, family === 4 ? "ipv4" : "ipv6");
-}
-
-export function isLoopbackHost(host: string): boolean {
-  if (isLocalhostName(host)) return true;
-  const family = isIP(host);
-  return family !== 0 && LOOPBACK.check(host, family === 4 ? "ipv4" : "ipv6");
+  const hostname = new URL(url).hostname;
+  return canonicalHost(hostname) ?? hostname;
 }
 
 export interface Envelope {
@@ -108,10 +79,10 @@ export function signatureHeaders(secret: string, id: string, timestamp: number, 
  */
 export async function sendToEndpoint(ctx: EmulatorContext, endpoint: EndpointRecord, envelope: Envelope, challenge?: string): Promise<SendResult> {
   const host = hostOf(endpoint.url);
-  if (isBlockedHost(host) && !(ctx.allowLoopbackTargets && isLoopbackHost(host))) {
+  if (nonPublicHost(host)) {
+    if (ctx.allowLoopbackTargets && isLoopbackHost(host)) return realSend(ctx, endpoint, envelope, challenge);
     return failed("blocked_address", `The host ${host} is not a public address; nothing was sent.`);
   }
-  if (isBlockedHost(host)) return realSend(ctx, endpoint, envelope, challenge);
   return controlledOutcome(targetOutcomes(ctx)[host] ?? targetOutcomes(ctx)["*"] ?? DEFAULT_OUTCOME, challenge);
 }
 

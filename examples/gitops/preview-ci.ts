@@ -9,7 +9,10 @@
  * 3. prints the plan summary and every policy violation (and appends both, as
  *    Markdown, to $GITHUB_STEP_SUMMARY when it is set);
  * 4. exits 1 on a mandatory violation or a plan error, 0 otherwise (advisory
- *    violations are printed, not fatal).
+ *    violations are printed, not fatal). A policy config the Pulumi CLI would refuse
+ *    (unreadable, an unknown enforcement level or policy name, a value the policy's
+ *    config schema rejects) is a plan error naming every problem, and the pack's
+ *    process is stopped with the run (test/engine/policy.ts).
  *
  *   npm run preview:ci
  *   npm run preview:ci -- --stack prod --policy-config policy-config.json

@@ -81,13 +81,21 @@ export function readCatalog(view: StackView): Catalog {
 }
 
 /**
- * Is the policy in force for `projectId` declared strict? The project's own
- * override if the stack declares one, else the workspace policy (no projectId).
- * An unknown value is never strict: we cannot tell.
+ * Is the policy in force for `projectId` certainly strict? The project's own override
+ * if the stack declares one, else the workspace policy (no projectId). Undefined
+ * whenever a value still unknown could make it not strict: the policy is unknown; the
+ * endpoint's project is unknown or the default project (its id is not in the stack)
+ * and some override is not certainly strict; or an override whose project is unknown
+ * could be this project's and is not certainly strict.
  */
 export function strictPolicyInForce(catalog: Catalog, projectId: Value<string>): DeclaredPolicy | undefined {
   const workspace = catalog.policies.find((p) => p.projectId === undefined);
-  const override = typeof projectId === "string" ? catalog.policies.find((p) => p.projectId === projectId) : undefined;
+  const overrides = catalog.policies.filter((p) => p.projectId !== undefined);
+  const notStrict = (p: DeclaredPolicy) => p.policy !== "strict";
+  const anyProject = typeof projectId !== "string" || isUnknown(projectId);
+  if (anyProject && overrides.some(notStrict)) return undefined;
+  if (!anyProject && overrides.some((p) => isUnknown(p.projectId) && notStrict(p))) return undefined;
+  const override = anyProject ? undefined : overrides.find((p) => p.projectId === projectId);
   const inForce = override ?? workspace;
   return inForce?.policy === "strict" ? inForce : undefined;
 }

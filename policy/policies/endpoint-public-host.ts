@@ -1,13 +1,14 @@
 /**
  * The service never delivers to a host that resolves to a private or non-public
  * address: every delivery would end as `blocked_address` (spec 2, Events). Catch
- * the URLs that say so themselves (IP literals in private, loopback or link-local
- * ranges; localhost, *.internal, *.local) before anything is created. Hosts that are
+ * the URLs that say so themselves (IP literals in any non-public range, in any
+ * notation; localhost, *.internal, *.local: rules/addresses.ts) before anything is created. Hosts that are
  * reachable publicly despite their name can be exempted with `allowedHosts`.
  */
 import type { ResourceValidationPolicy } from "@pulumi/policy";
 import { configSchema, readConfig } from "../lib/config";
-import { blockedHost, hostAllowed } from "../lib/hosts";
+import { nonPublicHost } from "../../rules/addresses";
+import { hostAllowed } from "../lib/hosts";
 import { validateKinds } from "../lib/match";
 
 export interface EndpointPublicHostConfig {
@@ -25,7 +26,7 @@ const schema = configSchema<EndpointPublicHostConfig>({
 
 export const endpointPublicHost: ResourceValidationPolicy = {
   name: "endpoint-public-host",
-  description: "Endpoints deliver only to public hosts: no private, loopback or link-local addresses or names.",
+  description: "Endpoints deliver only to public hosts: no private, loopback, link-local or otherwise non-public addresses or names.",
   enforcementLevel: "mandatory",
   remediationSteps:
     "Point url at a publicly reachable host name. If the host is public despite its name, add it to this policy's allowedHosts config.",
@@ -38,7 +39,7 @@ export const endpointPublicHost: ResourceValidationPolicy = {
     } catch {
       return; // not a URL at all: endpoint-https-only reports it
     }
-    const blocked = blockedHost(hostname);
+    const blocked = nonPublicHost(hostname);
     if (!blocked) return;
     const { allowedHosts } = readConfig(schema, args);
     if (hostAllowed(hostname, allowedHosts)) return;

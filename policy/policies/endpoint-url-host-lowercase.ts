@@ -9,8 +9,13 @@ import type { ResourceValidationPolicy } from "@pulumi/policy";
 import { remediateKinds, validateKinds } from "../lib/match";
 import { isUnknown, mapKeepingSecret } from "../lib/props";
 
-/** scheme://, userinfo@ (optional), host[:port], then the rest (path, query, fragment) untouched. */
-const AUTHORITY = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)((?:[^/?#@]*@)?)([^/?#]*)([\s\S]*)$/;
+/**
+ * scheme://, userinfo@ (optional), host[:port], then the rest (path, query, fragment)
+ * untouched. The authority ends at the first `/`, `?`, `#` or `\` (a URL parser reads
+ * `\` as `/` in http(s) URLs); userinfo runs to the authority's LAST `@`, as URL
+ * parsers read it, so an `@` inside a password stays in the userinfo.
+ */
+const AUTHORITY = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)((?:[^/?#\\]*@)?)([^/?#\\]*)([\s\S]*)$/;
 
 interface UrlParts {
   prefix: string;

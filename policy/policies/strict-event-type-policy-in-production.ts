@@ -27,7 +27,11 @@ export const strictEventTypePolicyInProduction: StackValidationPolicy = {
     if (!isProductionStack(view.stack, productionStacks)) return;
     const usesWebhooks = WEBHOOKS_KINDS.some((kind) => view.ofKind(kind).length > 0);
     if (!usesWebhooks) return;
-    const workspacePolicies = view.ofKind("webhooks:EventTypePolicy").filter((p) => p.props.projectId === undefined || p.props.projectId === null);
+    const policies = view.ofKind("webhooks:EventTypePolicy");
+    const workspacePolicies = policies.filter((p) => p.props.projectId === undefined || p.props.projectId === null);
+    // A policy whose projectId is unknown during preview may turn out to be the workspace's.
+    const maybeWorkspace = policies.some((p) => isUnknown(p.props.projectId) && (p.props.policy === "strict" || isUnknown(p.props.policy)));
+    if (workspacePolicies.length === 0 && maybeWorkspace) return;
     if (workspacePolicies.length === 0) {
       report(
         `production stack "${view.stack}" (config productionStacks) declares no workspace EventTypePolicy; declare one with policy: "strict" and no projectId.`,

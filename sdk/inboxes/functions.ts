@@ -7,6 +7,7 @@ import { remoteFields } from "../../provider/engine/resource-provider";
 import { inboxDefinition, type InboxPlan, type InboxUsage } from "../../provider/inboxes/inbox";
 import { settingNames } from "../../provider/config";
 import { programContext } from "../program";
+import { walkList, walkNewestFirst } from "../walk";
 import type { InboxStatus, InboxTransport } from "./inbox";
 
 /** An inbox as the service reports it. */
@@ -65,7 +66,7 @@ export async function getInbox(args: GetInboxArgs): Promise<InboxInfo> {
 
 /** Every live inbox (all pages), or the one matching `address`. */
 export async function getInboxes(args: GetInboxesArgs = {}): Promise<InboxInfo[]> {
-  const items = await ctxOf(args).client.listAll<Record<string, unknown>>(inboxDefinition.paths.create, { address: args.address });
+  const items = await walkList(ctxOf(args).client, inboxDefinition.paths.create, { address: args.address });
   return items.map(toInfo);
 }
 
@@ -80,12 +81,15 @@ export async function getUsage(args: Connection = {}): Promise<InboxUsage> {
 }
 
 /**
- * Every message of an inbox (all pages, newest first). Reading messages with an API
+ * Every message of an inbox, newest first, as they stood when the call began: every
+ * page, each message once; messages received during the walk are left for the next
+ * call (sdk/walk.ts). Reading messages with an API
  * key needs a paid plan (feature `read_api`); on a plan without it this fails saying so.
  */
 export async function getMessages(args: GetMessagesArgs): Promise<InboxMessage[]> {
   try {
-    const items = await ctxOf(args).client.listAll<Record<string, unknown>>(`${inboxDefinition.paths.item(args.inboxId)}/messages`, { since: args.since, until: args.until, extract: args.extract });
+    const path = `${inboxDefinition.paths.item(args.inboxId)}/messages`;
+    const items = await walkNewestFirst(ctxOf(args).client, path, { since: args.since, until: args.until, extract: args.extract }, "received_at");
     return items.map((m) => Object.fromEntries(Object.entries(m).map(([k, v]) => [camel(k), v])) as InboxMessage);
   } catch (err) {
     if (isApiError(err, 402, "not_entitled") && err.details.feature === "read_api") {

@@ -8,6 +8,7 @@ import { explainApiError } from "../../provider/engine/errors";
 import { operationContext, remoteFields } from "../../provider/engine/resource-provider";
 import { endpointDefinition } from "../../provider/webhooks/endpoint";
 import { programConfig } from "../program";
+import { walkList } from "../walk";
 import type { EndpointStatus, EndpointSubscription, EndpointSuspension } from "./endpoint";
 
 /** An endpoint as the service reports it (write-only values and the signing secret are never returned). */
@@ -66,7 +67,7 @@ export async function getEndpoint(args: GetEndpointArgs): Promise<EndpointInfo> 
 export async function getEndpoints(args: GetEndpointsArgs = {}): Promise<EndpointInfo[]> {
   const ctx = operationContext(endpointDefinition, args.profile, programConfig());
   try {
-    const items = await ctx.client.listAll<Record<string, unknown>>(endpointDefinition.paths.create, { project_id: args.projectId });
+    const items = await walkList(ctx.client, endpointDefinition.paths.create, { project_id: args.projectId });
     return items.map(toInfo);
   } catch (err) {
     throw isApiError(err) ? explainApiError(endpointDefinition, err, "read", { profile: args.profile, projectId: args.projectId }) : err;

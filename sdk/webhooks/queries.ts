@@ -8,6 +8,7 @@ import { operationContext, remoteFields } from "../../provider/engine/resource-p
 import type { OperationContext } from "../../provider/engine/fields";
 import { eventTypeDefinition } from "../../provider/webhooks/event-type";
 import { sourceDefinition } from "../../provider/webhooks/source";
+import { walkList, walkNewestFirst } from "../walk";
 import { programConfig } from "./functions";
 import type { EventTypePolicyValue } from "./event-type-policy";
 import type { BrokerQueueKind, SourceEventTypeSource, SourceProvider } from "./source";
@@ -82,7 +83,8 @@ export interface GetEventTypesArgs extends ProfileArgs {
 
 /** The event type catalog (all pages). */
 export async function getEventTypes(args: GetEventTypesArgs = {}): Promise<EventTypeInfo[]> {
-  const items = await webhooks(args.profile).client.listAll<Record<string, unknown>>("/v1/event-types", { project_id: args.projectId });
+  // An event type is named, not numbered: its scope and name tell it apart.
+  const items = await walkList(webhooks(args.profile).client, "/v1/event-types", { project_id: args.projectId }, (e) => `${String(e["project_id"] ?? "")}\n${String(e["name"])}`);
   return items.map((e) => remoteFields(eventTypeDefinition, e) as unknown as EventTypeInfo);
 }
 
@@ -123,7 +125,7 @@ export async function getSource(args: { id: string } & ProfileArgs): Promise<Sou
 
 /** Every source the key can see (all pages), optionally of one project. */
 export async function getSources(args: { projectId?: string } & ProfileArgs = {}): Promise<SourceInfo[]> {
-  const items = await webhooks(args.profile).client.listAll<Record<string, unknown>>("/v1/sources", { project_id: args.projectId });
+  const items = await walkList(webhooks(args.profile).client, "/v1/sources", { project_id: args.projectId });
   return items.map(sourceInfo);
 }
 
@@ -155,9 +157,12 @@ export interface GetDeliveriesArgs extends ProfileArgs {
   q?: string;
 }
 
-/** Deliveries matching the filters (all pages). An unknown status is refused by the service (422 `webhooks.unknown_delivery_status`). */
+/**
+ * Deliveries matching the filters, newest first, as they stood when the call began:
+ * every page, each delivery once; deliveries created during the walk are left for the
+ * next call (sdk/walk.ts). An unknown status is refused by the service (422 `webhooks.unknown_delivery_status`). */
 export async function getDeliveries(args: GetDeliveriesArgs = {}): Promise<DeliveryInfo[]> {
   const { profile, endpointId, eventType, projectId, ...rest } = args;
-  const items = await webhooks(profile).client.listAll<Record<string, unknown>>("/v1/deliveries", { ...rest, endpoint_id: endpointId, event_type: eventType, project_id: projectId });
+  const items = await walkNewestFirst(webhooks(profile).client, "/v1/deliveries", { ...rest, endpoint_id: endpointId, event_type: eventType, project_id: projectId }, "created_at");
   return items.map((d) => camelKeys<DeliveryInfo>(d));
 }

@@ -5,7 +5,7 @@
  * state file flushed (nothing lost on a clean stop). Runs the built CLI: `npm run build` first.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -13,6 +13,29 @@ import { FLAGS } from "../../emulator/cli-options";
 
 const cli = join(__dirname, "../../dist/emulator/cli.js");
 const run = (...args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: "utf8", timeout: 30_000 });
+
+/** The built CLI on a free port with `--state-file`, once it prints its URL. */
+async function startCli(stateFile: string) {
+  const child = spawn(process.execPath, [cli, "--port", "0", "--state-file", stateFile], { stdio: ["ignore", "pipe", "pipe"] });
+  const url = await new Promise<string>((resolve) => {
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk: string) => {
+      const m = /listening on (http:\/\/\S+)/.exec(chunk);
+      if (m) resolve(m[1]!);
+    });
+  });
+  return { child, url };
+}
+
+/** Registers an event type with the default workspace's admin key (a write the state file must keep). */
+async function createEventType(url: string, name: string): Promise<Response> {
+  const keys = (await (await fetch(`${url}/_emulator/keys`)).json()) as { webhooks: { admin: string } };
+  return fetch(`${url}/webhooks/v1/event-types`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${keys.webhooks.admin}`, "content-type": "application/json" },
+    body: JSON.stringify({ name }),
+  });
+}
 
 describe("pulumi-svc-emulator command line", () => {
   it("is a node script (shebang) so it works as a package bin", () => {
@@ -50,24 +73,42 @@ describe("pulumi-svc-emulator command line", () => {
 
   it("SIGTERM flushes --state-file: what was written just before the stop is there", async () => {
     const stateFile = join(mkdtempSync(join(tmpdir(), "svc-cli-")), "state.json");
-    const child = spawn(process.execPath, [cli, "--port", "0", "--state-file", stateFile], { stdio: ["ignore", "pipe", "inherit"] });
-    const url = await new Promise<string>((resolve) => {
-      child.stdout.setEncoding("utf8");
-      child.stdout.on("data", (chunk: string) => {
-        const m = /listening on (http:\/\/\S+)/.exec(chunk);
-        if (m) resolve(m[1]!);
-      });
-    });
-    const keys = (await (await fetch(`${url}/_emulator/keys`)).json()) as { webhooks: { admin: string } };
-    const created = await fetch(`${url}/webhooks/v1/event-types`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${keys.webhooks.admin}`, "content-type": "application/json" },
-      body: JSON.stringify({ name: "written.last" }),
-    });
-    expect(created.status).toBe(201);
+    const { child, url } = await startCli(stateFile);
+    expect((await createEventType(url, "written.last")).status).toBe(201);
     const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     child.kill("SIGTERM");
     expect(await exit).toBe(0);
     expect(readFileSync(stateFile, "utf8")).toContain("written.last");
+  });
+
+  it("--state-file in a folder that does not exist: exit 1 at start, naming the file; nothing listens", () => {
+    const stateFile = join(mkdtempSync(join(tmpdir(), "svc-cli-")), "no-such-folder", "state.json");
+    const res = spawnSync(process.execPath, [cli, "--port", "0", "--state-file", stateFile], { encoding: "utf8", timeout: 10_000 });
+    expect(res.stdout).not.toContain("listening");
+    expect(res.stderr).toContain(`emulator failed to start: cannot write the state file ${stateFile}: its folder does not exist`);
+    expect(res.status).toBe(1);
+  });
+
+  it("a state file's folder removed while running: the write fails loudly, the emulator keeps answering", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "svc-cli-"));
+    const { child, url } = await startCli(join(folder, "state.json"));
+    try {
+      rmSync(folder, { recursive: true, force: true });
+      expect((await createEventType(url, "unwritten")).status).toBe(201);
+      // The write behind fails: the emulator says so on stderr (or, before, died of it).
+      const outcome = await new Promise<string>((resolve) => {
+        let stderr = "";
+        child.stderr.setEncoding("utf8");
+        child.stderr.on("data", (chunk: string) => {
+          stderr += chunk;
+          if (stderr.includes("could not write the state file")) resolve("reported");
+        });
+        child.once("exit", (code) => resolve(`exited with code ${code}`));
+      });
+      expect(outcome).toBe("reported");
+      expect((await createEventType(url, "still.answering")).status).toBe(201);
+    } finally {
+      child.kill("SIGKILL");
+    }
   });
 });

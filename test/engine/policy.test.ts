@@ -1,6 +1,7 @@
 // Policy packs through the real @pulumi/policy server (fixtures/policy-pack),
 // started with @pulumi/pulumi/cmd/run-policy-pack.
 
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { expect, test } from "vitest";
@@ -64,4 +65,55 @@ test("policy config: schema defaults apply, a config file overrides them, Analyz
   expect(stack.policyViolations).toEqual([
     expect.objectContaining({ policyName: "kv-stack-limit", enforcementLevel: "advisory", message: expect.stringContaining("2 kv objects") }),
   ]);
+});
+
+/** Processes running a policy pack from `packDir` (`node .../run-policy-pack/index.js <engine> <packDir>`), wherever re-parented. */
+function packProcesses(packDir: string): string[] {
+  return execFileSync("ps", ["-eo", "pid=,ppid=,args="], { encoding: "utf8" })
+    .split("\n")
+    .filter((line) => line.includes("run-policy-pack") && line.trimEnd().endsWith(` ${packDir}`));
+}
+
+/** The fixture pack under a path of its own, so that no other test's pack process can be taken for this one's. */
+function privatePackPath(): { dir: string; remove(): void } {
+  const dir = path.join(__dirname, "fixtures", `.policy-pack-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  fs.symlinkSync(PACK, dir, "dir");
+  return { dir, remove: () => fs.rmSync(dir, { force: true }) };
+}
+
+test.each([
+  ["an unknown enforcement level", { "kv-large-value": "mandatry" }, 'kv-large-value: enforcement level "mandatry" is not one of advisory, mandatory, disabled, remediate'],
+  ["an unknown level in an object", { "kv-max-value": { enforcementLevel: "strict", max: 5 } }, 'kv-max-value: enforcement level "strict" is not one of'],
+  ["an unknown level for all", { all: "warn" }, 'all: enforcement level "warn" is not one of'],
+  ["a value of the wrong type", { "kv-max-value": { max: "ten" } }, "kv-max-value.max must be number"],
+  ["an unknown policy name", { "kv-max-valu": { max: 5 } }, '"kv-max-valu" is not a policy of kv-fixture-policies (did you mean "kv-max-value"?)'],
+])("policy config with %s: refused with a clear message before anything runs, and the pack's process is gone", async (_what, config, message) => {
+  const s = scenario();
+  const pack = privatePackPath();
+  try {
+    const file = path.join(s.dir, "policy-config.json");
+    fs.writeFileSync(file, JSON.stringify(config));
+    const r = await s.run("preview", [obj("x", 500)], { policyPack: pack.dir, policyConfig: file });
+    expect(r.ok).toBe(false);
+    expect(errors(r)).toContain(`invalid policy config ${file}`);
+    expect(errors(r)).toContain(message);
+    expect(s.calls().filter((c) => c.op === "check")).toEqual([]);
+    expect(packProcesses(pack.dir)).toEqual([]);
+  } finally {
+    pack.remove();
+  }
+});
+
+test("a policy config file that does not exist: refused, and no pack process is left", async () => {
+  const s = scenario();
+  const pack = privatePackPath();
+  try {
+    const file = path.join(s.dir, "missing.json");
+    const r = await s.run("preview", [obj("x", 1)], { policyPack: pack.dir, policyConfig: file });
+    expect(packProcesses(pack.dir)).toEqual([]);
+    expect(r.ok).toBe(false);
+    expect(errors(r)).toContain(`invalid policy config ${file}:\n  - cannot read the file (ENOENT)`);
+  } finally {
+    pack.remove();
+  }
 });

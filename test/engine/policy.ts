@@ -1,13 +1,17 @@
 // The engine's side of the Analyzer protocol, for one policy pack run through
 // @pulumi/pulumi/cmd/run-policy-pack (what the CLI's pulumi-analyzer-policy plugin
 // does): `node run-policy-pack/index.js <engineAddress> <packDir>`, port on the
-// first stdout line.
+// first stdout line. The config file is checked as the CLI checks it (reconcileConfig),
+// and on any failure while starting the pack's process is stopped before the error
+// goes up: a failed run leaves nothing behind.
 //
 // Order, as the engine: GetAnalyzerInfo and GetPluginInfo, Configure with the
 // pack's config (the pack's initial config, then schema defaults, then the user's
 // config file), ConfigureStack; per resource Remediate then Analyze on its checked
 // inputs (`__provider` included); AnalyzeStack on every resource's outputs at the end.
 
+import Ajv from "ajv";
+import { closest, distance } from "fastest-levenshtein";
 import { trackChild } from "./children";
 import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
@@ -49,8 +53,21 @@ export class PolicyPack {
   ) {}
 
   static async start(opts: PolicyPackOptions): Promise<PolicyPack> {
+    // Read before anything starts: a bad file starts nothing.
+    const file = opts.configFile ? readPolicyConfigFile(opts.configFile) : {};
     const entry = require.resolve("@pulumi/pulumi/cmd/run-policy-pack/index.js");
     const child = trackChild(spawn(process.execPath, [entry, opts.engineAddress, opts.dir], { cwd: opts.dir, env: opts.env, stdio: ["ignore", "pipe", "pipe"] }));
+    try {
+      return await PolicyPack.connect(child, opts, file);
+    } catch (e) {
+      // Whatever failed (a config the pack refuses, a pack that does not answer), the
+      // pack's process goes with it: nothing is left running.
+      await stopChild(child);
+      throw e;
+    }
+  }
+
+  private static async connect(child: ChildProcess, opts: PolicyPackOptions, file: Record<string, unknown>): Promise<PolicyPack> {
     const out = (message: string) => opts.diagnostics.push({ severity: "info", message, source: "policy" });
     readline.createInterface({ input: child.stderr! }).on("line", out);
     const port = await new Promise<string>((resolve, reject) => {
@@ -64,36 +81,38 @@ export class PolicyPack {
       child.once("exit", (code) => reject(new Error(`policy pack ${opts.dir} exited (code ${code}) before printing its port`)));
       child.once("error", reject);
     });
-    if (!/^\d+$/.test(port)) {
-      child.kill();
-      throw new Error(`policy pack ${opts.dir} printed ${JSON.stringify(port)} instead of a port`);
-    }
+    if (!/^\d+$/.test(port)) throw new Error(`policy pack ${opts.dir} printed ${JSON.stringify(port)} instead of a port`);
     const client = new analyzerrpc.AnalyzerClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-    const info = await unary<analyzerproto.AnalyzerInfo>((cb) => client.getAnalyzerInfo(new emptyproto.Empty(), cb));
-    await unary<pluginproto.PluginInfo>((cb) => client.getPluginInfo(new emptyproto.Empty(), cb));
-
-    const config = reconcileConfig(info, opts.configFile ? (JSON.parse(fs.readFileSync(opts.configFile, "utf8")) as Record<string, unknown>) : {});
-    const req = new analyzerproto.ConfigureAnalyzerRequest();
-    const map = req.getPolicyconfigMap();
-    for (const [name, c] of Object.entries(config)) {
-      const pc = new analyzerproto.PolicyConfig();
-      pc.setEnforcementlevel(LEVEL_NUMBERS[c.enforcementLevel] as analyzerproto.EnforcementLevel);
-      pc.setProperties(structproto.Struct.fromJavaScript(c.properties as Record<string, structproto.JavaScriptValue>));
-      map.set(name, pc);
-    }
-    await unary<emptyproto.Empty>((cb) => client.configure(req, cb));
-
-    const stackReq = new analyzerproto.AnalyzerStackConfigureRequest();
-    stackReq.setStack(opts.stack.name);
-    stackReq.setProject(opts.stack.project);
-    stackReq.setOrganization(opts.stack.organization);
-    stackReq.setDryRun(opts.stack.dryRun);
     try {
-      await unary<analyzerproto.AnalyzerStackConfigureResponse>((cb) => client.configureStack(stackReq, cb));
+      const info = await unary<analyzerproto.AnalyzerInfo>((cb) => client.getAnalyzerInfo(new emptyproto.Empty(), cb));
+      await unary<pluginproto.PluginInfo>((cb) => client.getPluginInfo(new emptyproto.Empty(), cb));
+
+      const config = reconcileConfig(info, file, opts.configFile);
+      const req = new analyzerproto.ConfigureAnalyzerRequest();
+      const map = req.getPolicyconfigMap();
+      for (const [name, c] of Object.entries(config)) {
+        const pc = new analyzerproto.PolicyConfig();
+        pc.setEnforcementlevel(LEVEL_NUMBERS[c.enforcementLevel] as analyzerproto.EnforcementLevel);
+        pc.setProperties(structproto.Struct.fromJavaScript(c.properties as Record<string, structproto.JavaScriptValue>));
+        map.set(name, pc);
+      }
+      await unary<emptyproto.Empty>((cb) => client.configure(req, cb));
+
+      const stackReq = new analyzerproto.AnalyzerStackConfigureRequest();
+      stackReq.setStack(opts.stack.name);
+      stackReq.setProject(opts.stack.project);
+      stackReq.setOrganization(opts.stack.organization);
+      stackReq.setDryRun(opts.stack.dryRun);
+      try {
+        await unary<analyzerproto.AnalyzerStackConfigureResponse>((cb) => client.configureStack(stackReq, cb));
+      } catch (e) {
+        if ((e as grpc.ServiceError).code !== grpc.status.UNIMPLEMENTED) throw e;
+      }
+      return new PolicyPack(child, client, info.getName(), info.getVersion(), config, opts.diagnostics);
     } catch (e) {
-      if ((e as grpc.ServiceError).code !== grpc.status.UNIMPLEMENTED) throw e;
+      client.close();
+      throw e;
     }
-    return new PolicyPack(child, client, info.getName(), info.getVersion(), config, opts.diagnostics);
   }
 
   hooks(): PolicyHooks {
@@ -193,23 +212,80 @@ export class PolicyPack {
 
   async close(): Promise<void> {
     this.client.close();
-    if (this.child.exitCode === null && this.child.signalCode === null) {
-      const exited = new Promise((r) => this.child.once("exit", r));
-      this.child.kill("SIGTERM");
-      await exited;
-    }
+    await stopChild(this.child);
   }
 }
+
+/** SIGTERM the pack's process and wait until it has exited. */
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+/** A policy config the CLI would refuse: every problem found, one per line. */
+export class PolicyConfigError extends Error {
+  constructor(
+    readonly file: string | undefined,
+    readonly problems: string[],
+  ) {
+    super(`invalid policy config${file ? ` ${file}` : ""}:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "PolicyConfigError";
+  }
+}
+
+/** `--policy-config`'s file: a JSON object, or a PolicyConfigError saying why not. */
+export function readPolicyConfigFile(file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (e) {
+    throw new PolicyConfigError(file, [`cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`]);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    throw new PolicyConfigError(file, [`not valid JSON (${(e as Error).message})`]);
+  }
+  if (!isObject(parsed)) throw new PolicyConfigError(file, ["the file must hold a JSON object: policy name -> enforcement level or {enforcementLevel, ...properties}"]);
+  return parsed;
+}
+
+const LEVEL_NAMES = Object.keys(LEVEL_NUMBERS) as Level[];
+const isLevel = (v: unknown): v is Level => typeof v === "string" && (LEVEL_NAMES as string[]).includes(v);
+const levelProblem = (where: string, v: unknown) => `${where}: enforcement level ${JSON.stringify(v)} is not one of ${LEVEL_NAMES.join(", ")}`;
+
+/** The one ajv setup for the packs' config schemas: every error, draft-7 annotations (`description`, `default`) ignored. */
+const ajv = new Ajv({ allErrors: true, strict: false, logger: false });
 
 /**
  * The policy config the engine sends with Configure: the pack's initial config,
  * then the config file ("all" sets every policy's level), then each policy's
  * schema defaults for properties still unset; required properties must be set.
+ *
+ * Validated as the Pulumi CLI validates it before any policy runs: an enforcement
+ * level that is not advisory, mandatory, remediate or disabled, a name that is no
+ * policy of the pack, or properties that do not satisfy the policy's config schema
+ * (type, bounds, required) refuse the whole config with a PolicyConfigError
+ * listing every problem.
  */
-export function reconcileConfig(info: analyzerproto.AnalyzerInfo, file: Record<string, unknown>): Record<string, PolicyConfigEntry> {
+export function reconcileConfig(info: analyzerproto.AnalyzerInfo, file: Record<string, unknown>, fileName?: string): Record<string, PolicyConfigEntry> {
+  const problems: string[] = [];
   const out: Record<string, PolicyConfigEntry> = {};
   const initial = info.getInitialconfigMap();
-  const all = typeof file["all"] === "string" ? (file["all"] as Level) : isObject(file["all"]) ? (file["all"]["enforcementLevel"] as Level | undefined) : undefined;
+  const names = info.getPoliciesList().map((p) => p.getName());
+  for (const key of Object.keys(file)) {
+    if (key !== "all" && !names.includes(key)) {
+      const near = closest(key, names);
+      problems.push(`${JSON.stringify(key)} is not a policy of ${info.getName()}${distance(key, near) <= 3 ? ` (did you mean ${JSON.stringify(near)}?)` : ""}`);
+    }
+  }
+  const allValue = file["all"];
+  const allLevel = isObject(allValue) ? allValue["enforcementLevel"] : allValue;
+  if (allValue !== undefined && !isLevel(allLevel)) problems.push(levelProblem("all", allLevel));
+  const all = isLevel(allLevel) ? allLevel : undefined;
   for (const p of info.getPoliciesList()) {
     const name = p.getName();
     const init = initial.get(name);
@@ -219,11 +295,14 @@ export function reconcileConfig(info: analyzerproto.AnalyzerInfo, file: Record<s
     };
     if (all) entry.enforcementLevel = all;
     const user = file[name];
-    if (typeof user === "string") entry.enforcementLevel = user as Level;
-    else if (isObject(user)) {
+    if (typeof user === "string" || (user !== undefined && !isObject(user))) {
+      if (isLevel(user)) entry.enforcementLevel = user;
+      else problems.push(levelProblem(name, user));
+    } else if (isObject(user)) {
       for (const [k, v] of Object.entries(user)) {
-        if (k === "enforcementLevel") entry.enforcementLevel = v as Level;
-        else entry.properties[k] = v;
+        if (k !== "enforcementLevel") entry.properties[k] = v;
+        else if (isLevel(v)) entry.enforcementLevel = v;
+        else problems.push(levelProblem(name, v));
       }
     }
     const schema = p.getConfigschema();
@@ -232,11 +311,17 @@ export function reconcileConfig(info: analyzerproto.AnalyzerInfo, file: Record<s
       for (const [k, s] of Object.entries(props)) {
         if (!(k in entry.properties) && s && typeof s === "object" && "default" in s) entry.properties[k] = s.default as Json;
       }
-      const missing = schema.getRequiredList().filter((k) => !(k in entry.properties));
-      if (missing.length) throw new Error(`policy ${name}: required config ${missing.join(", ")} not set (use --policy-config)`);
+      const validate = ajv.compile({ type: "object", properties: props, required: schema.getRequiredList() });
+      if (!validate(entry.properties)) {
+        for (const err of validate.errors ?? []) {
+          const where = err.instancePath ? `${name}${err.instancePath.replace(/\//g, ".")}` : name;
+          const required = err.keyword === "required" ? ` (set it in the policy config file)` : "";
+          problems.push(`${where} ${err.message ?? "is invalid"}${required}`);
+        }
+      }
     }
     out[name] = entry;
   }
+  if (problems.length) throw new PolicyConfigError(fileName, problems);
   return out;
 }
-

@@ -156,6 +156,30 @@ describe.skipIf(cliRunner.unavailable !== undefined)("preview with the svc-guard
     }
   });
 
+  it("a projectId unknown during preview that a lenient override may clear: the strict-policy check waits, the preview passes", async () => {
+    const seq = await lastSeq();
+    const r = await preview(VIOLATING, "dev", { lenientProject: emu().keys.project_id });
+    expect(violations(r)).toEqual([]);
+    expect(r.ok, r.summary).toBe(true);
+    await expectNothingCreated(seq);
+  });
+
+  it("remediation of a URL whose password holds an @: up stores the userinfo byte for byte, and nothing printed quotes it", async () => {
+    const config = { messyCase: "true", userinfo: "true", verify: "false" };
+    const up = await preview(VIOLATING, "userinfo", config, "up");
+    expect(violations(up)).toEqual([]);
+    expect(up.ok, up.summary).toBe(true);
+    try {
+      const res = await fetch(`${emu().webhooksUrl}/v1/endpoints`, { headers: { authorization: `Bearer ${emu().keys.webhooks.read}` } });
+      const { data } = (await res.json()) as { data: { url: string }[] };
+      expect(data.map((e) => e.url)).toEqual(["https://u:P@SS@hooks.example.com/Orders?Key=AbC"]);
+      expect(JSON.stringify({ summary: up.summary, diagnostics: up.diagnostics, violations: up.policyViolations })).not.toMatch(/P@SS|SS@/i);
+    } finally {
+      const destroy = await preview(VIOLATING, "userinfo", config, "destroy");
+      expect(destroy.ok, destroy.summary).toBe(true);
+    }
+  });
+
   it("all three together (http URL, plaintext Authorization, undeclared subscription): the provider refuses the URL and both resource policies report, the preview fails, nothing is created, no credential leaks", async () => {
     const seq = await lastSeq();
     const r = await preview(VIOLATING, "dev", { httpUrl: "true", plaintextAuthorization: "true", undeclaredSubscription: "true" });

@@ -66,14 +66,16 @@ describe("Webhooks credentials (GET /v1/auth/me)", () => {
     expect(ok.status).toBe(201);
   });
 
-  it("a project-confined credential is refused on other projects (404 project) and sees only its own", async () => {
+  it("a project-confined credential naming another project of its workspace is 403 forbidden reason project (spec 1); another workspace's project is 404; it sees only its own", async () => {
     const ws = await newWorkspace(emu());
     const other = await control(emu(), "POST", "/projects", { workspace_id: ws.workspace_id, name: "other" });
     const { key } = await control(emu(), "POST", "/keys", { product: "webhooks", scope: "admin", workspace_id: ws.workspace_id, project_id: ws.project_id });
     const me = await wh(emu(), "GET", "/v1/auth/me", { key });
     expect(me.body.project_id).toBe(ws.project_id);
-    expectError(await wh(emu(), "POST", "/v1/endpoints", { key, body: { url: "https://a.example.com/h", project_id: other.id } }), 404, "not_found", { reason: "project", id: other.id });
-    expectError(await wh(emu(), "GET", `/v1/endpoints?project_id=${other.id}`, { key }), 404, "not_found", { reason: "project", id: other.id });
+    expectError(await wh(emu(), "POST", "/v1/endpoints", { key, body: { url: "https://a.example.com/h", project_id: other.id } }), 403, "forbidden", { reason: "project" });
+    expectError(await wh(emu(), "GET", `/v1/endpoints?project_id=${other.id}`, { key }), 403, "forbidden", { reason: "project" });
+    const elsewhere = await newWorkspace(emu());
+    expectError(await wh(emu(), "GET", `/v1/endpoints?project_id=${elsewhere.project_id}`, { key }), 404, "not_found", { reason: "project", id: elsewhere.project_id });
     const foreign = await createEndpoint(emu(), ws.webhooks.admin, { project_id: other.id });
     expectError(await wh(emu(), "GET", `/v1/endpoints/${foreign.id}`, { key }), 404, "not_found", { reason: "endpoint", id: foreign.id });
     const own = await createEndpoint(emu(), key);

@@ -149,6 +149,18 @@ describe("event types: project-confined credentials", () => {
     expect(policy.body).toEqual({ policy: "strict", project_id: p2.id, inherited: false });
     expect((await wh(emu(), "GET", "/v1/event-types/policy", { key })).body).toEqual({ policy: "strict", project_id: p2.id, inherited: false });
     expect((await wh(emu(), "GET", "/v1/event-types/policy", { key: ws.webhooks.read })).body.policy).toBe("lenient");
-    expectError(await wh(emu(), "GET", `/v1/event-types?project_id=${ws.project_id}`, { key }), 404, "not_found", { reason: "project", id: ws.project_id });
+    expectError(await wh(emu(), "GET", `/v1/event-types?project_id=${ws.project_id}`, { key }), 403, "forbidden", { reason: "project" });
+  });
+});
+
+describe("a body that is not UTF-8", () => {
+  const emu = useEmulator();
+
+  it("is 422 validation_error with type json_invalid, and nothing is stored (never read as U+FFFD)", async () => {
+    const ws = await newWorkspace(emu());
+    const raw = Buffer.concat([Buffer.from('{"name":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]);
+    const res = await wh(emu(), "POST", "/v1/event-types", { key: ws.webhooks.admin, raw });
+    expectError(res, 422, "validation_error", { errors: [{ loc: ["body", 0], type: "json_invalid", msg: "JSON decode error: the body is not valid UTF-8" }] });
+    expect((await wh(emu(), "GET", "/v1/event-types", { key: ws.webhooks.read })).body.data).toEqual([]);
   });
 });

@@ -88,6 +88,24 @@ describe("ingest: publishing", () => {
     expect(other.body.event_id).not.toBe(first.body.event_id);
   });
 
+  it("a publisher's Idempotency-Key spelling an ingest key does not take the provider's event: both are published, each replays on its own", async () => {
+    const ws = await newWorkspace(emu());
+    const s = await createSource(emu(), ws.webhooks.admin);
+    const key = `ingest:${s.id}:evt_1`;
+    const published = await wh(emu(), "POST", "/v1/events", { key: ws.webhooks.publish, body: { event_type: "order.created", payload: { n: 1 } }, headers: { "idempotency-key": key } });
+    expect(published.status).toBe(201);
+    const body = JSON.stringify({ type: "order.created" });
+    const ingested = await ingest(emu(), s.id, body, { secret: s.secret, id: "evt_1" });
+    expect(ingested.status).toBe(202);
+    expect(ingested.body).toMatchObject({ outcome: "accepted", replayed: false });
+    expect(ingested.body.event_id).not.toBe(published.body.id);
+    // Each namespace still replays its own: the provider's retry and the publisher's.
+    expect((await ingest(emu(), s.id, body, { secret: s.secret, id: "evt_1" })).body).toMatchObject({ event_id: ingested.body.event_id, replayed: true });
+    const again = await wh(emu(), "POST", "/v1/events", { key: ws.webhooks.publish, body: { event_type: "order.created", payload: { n: 1 } }, headers: { "idempotency-key": key } });
+    expect(again.body.id).toBe(published.body.id);
+    expect((await wh(emu(), "GET", "/v1/events?event_type=order.created", { key: ws.webhooks.read })).body.total).toBe(2);
+  });
+
   it.each([
     ["provider (codehost header)", { provider: "codehost", secret: "gh" }, "{}", { "x-codehost-event": "push" }, "push"],
     ["provider (payments body type) with prefix", { provider: "payments", secret: "gh", event_type_prefix: "pay." }, '{"type":"charge.failed"}', {}, "pay.charge.failed"],

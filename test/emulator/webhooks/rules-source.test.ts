@@ -41,6 +41,8 @@ describe("brokerHostNotAllowed", () => {
     ["127.0.0.1", true], ["10.1.2.3", true], ["192.168.0.10", true], ["172.20.0.1", true], ["169.254.169.254", true], ["0.0.0.0", true],
     ["::1", true], ["[::1]", true], ["fd00::1", true], ["::ffff:127.0.0.1", true], ["localhost", true], ["mq.internal", true],
     ["mq.example.com", false], ["8.8.8.8", false], ["2606:4700::1111", false],
+    // a zone names the interface, the address decides; a trailing dot or a port changes nothing
+    ["fe80::1%eth0", true], ["[fe80::1%25eth0]", true], ["127.0.0.1.", true], ["0x7f.1", true], ["2606:4700::1111%eth0", false],
   ])("%s -> %s", (host, want) => {
     expect(brokerHostNotAllowed(host)).toBe(want);
   });

@@ -20,6 +20,20 @@ export const cases: PolicyCases = {
       remediated: inputs({ url: "https://User:Pa%5Ess@hooks.example.com:8443/In/%7Euser/Ä?Q=A%20B&x=Y#Frag", maxAttempts: 3 }),
     },
     {
+      title: "an @ in the password stays in the userinfo: only the host after the last @ changes, and no message quotes the userinfo",
+      kind: "webhooks:Endpoint",
+      props: inputs({ url: "https://u:P@SS@Hooks.Example.com/x" }),
+      violations: ['url host "Hooks.Example.com" has upper-case letters; host names are case-insensitive, write it as "hooks.example.com".'],
+      remediated: inputs({ url: "https://u:P@SS@hooks.example.com/x" }),
+    },
+    {
+      title: "a backslash ends the authority as a URL parser reads it: the path after it is kept",
+      kind: "webhooks:Endpoint",
+      props: inputs({ url: "https://Hooks.Example.com\\Path/To" }),
+      violations: ['url host "Hooks.Example.com" has upper-case letters; host names are case-insensitive, write it as "hooks.example.com".'],
+      remediated: inputs({ url: "https://hooks.example.com\\Path/To" }),
+    },
+    {
       title: "a secret URL stays secret",
       kind: "webhooks:Endpoint",
       props: inputs({ url: secret("https://HOOKS.example.com/T0KEN") }),

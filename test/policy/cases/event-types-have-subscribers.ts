@@ -36,5 +36,16 @@ export const cases: PolicyCases = {
     { title: "a workspace type is served by any project's endpoint", resources: [eventType("invoice.paid"), endpoint("b", ["invoice.paid"], "proj-b")], violations: [] },
     { title: "a pattern unknown during preview could be the subscriber: silent", resources: [eventType("invoice.paid"), endpoint("e", [UNKNOWN_STRING])], violations: [] },
     { title: "a subscription list unknown during preview: silent", resources: [eventType("invoice.paid"), endpoint("e", UNKNOWN_ARRAY)], violations: [] },
+    {
+      title: "an endpoint whose projectId is unknown during preview could be in the type's project: silent",
+      resources: [eventType("invoice.paid", "proj-a"), endpoint("e", ["invoice.paid"], UNKNOWN_STRING)],
+      violations: [],
+    },
+    {
+      title: "a type whose projectId is unknown during preview could be visible to the endpoint: silent",
+      resources: [eventType("invoice.paid", UNKNOWN_STRING), endpoint("e", ["invoice.paid"], "proj-b")],
+      violations: [],
+    },
+    { title: "a type name unknown during preview: silent for it", resources: [eventType(UNKNOWN_STRING), endpoint("e", ["order.*"])], violations: [] },
   ],
 };

@@ -33,6 +33,18 @@ export const cases: PolicyCases = {
     },
     { title: "config names other production stacks", stack: "live", config: { productionStacks: ["live"] }, resources: [type], violations: [{ message: none("live") }] },
     {
+      title: "only a policy whose projectId is unknown during preview: it may be the workspace's, silent",
+      stack: "prod",
+      resources: [type, { kind: "webhooks:EventTypePolicy", name: "maybe-workspace", props: inputs({ policy: "strict", projectId: UNKNOWN_STRING }) }],
+      violations: [],
+    },
+    {
+      title: "a lenient policy whose projectId is unknown cannot be the strict workspace policy: still reported",
+      stack: "prod",
+      resources: [type, { kind: "webhooks:EventTypePolicy", name: "maybe-workspace", props: inputs({ policy: "lenient", projectId: UNKNOWN_STRING }) }],
+      violations: [{ message: none("prod") }],
+    },
+    {
       title: "policy unknown during preview: silent",
       stack: "prod",
       resources: [{ kind: "webhooks:EventTypePolicy", name: "workspace-policy", props: inputs({ policy: UNKNOWN_STRING }) }],

@@ -81,6 +81,36 @@ export const cases: PolicyCases = {
       violations: [],
     },
     {
+      title: "an endpoint's projectId unknown during preview, and a project has a lenient override: it may be that project, silent",
+      resources: [eventType("order.created"), policy("strict"), policy("lenient", "proj-a"), endpoint("a", ["invoice.paid"], { projectId: UNKNOWN_STRING })],
+      violations: [],
+    },
+    {
+      title: "an endpoint's projectId unknown during preview, every override strict: reported",
+      resources: [eventType("order.created"), policy("strict"), policy("strict", "proj-a"), endpoint("a", ["invoice.paid"], { projectId: UNKNOWN_STRING })],
+      violations: [{ message: unmatched(0, "invoice.paid"), resource: "a" }],
+    },
+    {
+      title: "an override whose projectId is unknown during preview could be the endpoint's project: silent",
+      resources: [
+        eventType("order.created"),
+        policy("strict"),
+        { kind: "webhooks:EventTypePolicy" as const, name: "policy-computed", props: inputs({ policy: "lenient", projectId: UNKNOWN_STRING }) },
+        endpoint("a", ["invoice.paid"], { projectId: "proj-a" }),
+      ],
+      violations: [],
+    },
+    {
+      title: "an override whose policy is unknown during preview: silent for its project",
+      resources: [eventType("order.created"), policy("strict"), policy(UNKNOWN_STRING, "proj-a"), endpoint("a", ["invoice.paid"], { projectId: "proj-a" })],
+      violations: [],
+    },
+    {
+      title: "an event type's projectId unknown during preview could make it visible: silent",
+      resources: [eventType("invoice.paid", UNKNOWN_STRING), policy("strict"), endpoint("a", ["invoice.paid"], { projectId: "proj-a" })],
+      violations: [],
+    },
+    {
       title: "a pattern unknown during preview: silent for it, others still checked",
       resources: [eventType("order.created"), policy("strict"), endpoint("orders", [UNKNOWN_STRING, "invoice.paid"])],
       violations: [{ message: unmatched(1, "invoice.paid"), resource: "orders" }],

@@ -1,0 +1,65 @@
+/**
+ * `npm run preview:ci` (examples/gitops/preview-ci.ts) as a CI job runs it, on the
+ * engine stand-in: a policy config the Pulumi CLI would refuse (an unknown
+ * enforcement level, a value of the wrong type for the pack's config schema, a name
+ * that is no policy of the pack, a file that does not exist) fails the gate with a
+ * message naming the problem, and no policy-pack process outlives the gate.
+ * Loads the pack from `policy/` as the script does: needs `npm run build` first.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO_ROOT } from "./pack-build";
+
+const SCRIPT = path.join(REPO_ROOT, "examples/gitops/preview-ci.ts");
+const TSX = path.join(REPO_ROOT, "node_modules/.bin/tsx");
+const PACK_DIR = path.join(REPO_ROOT, "policy");
+let dir: string;
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-preview-ci-test-"));
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function gate(args: string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, [SCRIPT, ...args], { cwd: REPO_ROOT, env: { ...process.env, GITHUB_STEP_SUMMARY: "" }, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    child.once("error", reject);
+    child.once("exit", (code) => resolve({ code, output }));
+  });
+}
+
+/** Policy-pack processes running this repository's pack (`run-policy-pack <engine> <repo>/policy`), wherever re-parented. */
+function packProcesses(): string[] {
+  return execFileSync("ps", ["-eo", "pid=,ppid=,args="], { encoding: "utf8" })
+    .split("\n")
+    .filter((line) => line.includes("run-policy-pack") && line.trimEnd().endsWith(` ${PACK_DIR}`));
+}
+
+describe("preview:ci refuses a policy config the CLI would refuse, and leaves nothing running", () => {
+  it.each([
+    ["an unknown enforcement level", { "endpoint-retry-bounds": "mandatry" }, 'endpoint-retry-bounds: enforcement level "mandatry" is not one of advisory, mandatory, disabled, remediate'],
+    ["a value of the wrong type", { "endpoint-retry-bounds": { maxAttempts: "ten" } }, "endpoint-retry-bounds.maxAttempts must be"],
+    ["an unknown policy name", { "endpoint-public-hosts": { allowedHosts: ["a.example"] } }, '"endpoint-public-hosts" is not a policy of svc-guardrails (did you mean "endpoint-public-host"?)'],
+  ])("%s: exit 1 with the problem named", async (_what, config, message) => {
+    const file = path.join(dir, `${Object.keys(config)[0]}-${Math.random().toString(36).slice(2)}.json`);
+    fs.writeFileSync(file, JSON.stringify(config));
+    const r = await gate(["--policy-config", file]);
+    expect(packProcesses()).toEqual([]);
+    expect(r.output).toContain(message);
+    expect(r.code, r.output).toBe(1);
+  });
+
+  it("a --policy-config file that does not exist: exit 1 naming the file, and no policy-pack process is left", async () => {
+    const file = path.join(dir, "missing.json");
+    const r = await gate(["--policy-config", file]);
+    expect(packProcesses()).toEqual([]);
+    expect(r.output).toContain(`invalid policy config ${file}`);
+    expect(r.code, r.output).toBe(1);
+  });
+});
