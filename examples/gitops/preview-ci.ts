@@ -3,9 +3,9 @@
  * against the emulator instead of the real service.
  *
  * 1. starts the emulator on a free port (nothing to configure, no credentials);
- * 2. previews the program with the engine stand-in (test/engine) and the
- *    svc-guardrails pack (policy/), exactly as `pulumi preview --policy-pack policy`
- *    would with the CLI;
+ * 2. previews the program with `pulumi preview --policy-pack policy`: the real Pulumi
+ *    CLI when it is installed (`npm run pulumi:install`, or `pulumi` on PATH), else
+ *    the engine stand-in (test/engine), which says so; `--engine stand-in|cli` chooses;
  * 3. prints the plan summary and every policy violation (and appends both, as
  *    Markdown, to $GITHUB_STEP_SUMMARY when it is set);
  * 4. exits 1 on a mandatory violation or a plan error, 0 otherwise (advisory
@@ -23,7 +23,8 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator } from "../../emulator";
-import { runEngine, type EngineResult } from "../../test/engine/engine";
+import type { EngineResult } from "../../test/engine/engine";
+import { cliRunner, standInRunner, type StackRunner } from "../../test/engine/runner";
 
 const ROOT = path.resolve(__dirname, "../..");
 
@@ -34,6 +35,7 @@ interface Options {
   /** Stack config, `key=value` ("ns:key" or a key of the program's project). */
   config: Record<string, string>;
   secrets: Record<string, string>;
+  runner: StackRunner;
 }
 
 function pairs(list: string[] | undefined, flag: string): Record<string, string> {
@@ -54,13 +56,18 @@ function options(): Options {
       "policy-config": { type: "string" },
       config: { type: "string", multiple: true },
       secret: { type: "string", multiple: true },
+      engine: { type: "string" },
     },
   });
+  const engine = values.engine ?? (cliRunner.unavailable ? "stand-in" : "cli");
+  if (engine !== "cli" && engine !== "stand-in") throw new Error(`--engine takes cli or stand-in, got ${JSON.stringify(engine)}`);
+  if (engine === "cli" && cliRunner.unavailable) throw new Error(`--engine cli: ${cliRunner.unavailable}`);
   return {
     program: path.resolve(values.program!),
     stack: values.stack!,
     config: pairs(values.config, "config"),
     secrets: pairs(values.secret, "secret"),
+    runner: engine === "cli" ? cliRunner : standInRunner,
     ...(values["policy-config"] ? { policyConfig: path.resolve(values["policy-config"]) } : {}),
   };
 }
@@ -69,8 +76,8 @@ type Violation = EngineResult["policyViolations"][number];
 
 function violationLine(v: Violation): string {
   const where = v.urn ? v.urn.split("::").slice(-1)[0] : "stack";
-  // The policy server prefixes the message with the description; keep only the specific part.
-  const message = v.message.startsWith(`${v.description}\n`) ? v.message.slice(v.description.length + 1) : v.message;
+  // The policy server puts the policy's description first; keep only the violation itself.
+  const message = v.message.slice(v.message.indexOf("\n") + 1);
   return `[${v.enforcementLevel}] ${v.policyName} (${where}): ${message}`;
 }
 
@@ -93,8 +100,9 @@ async function main(): Promise<number> {
   const emu = await startEmulator({ port: 0 });
   const stateDir = mkdtempSync(path.join(tmpdir(), "svc-preview-ci-"));
   try {
-    process.stdout.write(`Emulator on ${emu.url}; previewing ${path.relative(ROOT, opts.program) || "."} on stack ${opts.stack} with policy pack policy/\n\n`);
-    const result = await runEngine({
+    const engine = opts.runner === cliRunner ? "the Pulumi CLI" : `the engine stand-in${cliRunner.unavailable ? ` (${cliRunner.unavailable})` : ""}`;
+    process.stdout.write(`Emulator on ${emu.url}; previewing ${path.relative(ROOT, opts.program) || "."} on stack ${opts.stack} with policy pack policy/, with ${engine}\n\n`);
+    const result = await opts.runner.run({
       verb: "preview",
       cwd: opts.program,
       stack: opts.stack,

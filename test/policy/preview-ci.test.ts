@@ -1,6 +1,7 @@
 /**
- * `npm run preview:ci` (examples/gitops/preview-ci.ts) as a CI job runs it, on the
- * engine stand-in: a policy config the Pulumi CLI would refuse (an unknown
+ * `npm run preview:ci` (examples/gitops/preview-ci.ts) as a CI job runs it, with each
+ * engine it can run on (the real Pulumi CLI, the default where it is installed, and
+ * the engine stand-in, which must refuse what the CLI refuses): a policy config (an unknown
  * enforcement level, a value of the wrong type for the pack's config schema, a name
  * that is no policy of the pack, a file that does not exist) fails the gate with a
  * message naming the problem, and no policy-pack process outlives the gate.
@@ -11,6 +12,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliRunner } from "../engine/runner";
 import { REPO_ROOT } from "./pack-build";
 
 const SCRIPT = path.join(REPO_ROOT, "examples/gitops/preview-ci.ts");
@@ -41,25 +43,44 @@ function packProcesses(): string[] {
     .filter((line) => line.includes("run-policy-pack") && line.trimEnd().endsWith(` ${PACK_DIR}`));
 }
 
-describe("preview:ci refuses a policy config the CLI would refuse, and leaves nothing running", () => {
-  it.each([
-    ["an unknown enforcement level", { "endpoint-retry-bounds": "mandatry" }, 'endpoint-retry-bounds: enforcement level "mandatry" is not one of advisory, mandatory, disabled, remediate'],
-    ["a value of the wrong type", { "endpoint-retry-bounds": { maxAttempts: "ten" } }, "endpoint-retry-bounds.maxAttempts must be"],
-    ["an unknown policy name", { "endpoint-public-hosts": { allowedHosts: ["a.example"] } }, '"endpoint-public-hosts" is not a policy of svc-guardrails (did you mean "endpoint-public-host"?)'],
-  ])("%s: exit 1 with the problem named", async (_what, config, message) => {
-    const file = path.join(dir, `${Object.keys(config)[0]}-${Math.random().toString(36).slice(2)}.json`);
-    fs.writeFileSync(file, JSON.stringify(config));
-    const r = await gate(["--policy-config", file]);
-    expect(packProcesses()).toEqual([]);
-    expect(r.output).toContain(message);
-    expect(r.code, r.output).toBe(1);
-  });
+/** What each engine says of each bad config: the CLI's words, and the stand-in's (which name the problem more precisely). */
+const REFUSALS: [string, Record<string, unknown>, { cli: string; "stand-in": string }][] = [
+  [
+    "an unknown enforcement level",
+    { "endpoint-retry-bounds": "mandatry" },
+    { cli: '"mandatry" is not a valid enforcement level', "stand-in": 'endpoint-retry-bounds: enforcement level "mandatry" is not one of advisory, mandatory, disabled, remediate' },
+  ],
+  [
+    "a value of the wrong type",
+    { "endpoint-retry-bounds": { maxAttempts: "ten" } },
+    { cli: "endpoint-retry-bounds: maxAttempts: Invalid type. Expected: integer, given: string", "stand-in": "endpoint-retry-bounds.maxAttempts must be" },
+  ],
+  [
+    "an unknown policy name",
+    { "endpoint-public-hosts": { allowedHosts: ["a.example"] } },
+    { cli: 'configuring policy pack "svc-guardrails"', "stand-in": '"endpoint-public-hosts" is not a policy of svc-guardrails (did you mean "endpoint-public-host"?)' },
+  ],
+];
 
-  it("a --policy-config file that does not exist: exit 1 naming the file, and no policy-pack process is left", async () => {
-    const file = path.join(dir, "missing.json");
-    const r = await gate(["--policy-config", file]);
-    expect(packProcesses()).toEqual([]);
-    expect(r.output).toContain(`invalid policy config ${file}`);
-    expect(r.code, r.output).toBe(1);
+for (const engine of ["cli", "stand-in"] as const) {
+  const unavailable = engine === "cli" ? cliRunner.unavailable : undefined;
+  if (unavailable) console.log(`preview:ci with the Pulumi CLI: skipped: ${unavailable}`);
+  describe.skipIf(unavailable !== undefined)(`preview:ci (--engine ${engine}) refuses a policy config the CLI refuses, and leaves nothing running`, () => {
+    it.each(REFUSALS)("%s: exit 1 with the problem named", async (_what, config, message) => {
+      const file = path.join(dir, `${Object.keys(config)[0]}-${Math.random().toString(36).slice(2)}.json`);
+      fs.writeFileSync(file, JSON.stringify(config));
+      const r = await gate(["--engine", engine, "--policy-config", file]);
+      expect(packProcesses()).toEqual([]);
+      expect(r.output).toContain(message[engine]);
+      expect(r.code, r.output).toBe(1);
+    });
+
+    it("a --policy-config file that does not exist: exit 1 naming the file, and no policy-pack process is left", async () => {
+      const file = path.join(dir, "missing.json");
+      const r = await gate(["--engine", engine, "--policy-config", file]);
+      expect(packProcesses()).toEqual([]);
+      expect(r.output).toContain(engine === "cli" ? `open ${file}: no such file or directory` : `invalid policy config ${file}`);
+      expect(r.code, r.output).toBe(1);
+    });
   });
-});
+}
