@@ -214,8 +214,8 @@ export interface SingletonSpec {
   idOf(inputs: Props): string;
   /** The output field keeping the values found before the take-over. */
   priorField: string;
-  /** What to keep from the item as read before the take-over; default: the writable fields (camelCase). */
-  prior?(remote: Props): Props;
+  /** What to keep from the item as read before the take-over (`news`: the declared inputs); default: the writable fields (camelCase). */
+  prior?(remote: Props, news: Props): Props;
   /** Put the kept values back; default: write them like an update from nothing to `prior`. */
   restore?(ctx: ApplyContext, prior: Props, props: Props): Promise<void>;
 }

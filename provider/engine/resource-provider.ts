@@ -291,7 +291,7 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
     }
     const found = remoteFields(def, remote);
     const prior = singleton.prior
-      ? singleton.prior(remote)
+      ? singleton.prior(remote, news)
       : Object.fromEntries(fieldEntries(def).filter(([n, spec]) => ["patch", "put"].includes(spec.mode) && n in found).map(([n]) => [n, found[n]]));
     const outputs: Props = { ...found, ...keptValues(def, news), [singleton.priorField]: prior };
     // Every declared field is written, even one that already has the value: the resource now owns it.
