@@ -150,6 +150,8 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
   };
   /** Fields create does not take (e.g. an endpoint's status): set by an update call right after, when they differ. */
   const afterCreateFields = fieldEntries(def).filter(([, spec]) => spec.onCreate === false);
+  /** Write-only fields an update can write (not createOnly): what an object found by listing gets written. */
+  const rewritableWriteOnly = fieldEntries(def).filter(([, spec]) => spec.writeOnly && spec.mode !== "createOnly");
 
   /** Run planned calls in order; each success marks its fields applied in `outputs`. */
   async function runCalls(ctx: ApplyContext, calls: PlannedCall[], news: Props, outputs: Props): Promise<Props> {
@@ -232,18 +234,23 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
     const ctx = operationContext(def, profileOf(news));
     const body = createBody(def, news);
     let response: Props;
+    let found: boolean;
     try {
       // An unknown outcome is reconciled by a listing: adopt what the create made, or send it again.
-      response = await createReconciled(def, ctx.client, body, news, idOf);
+      ({ object: response, found } = await createReconciled(def, ctx.client, body, news, idOf));
     } catch (err) {
       throw isApiError(err) ? explainApiError(def, err, "create", news) : err;
     }
     const id = idOf(response);
     const created: Props = { ...remoteFields(def, response), ...keptValues(def, news) };
+    // An object found by listing matched every field the service shows, not the write-only ones:
+    // those that can be written are written, so the resource never claims values it may not carry.
+    if (found) for (const [name] of rewritableWriteOnly) created[name] = null;
     const outputs = { ...created, ...def.hooks?.extraOutputs?.(response, created) };
     // Fields create does not take (e.g. status) are applied right after, only when they differ.
-    const anyLater = afterCreateFields.some(([name, spec]) => fieldChanged(spec, name, outputs, news));
-    const later = anyLater ? planUpdate(def, outputs, news).filter((c) => c.fields.every((f) => def.fields[f]!.onCreate === false)) : [];
+    const applyLater = (name: string) => def.fields[name]!.onCreate === false || (found && def.fields[name]!.writeOnly === true);
+    const anyLater = found || afterCreateFields.some(([name, spec]) => fieldChanged(spec, name, outputs, news));
+    const later = anyLater ? planUpdate(def, outputs, news).filter((c) => c.fields.every(applyLater)) : [];
     const outs = await converge(withItem(ctx, id), later, undefined, news, outputs, "create", true);
     return { id, outs };
   }

@@ -9,7 +9,9 @@ import { ASSUMED_ENDPOINT_BOUNDS as BOUNDS, ENDPOINT_LIMITS, endpointViolations,
 import { isApiError, type SvcApiError } from "../client";
 import { violationFailure } from "../engine/check";
 import { PartialFailure } from "../engine/errors";
+import { jsonEqual } from "../engine/json";
 import { listOf, renamedObject, type ApplyContext, type PlannedCall, type Props, type ResourceDefinition } from "../engine/fields";
+import { sameDeclaredFields } from "../engine/reconcile";
 import { maxAttemptsCeiling } from "./plan-ceilings";
 
 /** Delivery states that keep an endpoint from being deleted (failed only while a retry is scheduled). */
@@ -64,6 +66,10 @@ export const endpointDefinition: ResourceDefinition = {
     signingSecret: { mode: "output", secret: true },
   },
   rules: (body) => endpointViolations(body),
+  // The header values are never shown, their names are: an endpoint with other header names is not the create's.
+  reconcile: {
+    matches: (remote, body) => sameDeclaredFields(endpointDefinition, remote, body) && jsonEqual(remote.custom_header_names ?? [], Object.keys((body.custom_headers ?? {}) as Props).sort()),
+  },
   hooks: {
     async checkRemote(inputs, ctx) {
       if (typeof inputs.maxAttempts !== "number") return [];
