@@ -226,8 +226,11 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
     const news = inputs;
     if (def.singleton) return takeOver(news);
     const adoptId = adoptionId(news);
-    if (adoptId !== undefined) return adopt(adoptId, news);
-    return createNew(news);
+    if (adoptId === undefined) return createNew(news);
+    const adopted = await adopt(adoptId, news);
+    // The object is this resource's now (claims.ts `adopted`): the delete of a resource that held it before must not remove it.
+    claimsOf(operationContext(def, profileOf(news)).client, def.kind).adopted.add(adopted.id);
+    return adopted;
   }
 
   async function createNew(news: Props): Promise<dynamic.CreateResult> {
@@ -380,10 +383,10 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
     },
 
     async diff(id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
-      if (!def.singleton) holdNamedId(id, olds);
       const declaredNow = withoutProvider(news);
       const fields = diffFields(def, olds, declaredNow);
       const d = def.hooks?.adjustDiff ? def.hooks.adjustDiff(fields, olds, declaredNow, id) : fields;
+      if (!def.singleton) holdNamedId(id, olds);
       return { changes: d.changed.length > 0 || d.replaces.length > 0, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
     },
 
@@ -421,8 +424,13 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
       const previous = withoutProvider(props);
       const ctx = applyContext(id, previous);
       if (def.singleton) return restore(ctx, previous);
+      const claims = claimsOf(ctx.client, def.kind);
+      if (claims.adopted.has(id)) {
+        note(`The ${def.noun} ${id} was not deleted: another resource of this run adopted it (e.g. renamed, with adoption). It stays, managed by that resource; this resource is removed from the state.`);
+        return;
+      }
       await deleteItem(ctx, previous);
-      claimsOf(ctx.client, def.kind).release(id);
+      claims.release(id);
     },
   }));
 }
