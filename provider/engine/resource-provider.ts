@@ -91,6 +91,18 @@ export function remoteFields(def: ResourceDefinition, remote: Props): Props {
   return out;
 }
 
+/**
+ * Was the object written since the state last saw it (its `updated_at` moved) with
+ * nothing the service shows changed? Then the write changed only values it never
+ * shows (a secret rotated outside Pulumi), or nothing at all.
+ */
+export function writtenUnseen(def: ResourceDefinition, remote: Props, previous: Props): boolean {
+  const stamp = fieldEntries(def).find(([, spec]) => spec.api === "updated_at")?.[0];
+  const shown = remoteFields(def, remote);
+  if (!stamp || typeof shown[stamp] !== "string" || typeof previous[stamp] !== "string" || shown[stamp] === previous[stamp]) return false;
+  return Object.entries(shown).every(([name, value]) => name === stamp || fieldEqual(def.fields[name]!, value, previous[name]));
+}
+
 /** Every field present (null when not set), so the SDK resolves every declared output. */
 function completeOutputs(def: ResourceDefinition, outputs: Props): Props {
   const out: Props = { ...outputs };
@@ -109,14 +121,21 @@ function keptValues(def: ResourceDefinition, source: Props, only?: (name: string
   return out;
 }
 
-/** The inputs refresh stores: read back from the service, write-only values kept. */
+/** What a read learns of each write-only field (hooks.refreshWriteOnly); without the hook, the last applied value. */
+function writeOnlyAsRead(def: ResourceDefinition, remote: Props, previous: Props): Props {
+  const learnt: Props = {};
+  const hook = def.hooks?.refreshWriteOnly;
+  if (hook) for (const [name, spec] of fieldEntries(def)) if (spec.writeOnly) learnt[name] = hook(name, remote, previous[name] ?? null, previous);
+  return learnt;
+}
+
+/** The inputs refresh stores: read back from the service, write-only values as the read learnt them. */
 function rebuildInputs(def: ResourceDefinition, remote: Props, previous: Props): Props {
   const inputs: Props = {};
   for (const [name, spec] of fieldEntries(def)) {
     if (!isInputField(spec)) continue;
     let value: unknown;
-    if (spec.writeOnly) value = def.hooks?.refreshWriteOnly ? def.hooks.refreshWriteOnly(name, remote, previous[name]) : previous[name];
-    else if (spec.api && spec.mode !== "action" && spec.api in remote) value = (spec.codec ?? asIs).fromApi(remote[spec.api]);
+    if (!spec.writeOnly && spec.api && spec.mode !== "action" && spec.api in remote) value = (spec.codec ?? asIs).fromApi(remote[spec.api]);
     else value = previous[name];
     if (value !== undefined && value !== null) inputs[name] = value;
   }
@@ -405,8 +424,10 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
         throw isApiError(err) ? explainApiError(def, err, "read", previous, id) : err;
       }
       if (def.hooks?.goneWhen?.(remote)) return {};
-      const outputs = completeOutputs(def, { ...keptValues(def, previous), ...previous, ...remoteFields(def, remote) });
-      return { id, props: outputs, inputs: rebuildInputs(def, remote, previous) };
+      // Write-only values go to the outputs too: diff compares the declared value with them.
+      const learnt = writeOnlyAsRead(def, remote, previous);
+      const outputs = completeOutputs(def, { ...keptValues(def, previous), ...previous, ...remoteFields(def, remote), ...learnt });
+      return { id, props: outputs, inputs: rebuildInputs(def, remote, { ...previous, ...learnt }) };
     },
 
     async update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult> {

@@ -126,10 +126,11 @@ describe("Endpoint: lifecycle and call counts", () => {
     const { id, outs } = await d().create(declared);
     await d().raw("PATCH", `/v1/endpoints/${id}`, ws.webhooks.admin, { description: "theirs", custom_headers: { "X-A": "changed", "X-Extra": "1" } });
     const read = await provider.read!(id, outs);
-    expect(read.props).toMatchObject({ description: "theirs", customHeaderNames: ["X-A", "X-Extra"], customHeaders: { "X-A": HEADER_VALUE } });
-    expect(read.inputs).toMatchObject({ url: declared.url, description: "theirs", customHeaders: { "X-A": HEADER_VALUE, "X-Extra": "" } });
-    // The next up puts it back: description and the headers in one PATCH.
-    const { writes } = await d().calls(() => d().update(id, { ...read.props, customHeaders: read.inputs!.customHeaders }, declared));
+    // The header map was written outside Pulumi (its names changed): no value is known to be the one applied.
+    expect(read.props).toMatchObject({ description: "theirs", customHeaderNames: ["X-A", "X-Extra"], customHeaders: { "X-A": null, "X-Extra": null } });
+    expect(read.inputs).toMatchObject({ url: declared.url, description: "theirs", customHeaders: { "X-A": null, "X-Extra": null } });
+    // The next up puts it back: description and the headers in one PATCH (the engine's own path: test/ownership/write-only.test.ts).
+    const { writes } = await d().calls(() => d().update(id, read.props!, declared));
     expect(writes).toEqual([`PATCH /v1/endpoints/${id}`]);
     await d().raw("DELETE", `/v1/endpoints/${id}`, ws.webhooks.admin);
     expect(await provider.read!(id, outs)).toEqual({});
@@ -271,9 +272,10 @@ describe("Endpoint: refusals mapped to the reason and the fix", () => {
     const started = Date.now();
     const err = await provider.delete!(id, outs).catch((e) => e);
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
-    expect(err.message).toMatch(/was not deleted: 2 deliveries are still pending .* after waiting 1 s\. The service has disabled the endpoint/);
+    expect(err.message).toMatch(/was not deleted: 2 deliveries are still pending .* after waiting 1 s\. The service disabled the endpoint while refusing; it was enabled again/);
     expect(err.message).toMatch(/drainTimeoutSeconds/);
-    expect((await provider.read!(id, outs)).props!.status).toBe("disabled");
+    // It stays in the state as it was: enabled, as the service holds it again.
+    expect((await provider.read!(id, outs)).props!.status).toBe("enabled");
   });
 
   it("delete with pending deliveries that drain in time succeeds", async () => {
