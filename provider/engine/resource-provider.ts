@@ -178,7 +178,9 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
     for (const call of calls) {
       const idInBody = def.paths.idInBody && call.kind === "patch" ? { [def.paths.idInBody]: ctx.id } : undefined;
       const body = idInBody ? { ...idInBody, ...(call.body as Props) } : call.body;
-      const res = await ctx.client.request<Props>({ method: call.method, path: ctx.itemPath + call.path, body, safeToRepeat: call.safeToRepeat });
+      // An id in the body is the only one: the item path's query names it for GET and DELETE alone.
+      const itemPath = idInBody ? ctx.itemPath.split("?")[0]! : ctx.itemPath;
+      const res = await ctx.client.request<Props>({ method: call.method, path: itemPath + call.path, body, safeToRepeat: call.safeToRepeat });
       current = absorbResponse(call, res.body ?? {}, news, current);
     }
     return current;

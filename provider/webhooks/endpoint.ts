@@ -8,7 +8,7 @@ import { z } from "zod";
 import { ASSUMED_ENDPOINT_BOUNDS as BOUNDS, ENDPOINT_LIMITS, endpointViolations, maxAttemptsViolation } from "../../rules/endpoint";
 import { isApiError, type SvcApiError } from "../client";
 import { violationFailure } from "../engine/check";
-import { PartialFailure } from "../engine/errors";
+import { note, PartialFailure } from "../engine/errors";
 import { jsonEqual } from "../engine/json";
 import { listOf, renamedObject, type ApplyContext, type PlannedCall, type Props, type ResourceDefinition } from "../engine/fields";
 import { sameDeclaredFields } from "../engine/reconcile";
@@ -71,13 +71,20 @@ export const endpointDefinition: ResourceDefinition = {
     matches: (remote, body) => sameDeclaredFields(endpointDefinition, remote, body) && jsonEqual(remote.custom_header_names ?? [], Object.keys((body.custom_headers ?? {}) as Props).sort()),
   },
   hooks: {
-    async checkRemote(inputs, ctx) {
+    async checkRemote(inputs, ctx, olds) {
       if (typeof inputs.maxAttempts !== "number") return [];
       const ceiling = await maxAttemptsCeiling(ctx);
       const violation = ceiling === undefined ? undefined : maxAttemptsViolation(inputs.maxAttempts, ceiling);
       if (!violation) return [];
       const failure = violationFailure(endpointDefinition, violation);
-      return [{ ...failure, reason: `${failure.reason}. Lower maxAttempts to ${ceiling} or less, or upgrade the workspace's plan` }];
+      const fix = `Lower maxAttempts to ${ceiling} or less, or upgrade the workspace's plan`;
+      // Unchanged since the last up (the plan was lowered since): the service keeps it and accepts
+      // PATCHes of the other fields, so an unchanged stack is not blocked; only a new value is.
+      if (olds.maxAttempts === inputs.maxAttempts) {
+        note(`${failure.property} ${inputs.maxAttempts} is above the workspace plan's ceiling of ${ceiling} (it was lowered since it was set); the endpoint keeps it. ${fix}.`);
+        return [];
+      }
+      return [{ ...failure, reason: `${failure.reason}. ${fix}` }];
     },
 
     // PATCH cannot turn an auto-disabled endpoint back on; POST /enable can.

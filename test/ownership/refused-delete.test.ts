@@ -27,6 +27,10 @@ describe("a delete refused for pending deliveries", () => {
     expect(errorsOf(removed)).toMatch(new RegExp(`Endpoint ${id} was not deleted: 1 deliveries are still pending.*enabled again`));
     expect(s.id("hook")).toBe(id);
     expect(await status()).toBe("enabled");
+    // The provider's message, printed once by the plugin, with no stack trace or file path of the provider.
+    const printed = removed.diagnostics.filter((d) => d.source === "provider").map((d) => d.message).join("\n");
+    expect(printed).toContain(`Endpoint ${id} was not deleted`);
+    expect(printed).not.toMatch(/^\s+at |\.[jt]s:\d+/m);
 
     const again = await s.writes("up", [hook]);
     expect(again.result.ok, errorsOf(again.result)).toBe(true);

@@ -5,7 +5,7 @@
  * and no secret in any message. No-op and each field's call are the lifecycle
  * contract's (test/lifecycle/contract.test.ts).
  */
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { closeSharedDispatcher, providers, PartialFailure } from "../../provider";
 import { clearReadCache } from "../../provider/engine/resource-provider";
 import { control, useEmulator } from "../support/emulator";
@@ -198,6 +198,24 @@ describe("Endpoint: refusals mapped to the reason and the fix", () => {
     const err = await d().create({ url: url() }).catch((e) => e);
     expect(err.message).toMatch(/plan allows 3 endpoints and 3 exist/);
     expect(err).toMatchObject({ status: 402, code: "quota_exceeded" });
+  });
+
+  it("an unchanged maxAttempts above a plan lowered since: the preview warns naming the fix instead of failing; a new value above it fails", async () => {
+    clearReadCache();
+    const ws = await useWorkspace(emu(), provider, "pro");
+    const declared = { url: url(), maxAttempts: 10 };
+    const { inputs } = await d().create(declared);
+    await control(emu(), "PATCH", `/workspaces/${ws.workspace_id}`, { plan: "free" });
+    clearReadCache();
+    const warned: string[] = [];
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => (warned.push(String(chunk)), true));
+    try {
+      expect((await d().check(declared, inputs)).failures).toEqual([]);
+    } finally {
+      stderr.mockRestore();
+    }
+    expect(warned.join("")).toMatch(/maxAttempts 10 is above the workspace plan's ceiling of 5 .*Lower maxAttempts to 5 or less, or upgrade/);
+    expect((await d().check({ ...declared, maxAttempts: 9 }, inputs)).failures).toEqual([{ property: "maxAttempts", reason: expect.stringMatching(/count 5.*Lower maxAttempts to 5/) }]);
   });
 
   it("max_attempts above the plan fails the preview (plan read once) and the create names the ceiling", async () => {
