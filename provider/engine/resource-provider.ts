@@ -404,10 +404,10 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
     },
 
     async diff(id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
+      if (!def.singleton) holdNamedId(id, olds);
       const declaredNow = withoutProvider(news);
       const fields = diffFields(def, olds, declaredNow);
       const d = def.hooks?.adjustDiff ? def.hooks.adjustDiff(fields, olds, declaredNow, id) : fields;
-      if (!def.singleton) holdNamedId(id, olds);
       return { changes: d.changed.length > 0 || d.replaces.length > 0, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
     },
 

@@ -7,11 +7,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { call, useEmulator } from "../support/emulator";
-import { errorsOf, useOwnershipStacks, type Declared } from "./support";
+import { errorsOf, RUNS_TIMEOUT_MS, useOwnershipStacks, type Declared } from "./support";
 
 const emu = useEmulator();
 const stack = useOwnershipStacks(emu);
-const RUNS_TIMEOUT_MS = 300_000;
 
 const limitsOf = (name: string, region: string, limits: Record<string, number>): Declared => ({
   kind: "infra:QuotaLimits",

@@ -10,11 +10,10 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
-import { errorsOf, useOwnershipStacks, type Declared } from "./support";
+import { errorsOf, RUNS_TIMEOUT_MS, useOwnershipStacks, type Declared } from "./support";
 
 const emu = useEmulator();
 const stack = useOwnershipStacks(emu);
-const RUNS_TIMEOUT_MS = 300_000;
 
 const endpoint = (name: string, inputs: Record<string, unknown> = {}, dependsOn?: string[]): Declared => ({
   kind: "webhooks:Endpoint",
@@ -65,6 +64,24 @@ describe("a lost create never adopts an object made before it was sent", () => {
     expect(await endpointsIn(s.ws.webhooks.admin)).toEqual([s.id("tenantA"), heldByB].sort());
     // The refused create was sent again: the service made tenantA's own object.
     expect((await requestsSince(emu(), since)).filter((r) => r.method === "POST" && r.path === "/webhooks/v1/endpoints")).toHaveLength(2);
+  }, RUNS_TIMEOUT_MS);
+});
+
+describe("an object found by listing", () => {
+  it("matches on what the service shows, not the header values: adopted, its custom headers are written (one PATCH), and the next up changes nothing", async () => {
+    const s = await stack("found-headers");
+    const hook = endpoint("hook", { customHeaders: { Authorization: { $secret: "token" } } });
+    const secrets = { token: "Bearer found-token" };
+    await dropCreate({ drop_after_response: true });
+    const since = await lastSeq(emu());
+    const up = await s.run("up", [hook], { secrets, config: { "svc:reconcileWindowSeconds": "2" } });
+    expect(up.ok, errorsOf(up)).toBe(true);
+    const id = s.id("hook")!;
+    expect(await endpointsIn(s.ws.webhooks.admin)).toEqual([id]);
+    const writes = (await requestsSince(emu(), since)).filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
+    expect(writes).toEqual(["POST /webhooks/v1/endpoints", `PATCH /webhooks/v1/endpoints/${id}`]);
+    const again = await s.writes("up", [hook], { secrets });
+    expect(again.writes).toEqual([]);
   }, RUNS_TIMEOUT_MS);
 });
 

@@ -6,11 +6,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { call, useEmulator } from "../support/emulator";
-import { errorsOf, useOwnershipStacks, type Declared } from "./support";
+import { errorsOf, RUNS_TIMEOUT_MS, useOwnershipStacks, type Declared } from "./support";
 
 const emu = useEmulator();
 const stack = useOwnershipStacks(emu);
-const RUNS_TIMEOUT_MS = 300_000;
 
 describe("a delete refused for pending deliveries", () => {
   it("removed with a delivery pending: the up fails naming it, the endpoint is enabled again; declared again, it is enabled and nothing changes", async () => {

@@ -7,11 +7,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { call, useEmulator } from "../support/emulator";
-import { errorsOf, useOwnershipStacks, type Declared } from "./support";
+import { errorsOf, RUNS_TIMEOUT_MS, useOwnershipStacks, type Declared } from "./support";
 
 const emu = useEmulator();
 const stack = useOwnershipStacks(emu);
-const RUNS_TIMEOUT_MS = 300_000;
 
 describe("rename, adopting its own object", () => {
   it("an event type renamed with adoptExisting, and an endpoint renamed with adoptId of its own id: both objects stay, held by the new names; a second up changes nothing", async () => {

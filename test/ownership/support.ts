@@ -1,5 +1,5 @@
 /**
- * Stacks of the ownership program (test/ownership/program: resources from config)
+ * Stacks of the lifecycle program (test/lifecycle/program: any resources, from config)
  * run through the engine stand-in against the emulator, each with its own state file
  * and create journal, for the scenarios where the state and the service could part
  * (issue 24). What the service holds is read over HTTP, calls are counted from the
@@ -7,18 +7,19 @@
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterEach } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { runEngine, type EngineOptions, type EngineResult } from "../engine/engine";
 import type { ResourceState } from "../engine/state";
-import { loadState, writesDuring } from "../lifecycle/stack";
+import { loadState, PROGRAM, writesDuring } from "../lifecycle/stack";
 import type { Workspace } from "../provider/support";
 import { control } from "../support/emulator";
 
 export { errorsOf } from "../lifecycle/stack";
 
-const PROGRAM = resolve(__dirname, "program");
+/** Each test runs the program a few times (a run starts the program and the plugin): generous under load. */
+export const RUNS_TIMEOUT_MS = 300_000;
 
 export interface Declared {
   kind: string;
@@ -29,7 +30,7 @@ export interface Declared {
 }
 
 export interface RunOptions {
-  /** Secret config `ownership:<k>`, referred to by `{ "$secret": "k" }` in inputs. */
+  /** Secret config `lifecycle:<k>`, referred to by `{ "$secret": "k" }` in inputs. */
   secrets?: Record<string, string>;
   config?: Record<string, string>;
   /** Another create journal (a fresh CI machine); default the stack's own. */
@@ -68,9 +69,9 @@ export function useOwnershipStacks(emu: () => RunningEmulator): (name: string, w
         cwd: PROGRAM,
         stack: name,
         stateFile,
-        config: { "svc:webhooksUrl": e.webhooksUrl, "svc:inboxesUrl": e.inboxesUrl, "svc:infraUrl": e.infraUrl, "ownership:resources": JSON.stringify(resources), ...opts.config },
+        config: { "svc:webhooksUrl": e.webhooksUrl, "svc:inboxesUrl": e.inboxesUrl, "svc:infraUrl": e.infraUrl, "lifecycle:resources": JSON.stringify(resources), ...opts.config },
         secrets: {
-          ...Object.fromEntries(Object.entries(opts.secrets ?? {}).map(([k, v]) => [`ownership:${k}`, v])),
+          ...Object.fromEntries(Object.entries(opts.secrets ?? {}).map(([k, v]) => [`lifecycle:${k}`, v])),
           "svc:webhooksApiKey": ws.webhooks.admin,
           "svc:inboxesApiKey": ws.inboxes.admin,
           "svc:infraApiKey": ws.infra.member,

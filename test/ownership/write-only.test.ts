@@ -10,11 +10,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { call, control, useEmulator } from "../support/emulator";
-import { errorsOf, useOwnershipStacks, type Declared, type OwnershipStack } from "./support";
+import { errorsOf, RUNS_TIMEOUT_MS, useOwnershipStacks, type Declared, type OwnershipStack } from "./support";
 
 const emu = useEmulator();
 const stack = useOwnershipStacks(emu);
-const RUNS_TIMEOUT_MS = 300_000;
 const secrets = { team: "Bearer team-token", source: "source-signing-secret" };
 
 /** refresh shows drift on `field` of `name`; up makes exactly `restore`; the next up writes nothing. */
