@@ -85,6 +85,8 @@ export function buildApp(ctx: EmulatorContext, products: ProductModule[], contro
   app.addHook("onRequest", async (req, reply) => {
     req.requestId = requestIdFor(req.headers["x-request-id"]);
     void reply.header("x-request-id", req.requestId);
+    // The service's own clock (POST /_emulator/clock moves it), as a real server dates its answers.
+    void reply.header("date", ctx.now().toUTCString());
     if (req.url.startsWith(CONTROL_PREFIX)) return;
     await limits.apply(req, reply.raw);
     await faults.apply(req, reply);

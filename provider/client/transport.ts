@@ -13,6 +13,7 @@ import { USER_AGENT } from "../version";
 import { SvcApiError, SvcConnectionError, SvcUnknownOutcomeError, type ApiErrorBody } from "./errors";
 import { pacerFor, type Ceilings, type Pacer, type PacingOutcome } from "./pacing";
 import { decideRetry, DEFAULT_RETRY_POLICY, retryAfterMs, type AttemptOutcome, type RetryPolicy } from "./retry";
+import { ServiceClock } from "./service-clock";
 import { record } from "./stats";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -84,6 +85,8 @@ export class SvcClient {
   // state, so it cannot be printed by a debugger dump or JSON.stringify(client).
   private readonly authorization: () => string;
   private writes = 0;
+  /** The service's clock as its answers date them (service-clock.ts). */
+  readonly serviceClock = new ServiceClock();
 
   /** Requests other than GET sent so far: a read cache made before a write is stale. */
   get writeCount(): number {
@@ -142,6 +145,7 @@ export class SvcClient {
           body: payload,
         });
         const text = await res.body.text();
+        this.serviceClock.observe(headerValue(res.headers["date"]), Date.now());
         const answeredId = headerValue(res.headers["x-request-id"]) ?? requestId;
         const parsed = parseJson(text);
         if (res.statusCode < 400) {

@@ -28,6 +28,14 @@ export class KindClaims {
    * resource that now manages the setting.
    */
   readonly takenOver = new Map<string, string>();
+  /**
+   * Ids a create of this run adopted (`adoptId`, `adoptExisting`). The engine deletes a
+   * removed resource after the creates of its run, so a delete of one of them is the
+   * resource that held the object before (a rename whose new resource adopted it):
+   * it must not delete it. (An engine never deletes in the run that created; the
+   * adopter's own delete comes in a later run, another plugin process.)
+   */
+  readonly adopted = new Set<string>();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly lost = new Map<string, number>();
   private turn: Promise<unknown> = Promise.resolve();

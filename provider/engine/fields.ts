@@ -138,8 +138,15 @@ export interface ResourceHooks {
   adjustPlan?(calls: PlannedCall[], olds: Props, news: Props): PlannedCall[];
   /** Outputs that are not fields, from a response (e.g. the signing secret of create or rotate-secret). */
   extraOutputs?(response: Props, previous: Props): Props;
-  /** Inputs rebuilt by refresh for write-only fields (e.g. header names read back, values kept). */
-  refreshWriteOnly?(field: string, remote: Props, lastApplied: unknown): unknown;
+  /**
+   * What a read learns of a write-only field (values the service never shows): the
+   * last applied value, unless what the service does show says it can no longer be
+   * the one applied (header names added or gone; a write that changed nothing shown).
+   * Then a value that differs from every declared one (null, or null per header), so
+   * refresh shows the drift and the next up writes the declared value. It becomes the
+   * field's output and refreshed input. `previous`: the stored outputs.
+   */
+  refreshWriteOnly?(field: string, remote: Props, lastApplied: unknown, previous: Props): unknown;
   /** After a create or update succeeded (e.g. verify). May throw a PartialFailure. */
   afterApply?(ctx: ApplyContext, event: { created: boolean; olds: Props | undefined; news: Props; outputs: Props }): Promise<Props>;
   /** A refusal turned into a message naming the reason and the fix; undefined keeps the generic one. */
@@ -214,8 +221,8 @@ export interface SingletonSpec {
   idOf(inputs: Props): string;
   /** The output field keeping the values found before the take-over. */
   priorField: string;
-  /** What to keep from the item as read before the take-over; default: the writable fields (camelCase). */
-  prior?(remote: Props): Props;
+  /** What to keep from the item as read before the take-over (`news`: the declared inputs); default: the writable fields (camelCase). */
+  prior?(remote: Props, news: Props): Props;
   /** Put the kept values back; default: write them like an update from nothing to `prior`. */
   restore?(ctx: ApplyContext, prior: Props, props: Props): Promise<void>;
 }

@@ -20,7 +20,7 @@ export function guardProvider(def: ResourceDefinition, p: Provider): Provider {
     try {
       return await withSecrets(secrets, call);
     } catch (err) {
-      throw redactError(err, secrets);
+      throw withoutTrace(redactError(err, secrets));
     }
   }
 
@@ -44,6 +44,22 @@ export function guardProvider(def: ResourceDefinition, p: Provider): Provider {
     },
     delete: (id, props) => guarded([props], () => p.delete!(id, props)),
   };
+}
+
+/** A programming error (a bug in the provider): its stack trace is what tells where. */
+const BUGS = [TypeError, ReferenceError, RangeError, SyntaxError];
+
+/**
+ * The dynamic-provider plugin prints `${err}: ${err.stack}` for a failed check, diff,
+ * read or delete, which the CLI shows as `info:` lines: the provider's message is the
+ * whole story (a refusal, what to do), so it is printed once, without the provider's
+ * file paths. A bug keeps its trace.
+ */
+function withoutTrace<T>(err: T): T {
+  if (!(err instanceof Error) || BUGS.some((bug) => err instanceof bug)) return err;
+  Object.defineProperty(err, "stack", { value: err.message, configurable: true, writable: true });
+  Object.defineProperty(err, "toString", { value: () => "pulumi-svc", configurable: true, writable: true });
+  return err;
 }
 
 /** The list of secret input names goes into the outputs too: delete and refresh get only those. */

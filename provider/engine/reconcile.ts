@@ -5,7 +5,8 @@
  * object; sending it again blindly could make a duplicate, and giving up could leave
  * an orphan. So, for every kind that can be listed, the engine lists the objects and
  * looks for the one the create made: same declared fields (those the service
- * returns), created since the request was sent, held by no resource of the stack
+ * returns), created since the request was sent (on the service's clock, as its
+ * answers' `Date` headers bound it), held by no resource of the stack
  * (claims.ts), and not the answer of an earlier run's create (create-journal.ts).
  *
  * - A lost answer (no answer at all): the create may still be in flight inside the
@@ -68,8 +69,12 @@ const MAX_RESENDS_AFTER_5XX = 2;
 export const IN_FLIGHT_GRACE_MS = 2_000;
 /** Between looks while the reconcile window lasts. */
 const POLL_MS = 1_500;
-/** Clock difference tolerated between this machine and the service when comparing creation times. */
-const CLOCK_SKEW_MS = 120_000;
+/**
+ * Clock difference tolerated between this machine and the service when comparing
+ * creation times, only for a service whose answers carry no `Date` header (its clock
+ * is then unknown). With `Date`, the bound learnt from the answers is used instead.
+ */
+const UNDATED_CLOCK_SKEW_MS = 120_000;
 
 /** What a look for a lost create's object found. */
 type Found = { found: Props; id: string } | { ambiguous: string[] } | { none: true };
@@ -89,11 +94,17 @@ interface CreateCall {
   windowMs: number;
 }
 
+/** What a create got: the service's answer, or an object found by listing (`found`: its write-only fields are not known to be applied). */
+export interface Created {
+  object: Props;
+  found: boolean;
+}
+
 /**
  * POST the create; on an unknown outcome, adopt what it made, send it again, or fail
- * naming the candidates. Returns the create's answer (or the adopted object as listed).
+ * naming the candidates.
  */
-export async function createReconciled(def: ResourceDefinition, client: SvcClient, body: Props, inputs: Props, idOf: (response: Props) => string): Promise<Props> {
+export async function createReconciled(def: ResourceDefinition, client: SvcClient, body: Props, inputs: Props, idOf: (response: Props) => string): Promise<Created> {
   const claims = claimsOf(client, def.kind);
   const reconciles = def.reconcile !== false;
   const c: CreateCall = {
@@ -109,7 +120,7 @@ export async function createReconciled(def: ResourceDefinition, client: SvcClien
     windowMs: reconciles ? reconcileWindowSeconds() * 1000 : 0,
   };
   const resumed = await resumeInterrupted(c);
-  if (resumed) return resumed;
+  if (resumed) return { object: resumed, found: true };
 
   /** When the first lost attempt was sent: an object made by it may appear until the window has passed. */
   let lostSince: number | undefined;
@@ -127,7 +138,7 @@ export async function createReconciled(def: ResourceDefinition, client: SvcClien
       sent(); // before watching for extras, which waits for every create in flight
       if (entry) c.journal!.settle(entry, heldObject(c, id, response));
       if (lostSince !== undefined) await removeLateExtras(c, lostSince, resends);
-      return response;
+      return { object: response, found: false };
     } catch (err) {
       if (!(err instanceof SvcUnknownOutcomeError) || !reconciles) {
         // A refusal made nothing (an unknown outcome of a kind that cannot be listed stays open for the next run).
@@ -155,7 +166,7 @@ export async function createReconciled(def: ResourceDefinition, client: SvcClien
     if ("found" in result) {
       if (entry) c.journal!.settle(entry, heldObject(c, result.id, result.found));
       record.reconciled({ kind: def.kind, path: def.paths.create, result: "adopted", id: result.id });
-      return result.found;
+      return { object: result.found, found: true };
     }
     if ("ambiguous" in result) {
       // The entry stays open: after the others are deleted, the next run adopts the one left.
@@ -316,9 +327,23 @@ async function listCandidates(c: CreateCall, sentAt: number): Promise<Props[]> {
     const id = c.idOf(item);
     // Held by an earlier run's resource: the same object, not a later one that took its id (a name).
     if (answeredEarlier?.has(id) && [undefined, item.created_at].includes(answeredEarlier.get(id))) return false;
-    const created = typeof item.created_at === "string" ? Date.parse(item.created_at) : Number.NaN;
-    return Number.isNaN(created) || created >= sentAt - CLOCK_SKEW_MS;
+    return !createdBefore(c.client, item, sentAt);
   });
+}
+
+/**
+ * Was `item` certainly created before this machine's clock read `sentAt`? Then no
+ * request sent at `sentAt` made it. Judged on the service's clock (service-clock.ts):
+ * the service read at least `earliest` when the request was sent, and an object it
+ * made for the request is dated at or after that. A `created_at` in whole seconds
+ * may be up to a second early. Undated objects are never ruled out.
+ */
+function createdBefore(client: SvcClient, item: Props, sentAt: number): boolean {
+  if (typeof item.created_at !== "string") return false;
+  const created = Date.parse(item.created_at);
+  if (Number.isNaN(created)) return false;
+  const latest = /\.\d/.test(item.created_at) ? created : created + 999;
+  return latest < (client.serviceClock.earliestAt(sentAt) ?? sentAt - UNDATED_CLOCK_SKEW_MS);
 }
 
 /** Every field the create sent that the service returns (write-only ones aside) has the sent value. */

@@ -91,6 +91,18 @@ export function remoteFields(def: ResourceDefinition, remote: Props): Props {
   return out;
 }
 
+/**
+ * Was the object written since the state last saw it (its `updated_at` moved) with
+ * nothing the service shows changed? Then the write changed only values it never
+ * shows (a secret rotated outside Pulumi), or nothing at all.
+ */
+export function writtenUnseen(def: ResourceDefinition, remote: Props, previous: Props): boolean {
+  const stamp = fieldEntries(def).find(([, spec]) => spec.api === "updated_at")?.[0];
+  const shown = remoteFields(def, remote);
+  if (!stamp || typeof shown[stamp] !== "string" || typeof previous[stamp] !== "string" || shown[stamp] === previous[stamp]) return false;
+  return Object.entries(shown).every(([name, value]) => name === stamp || fieldEqual(def.fields[name]!, value, previous[name]));
+}
+
 /** Every field present (null when not set), so the SDK resolves every declared output. */
 function completeOutputs(def: ResourceDefinition, outputs: Props): Props {
   const out: Props = { ...outputs };
@@ -109,14 +121,21 @@ function keptValues(def: ResourceDefinition, source: Props, only?: (name: string
   return out;
 }
 
-/** The inputs refresh stores: read back from the service, write-only values kept. */
+/** What a read learns of each write-only field (hooks.refreshWriteOnly); without the hook, the last applied value. */
+function writeOnlyAsRead(def: ResourceDefinition, remote: Props, previous: Props): Props {
+  const learnt: Props = {};
+  const hook = def.hooks?.refreshWriteOnly;
+  if (hook) for (const [name, spec] of fieldEntries(def)) if (spec.writeOnly) learnt[name] = hook(name, remote, previous[name] ?? null, previous);
+  return learnt;
+}
+
+/** The inputs refresh stores: read back from the service, write-only values as the read learnt them. */
 function rebuildInputs(def: ResourceDefinition, remote: Props, previous: Props): Props {
   const inputs: Props = {};
   for (const [name, spec] of fieldEntries(def)) {
     if (!isInputField(spec)) continue;
     let value: unknown;
-    if (spec.writeOnly) value = def.hooks?.refreshWriteOnly ? def.hooks.refreshWriteOnly(name, remote, previous[name]) : previous[name];
-    else if (spec.api && spec.mode !== "action" && spec.api in remote) value = (spec.codec ?? asIs).fromApi(remote[spec.api]);
+    if (!spec.writeOnly && spec.api && spec.mode !== "action" && spec.api in remote) value = (spec.codec ?? asIs).fromApi(remote[spec.api]);
     else value = previous[name];
     if (value !== undefined && value !== null) inputs[name] = value;
   }
@@ -150,6 +169,8 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
   };
   /** Fields create does not take (e.g. an endpoint's status): set by an update call right after, when they differ. */
   const afterCreateFields = fieldEntries(def).filter(([, spec]) => spec.onCreate === false);
+  /** Write-only fields an update can write (not createOnly): what an object found by listing gets written. */
+  const rewritableWriteOnly = fieldEntries(def).filter(([, spec]) => spec.writeOnly && spec.mode !== "createOnly");
 
   /** Run planned calls in order; each success marks its fields applied in `outputs`. */
   async function runCalls(ctx: ApplyContext, calls: PlannedCall[], news: Props, outputs: Props): Promise<Props> {
@@ -157,7 +178,9 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
     for (const call of calls) {
       const idInBody = def.paths.idInBody && call.kind === "patch" ? { [def.paths.idInBody]: ctx.id } : undefined;
       const body = idInBody ? { ...idInBody, ...(call.body as Props) } : call.body;
-      const res = await ctx.client.request<Props>({ method: call.method, path: ctx.itemPath + call.path, body, safeToRepeat: call.safeToRepeat });
+      // An id in the body is the only one: the item path's query names it for GET and DELETE alone.
+      const itemPath = idInBody ? ctx.itemPath.split("?")[0]! : ctx.itemPath;
+      const res = await ctx.client.request<Props>({ method: call.method, path: itemPath + call.path, body, safeToRepeat: call.safeToRepeat });
       current = absorbResponse(call, res.body ?? {}, news, current);
     }
     return current;
@@ -224,26 +247,34 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
     const news = inputs;
     if (def.singleton) return takeOver(news);
     const adoptId = adoptionId(news);
-    if (adoptId !== undefined) return adopt(adoptId, news);
-    return createNew(news);
+    if (adoptId === undefined) return createNew(news);
+    const adopted = await adopt(adoptId, news);
+    // The object is this resource's now (claims.ts `adopted`): the delete of a resource that held it before must not remove it.
+    claimsOf(operationContext(def, profileOf(news)).client, def.kind).adopted.add(adopted.id);
+    return adopted;
   }
 
   async function createNew(news: Props): Promise<dynamic.CreateResult> {
     const ctx = operationContext(def, profileOf(news));
     const body = createBody(def, news);
     let response: Props;
+    let found: boolean;
     try {
       // An unknown outcome is reconciled by a listing: adopt what the create made, or send it again.
-      response = await createReconciled(def, ctx.client, body, news, idOf);
+      ({ object: response, found } = await createReconciled(def, ctx.client, body, news, idOf));
     } catch (err) {
       throw isApiError(err) ? explainApiError(def, err, "create", news) : err;
     }
     const id = idOf(response);
     const created: Props = { ...remoteFields(def, response), ...keptValues(def, news) };
+    // An object found by listing matched every field the service shows, not the write-only ones:
+    // those that can be written are written, so the resource never claims values it may not carry.
+    if (found) for (const [name] of rewritableWriteOnly) created[name] = null;
     const outputs = { ...created, ...def.hooks?.extraOutputs?.(response, created) };
     // Fields create does not take (e.g. status) are applied right after, only when they differ.
-    const anyLater = afterCreateFields.some(([name, spec]) => fieldChanged(spec, name, outputs, news));
-    const later = anyLater ? planUpdate(def, outputs, news).filter((c) => c.fields.every((f) => def.fields[f]!.onCreate === false)) : [];
+    const applyLater = (name: string) => def.fields[name]!.onCreate === false || (found && def.fields[name]!.writeOnly === true);
+    const anyLater = found || afterCreateFields.some(([name, spec]) => fieldChanged(spec, name, outputs, news));
+    const later = anyLater ? planUpdate(def, outputs, news).filter((c) => c.fields.every(applyLater)) : [];
     const outs = await converge(withItem(ctx, id), later, undefined, news, outputs, "create", true);
     return { id, outs };
   }
@@ -291,7 +322,7 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
     }
     const found = remoteFields(def, remote);
     const prior = singleton.prior
-      ? singleton.prior(remote)
+      ? singleton.prior(remote, news)
       : Object.fromEntries(fieldEntries(def).filter(([n, spec]) => ["patch", "put"].includes(spec.mode) && n in found).map(([n]) => [n, found[n]]));
     const outputs: Props = { ...found, ...keptValues(def, news), [singleton.priorField]: prior };
     // Every declared field is written, even one that already has the value: the resource now owns it.
@@ -395,8 +426,10 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
         throw isApiError(err) ? explainApiError(def, err, "read", previous, id) : err;
       }
       if (def.hooks?.goneWhen?.(remote)) return {};
-      const outputs = completeOutputs(def, { ...keptValues(def, previous), ...previous, ...remoteFields(def, remote) });
-      return { id, props: outputs, inputs: rebuildInputs(def, remote, previous) };
+      // Write-only values go to the outputs too: diff compares the declared value with them.
+      const learnt = writeOnlyAsRead(def, remote, previous);
+      const outputs = completeOutputs(def, { ...keptValues(def, previous), ...previous, ...remoteFields(def, remote), ...learnt });
+      return { id, props: outputs, inputs: rebuildInputs(def, remote, { ...previous, ...learnt }) };
     },
 
     async update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult> {
@@ -414,8 +447,13 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
       const previous = withoutProvider(props);
       const ctx = applyContext(id, previous);
       if (def.singleton) return restore(ctx, previous);
+      const claims = claimsOf(ctx.client, def.kind);
+      if (claims.adopted.has(id)) {
+        note(`The ${def.noun} ${id} was not deleted: another resource of this run adopted it (e.g. renamed, with adoption). It stays, managed by that resource; this resource is removed from the state.`);
+        return;
+      }
       await deleteItem(ctx, previous);
-      claimsOf(ctx.client, def.kind).release(id);
+      claims.release(id);
     },
   }));
 }

@@ -23,6 +23,7 @@
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { ResourceKind } from "../../sdk/tokens";
+import { limitsBeforeOfDeclaredNames } from "../infra/quota-limits";
 import { PACKAGE_VERSION } from "../version";
 import { PartialFailure } from "./errors";
 import type { Props } from "./fields";
@@ -36,8 +37,11 @@ export const FIRST_SHAPE = 1;
 /** Outputs of shape N in, outputs of shape N+1 out. Pure: no call, no setting. */
 export type Upgrader = (outputs: Props) => Props;
 
-/** Per kind, in order: element i upgrades shape FIRST_SHAPE + i to FIRST_SHAPE + i + 1. No kind has changed shape since 0.1.0. */
-export const UPGRADERS: Partial<Record<ResourceKind, readonly Upgrader[]>> = {};
+/** Per kind, in order: element i upgrades shape FIRST_SHAPE + i to FIRST_SHAPE + i + 1. */
+export const UPGRADERS: Partial<Record<ResourceKind, readonly Upgrader[]>> = {
+  // 2: limitsBefore keeps only the names the resource manages (it writes them back on delete; 0.1.0 reset the whole service).
+  "infra:QuotaLimits": [limitsBeforeOfDeclaredNames],
+};
 
 export class ShapeTooNewError extends Error {
   constructor(

@@ -8,8 +8,10 @@ import { z } from "zod";
 import { ASSUMED_ENDPOINT_BOUNDS as BOUNDS, ENDPOINT_LIMITS, endpointViolations, maxAttemptsViolation } from "../../rules/endpoint";
 import { isApiError, type SvcApiError } from "../client";
 import { violationFailure } from "../engine/check";
-import { PartialFailure } from "../engine/errors";
+import { note, PartialFailure } from "../engine/errors";
+import { jsonEqual } from "../engine/json";
 import { listOf, renamedObject, type ApplyContext, type PlannedCall, type Props, type ResourceDefinition } from "../engine/fields";
+import { sameDeclaredFields } from "../engine/reconcile";
 import { maxAttemptsCeiling } from "./plan-ceilings";
 
 /** Delivery states that keep an endpoint from being deleted (failed only while a retry is scheduled). */
@@ -64,14 +66,25 @@ export const endpointDefinition: ResourceDefinition = {
     signingSecret: { mode: "output", secret: true },
   },
   rules: (body) => endpointViolations(body),
+  // The header values are never shown, their names are: an endpoint with other header names is not the create's.
+  reconcile: {
+    matches: (remote, body) => sameDeclaredFields(endpointDefinition, remote, body) && jsonEqual(remote.custom_header_names ?? [], Object.keys((body.custom_headers ?? {}) as Props).sort()),
+  },
   hooks: {
-    async checkRemote(inputs, ctx) {
+    async checkRemote(inputs, ctx, olds) {
       if (typeof inputs.maxAttempts !== "number") return [];
       const ceiling = await maxAttemptsCeiling(ctx);
       const violation = ceiling === undefined ? undefined : maxAttemptsViolation(inputs.maxAttempts, ceiling);
       if (!violation) return [];
       const failure = violationFailure(endpointDefinition, violation);
-      return [{ ...failure, reason: `${failure.reason}. Lower maxAttempts to ${ceiling} or less, or upgrade the workspace's plan` }];
+      const fix = `Lower maxAttempts to ${ceiling} or less, or upgrade the workspace's plan`;
+      // Unchanged since the last up (the plan was lowered since): the service keeps it and accepts
+      // PATCHes of the other fields, so an unchanged stack is not blocked; only a new value is.
+      if (olds.maxAttempts === inputs.maxAttempts) {
+        note(`${failure.property} ${inputs.maxAttempts} is above the workspace plan's ceiling of ${ceiling} (it was lowered since it was set); the endpoint keeps it. ${fix}.`);
+        return [];
+      }
+      return [{ ...failure, reason: `${failure.reason}. ${fix}` }];
     },
 
     // PATCH cannot turn an auto-disabled endpoint back on; POST /enable can.
@@ -98,13 +111,13 @@ export const endpointDefinition: ResourceDefinition = {
 
     refreshWriteOnly(field, remote, lastApplied) {
       if (field !== "customHeaders") return lastApplied;
-      // Names are read back, values never: keep each known value, and show a header
-      // added outside Pulumi as an empty value so the drift is visible.
+      // Names are read back, values never. A PATCH replaces the whole map: while the names are
+      // those last applied, the values are taken to be too; once they differ, the map was
+      // written outside Pulumi and no value is known (null), so the next up writes the declared map.
       const names = Array.isArray(remote.custom_header_names) ? (remote.custom_header_names as string[]) : [];
-      const known = (lastApplied ?? {}) as Record<string, string>;
-      if (names.length === 0) return lastApplied && Object.keys(known).length === 0 ? lastApplied : null;
-      const byLower = new Map(Object.entries(known).map(([k, v]) => [k.toLowerCase(), v]));
-      return Object.fromEntries(names.map((n) => [n, known[n] ?? byLower.get(n.toLowerCase()) ?? ""]));
+      const applied = Object.keys((lastApplied ?? {}) as Record<string, string>).map((n) => n.toLowerCase()).sort();
+      if (jsonEqual(applied, names.map((n) => n.toLowerCase()).sort())) return lastApplied;
+      return names.length === 0 ? null : Object.fromEntries(names.map((n) => [n, null]));
     },
 
     async afterApply(ctx, { created, news, outputs }) {
@@ -157,7 +170,10 @@ export const endpointDefinition: ResourceDefinition = {
         if (pending === 0) return "retry";
       }
       drainDeadlines.delete(ctx.id);
-      throw err.withMessage(pendingDeliveriesMessage(ctx.id, pending, drainSeconds));
+      // The service disabled it while refusing, but it stays in the state as it was: put the
+      // status back, so the state and the service agree (a program that declares it again gets it as it says).
+      const enabledAgain = props.status === "enabled" && (await enableAgain(ctx));
+      throw err.withMessage(pendingDeliveriesMessage(ctx.id, pending, drainSeconds, enabledAgain));
     },
   },
 };
@@ -165,12 +181,28 @@ export const endpointDefinition: ResourceDefinition = {
 /** Deadlines of deletes waiting for deliveries to drain, so a re-refused DELETE does not restart the clock. */
 const drainDeadlines = new Map<string, number>();
 
-function pendingDeliveriesMessage(id: string, count: number, drainSeconds: number): string {
+function pendingDeliveriesMessage(id: string, count: number, drainSeconds: number, enabledAgain = false): string {
+  const pending = `Endpoint ${id} was not deleted: ${count} deliveries are still pending (queued, sending or waiting for a retry)${drainSeconds > 0 ? ` after waiting ${drainSeconds} s` : ""}.`;
+  if (enabledAgain)
+    return (
+      `${pending} The service disabled the endpoint while refusing; it was enabled again, as the state holds it, and stays in the state. ` +
+      `To delete it, let its deliveries drain while it is disabled: set drainTimeoutSeconds (the provider waits that long, the endpoint disabled), ` +
+      `or declare status: "disabled" and run \`pulumi up\` first; then run \`pulumi destroy\` (or \`pulumi up\`) again.`
+    );
   return (
-    `Endpoint ${id} was not deleted: ${count} deliveries are still pending (queued, sending or waiting for a retry)` +
-    `${drainSeconds > 0 ? ` after waiting ${drainSeconds} s` : ""}. The service has disabled the endpoint, so no new deliveries are queued to it, and it stays in the state. ` +
+    `${pending} The service has disabled the endpoint, so no new deliveries are queued to it, and it stays in the state. ` +
     `Let the pending deliveries finish (or let their receiver answer), or set drainTimeoutSeconds to wait longer, then run \`pulumi destroy\` (or \`pulumi up\`) again.`
   );
+}
+
+/** POST /enable after a refused delete disabled the endpoint; false when it could not be done (the message then says it is disabled). */
+async function enableAgain(ctx: ApplyContext): Promise<boolean> {
+  try {
+    await ctx.client.request({ method: "POST", path: `${ctx.itemPath}/enable`, safeToRepeat: true });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function countPendingDeliveries(ctx: ApplyContext): Promise<number> {

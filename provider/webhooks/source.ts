@@ -10,6 +10,7 @@ import { brokerHostNotAllowed, brokerHostPort, EVENT_TYPE_SOURCES, SOURCE_PROVID
 import type { RuleViolation } from "../../rules/types";
 import { jsonEqual } from "../engine/json";
 import type { Props, ResourceDefinition } from "../engine/fields";
+import { writtenUnseen } from "../engine/resource-provider";
 import { containsUnknown } from "../engine/unknown";
 import { planHasFeature, readWorkspace } from "./plan-ceilings";
 
@@ -97,6 +98,13 @@ export const sourceDefinition: ResourceDefinition = {
           reason: `The workspace's plan "${ws.plan}" does not include broker_sources (402 not_entitled, feature broker_sources): creating a broker source, enabling one or changing its broker fields is refused. Upgrade the plan to Pro or above, or use another provider.`,
         },
       ];
+    },
+
+    // PATCH never changes the secret (spec), rotate-secret changes nothing else: a write the state did
+    // not make that changed nothing shown may have rotated it, so the declared one is no longer known to apply.
+    refreshWriteOnly(field, remote, lastApplied, previous) {
+      if (field !== "secret" || lastApplied === null) return lastApplied;
+      return writtenUnseen(sourceDefinition, remote, previous) ? null : lastApplied;
     },
 
     // A generic source's generated secret is returned by create and a rotation without a value, never on reads.

@@ -22,7 +22,8 @@ export interface QuotaLimitsArgs {
   region?: pulumi.Input<string>;
   /**
    * Quota name → limit. Only the names given are managed: create and every change
-   * are ONE PATCH with the entries that differ; a name removed here is left as it is.
+   * are ONE PATCH with the entries that differ; a name removed here is written back to
+   * the value it had before this resource first set it (in this region and project only).
    */
   limits: pulumi.Input<Record<string, pulumi.Input<number>>>;
   /** Connection profile holding an admin key (see `QuotaRequestArgs.profile`). Changing it REPLACES the resource. */
@@ -30,8 +31,11 @@ export interface QuotaLimitsArgs {
 }
 
 /**
- * Quota limits. `pulumi destroy` resets the service's limits to the defaults
- * (`POST /api/v1/quota/{service}/reset`, every override of the service in every region).
+ * Quota limits. The resource manages only the quota names it declares, in its own
+ * region and project: `pulumi destroy` writes each of them back to the value it had
+ * before this resource first set it (one PATCH in that region and project). Other
+ * names, other regions and other resources' limits are left as they are; the
+ * service-wide `POST /api/v1/quota/{service}/reset` is never sent.
  */
 export class QuotaLimits extends dynamic.Resource {
   /** The type token, so `@pulumi/policy`'s `validateResourceOfType(QuotaLimits, ...)` matches. */
@@ -42,7 +46,7 @@ export class QuotaLimits extends dynamic.Resource {
   declare readonly region: pulumi.Output<string | null>;
   /** Every limit of the service as the service reports it (the declared ones included). */
   declare readonly limits: pulumi.Output<Record<string, number>>;
-  /** The limits found before this resource took them over. */
+  /** What each declared quota name was before this resource first set it: what delete writes back. */
   declare readonly limitsBefore: pulumi.Output<{ limits: Record<string, number> } | null>;
   declare readonly profile: pulumi.Output<string | null>;
 

@@ -27,6 +27,8 @@ export interface Model {
   names: number;
   /** Ids deleted out of band since the last refresh that exited 0. */
   deletedOutOfBand: Set<string>;
+  /** Endpoints whose custom headers were rewritten out of band since the last refresh that exited 0 (an up alone cannot know). */
+  headersRewritten: Set<string>;
   /** A run has had something to deploy: runs of an empty program before that test nothing. */
   started: boolean;
 }
@@ -62,7 +64,7 @@ export interface ModelOptions {
 const MAX_REQUESTS_PER_QUOTA_KIND = 4;
 
 export function initialModel(): Model {
-  return { program: [], perKind: {}, names: 0, deletedOutOfBand: new Set(), started: false };
+  return { program: [], perKind: {}, names: 0, deletedOutOfBand: new Set(), headersRewritten: new Set(), started: false };
 }
 
 const declared = (m: Model): DeclaredResource[] =>
@@ -87,9 +89,12 @@ async function runChecked(m: Model, r: Real, verb: Verb, label: string, how: { i
   const writes = await r.world.writesSince(seq);
   const steps = outcome.result?.steps.filter((s) => s.op !== "same").map((s) => `${s.op} ${s.name}${s.failed ? " FAILED" : ""}`) ?? [];
   r.log.push(`${label}: exit ${outcome.exitCode}${outcome.interrupted ? ` (${outcome.interrupted})` : ""}${steps.length ? `; ${steps.join(", ")}` : ""}; ${writes.length} writes`);
-  await checkRun(r.world, outcome, { declared: declared(m), deletedOutOfBand: m.deletedOutOfBand, writes });
+  await checkRun(r.world, outcome, { declared: declared(m), deletedOutOfBand: m.deletedOutOfBand, headersRewritten: m.headersRewritten, writes });
   if (opts.aliases && verb === "up") checkAliasesKept(m, outcome.result?.steps ?? []);
-  if (verb === "refresh" && outcome.exitCode === 0) m.deletedOutOfBand.clear();
+  if (verb === "refresh" && outcome.exitCode === 0) {
+    m.deletedOutOfBand.clear();
+    m.headersRewritten.clear();
+  }
   return outcome;
 }
 
@@ -235,23 +240,35 @@ class Interrupt implements fc.AsyncCommand<Model, Real> {
 
 // ---- out of band -------------------------------------------------------------------
 
-/** Someone changes or deletes one of the stack's objects through the API. */
+/**
+ * Someone changes or deletes one of the stack's objects through the API, or rewrites a
+ * write-only value (an endpoint's custom headers, replaced by a foreign one: its names
+ * change, the values are never shown).
+ */
 class OutOfBand implements fc.AsyncCommand<Model, Real> {
   constructor(
-    readonly what: "change" | "delete",
+    readonly what: "change" | "delete" | "headers",
     readonly index: number,
   ) {}
   check = () => true;
   async run(m: Model, r: Real): Promise<void> {
-    const candidates = r.world.state().resources.filter((x) => !x.delete && (this.what === "change" ? KINDS[x.kind].change : KINDS[x.kind].removable));
+    const touchable = (kind: ResourceKind) => (this.what === "change" ? KINDS[kind].change : this.what === "headers" ? kind === "webhooks:Endpoint" : KINDS[kind].removable);
+    const candidates = r.world.state().resources.filter((x) => !x.delete && touchable(x.kind));
     if (!candidates.length) {
       r.log.push(`${this}: nothing to touch`);
       return;
     }
     const target = pick(candidates, this.index);
-    const call = this.what === "change" ? KINDS[target.kind].change!(target.id!, String(this.index)) : { method: "DELETE", path: itemPath(target.kind, target.id!) };
+    const path = itemPath(target.kind, target.id!);
+    const call =
+      this.what === "change"
+        ? KINDS[target.kind].change!(target.id!, String(this.index))
+        : this.what === "headers"
+          ? { method: "PATCH", path, body: { custom_headers: this.index % 2 ? { "X-Evil": "attacker" } : null } }
+          : { method: "DELETE", path };
     const res = await r.world.api(call.method, call.path, "body" in call ? call.body : undefined);
     if (this.what === "delete" && res.status < 300) m.deletedOutOfBand.add(target.id!);
+    if (this.what === "headers" && res.status < 300) m.headersRewritten.add(target.id!);
     r.log.push(`${this}: ${call.method} ${target.name} (${target.id}) -> ${res.status}`);
   }
   toString = () => `out-of-band ${this.what} #${this.index}`;
@@ -283,7 +300,7 @@ export function commandsArbitrary(opts: ModelOptions, maxCommands: number) {
     ...(opts.interruptions
       ? [fc.tuple(fc.constantFrom("SIGINT" as const, "SIGKILL" as const), fc.integer({ min: 1, max: 3 }), fc.constantFrom(0, 300, 1500), fc.boolean()).map(([s, w, d, c]) => new Interrupt(s, w, d, c))]
       : []),
-    fc.tuple(fc.constantFrom("change" as const, "delete" as const), index).map(([w, i]) => new OutOfBand(w, i)),
+    fc.tuple(fc.constantFrom("change" as const, "delete" as const, "headers" as const), index).map(([w, i]) => new OutOfBand(w, i)),
     // A fault class, when on, also gets commands of its own, so a short run meets it.
     ...(opts.lateCreates ? [fc.constant(new UpWithFault("late-create-4s", "POST", 1))] : []),
     ...(opts.lookAlikes ? [fc.constantFrom("drop-after-acting" as const, "late-create" as const).map((f) => new UpWithFault(f, "POST", 2))] : []),

@@ -29,6 +29,8 @@ export interface RunContext {
   declared: DeclaredResource[];
   /** Ids the model deleted out of band since the last refresh: the state may still name them. */
   deletedOutOfBand: Set<string>;
+  /** Endpoints whose custom headers were rewritten out of band since the last refresh: an up cannot know yet. */
+  headersRewritten: Set<string>;
   /** Writes the run sent (request log), for the preview check. */
   writes: { method: string; path: string; status: number }[];
 }
@@ -113,6 +115,17 @@ async function checkSucceeded(world: World, outcome: RunOutcome, ctx: RunContext
       },
       "after up",
     );
+    await checkHeaderNames(world, ctx);
+  }
+}
+
+/** After an up, every endpoint carries the declared header names (values are never shown), unless rewritten out of band and not refreshed since. */
+async function checkHeaderNames(world: World, ctx: RunContext): Promise<void> {
+  for (const r of world.state().resources.filter((x) => x.kind === "webhooks:Endpoint" && !ctx.headersRewritten.has(x.id!))) {
+    const declaredHeaders = (ctx.declared.find((d) => d.name === r.name)?.args.customHeaders ?? {}) as Record<string, string>;
+    const got = ((await world.api("GET", `/webhooks/v1/endpoints/${r.id}`)).body as { custom_header_names?: string[] }).custom_header_names ?? [];
+    const want = Object.keys(declaredHeaders).sort();
+    if (JSON.stringify(got) !== JSON.stringify(want)) throw new InvariantViolation("1", `after up, endpoint ${r.name} (${r.id}) carries the custom headers [${got.join(", ")}], not the declared [${want.join(", ")}]`);
   }
 }
 

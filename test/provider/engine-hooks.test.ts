@@ -95,10 +95,10 @@ describe("engine: new hooks", () => {
     expect(read.id === undefined).toBe(gone);
   });
 
-  it("the PATCH carries the id in its body; the path keeps the query", async () => {
+  it("the PATCH carries the id in its body only; the item path's query is left out", async () => {
     answer = (req) => ({ status: 200, body: { id: "g1", size: (req.body as Props).size, state: "open" } });
     const res = await gadgets.update!("g1", { size: 1, state: "open" }, { size: 5 });
-    expect(seen).toEqual([{ method: "PATCH", url: "/gadgets?id=g1", body: { id: "g1", size: 5 } }]);
+    expect(seen).toEqual([{ method: "PATCH", url: "/gadgets", body: { id: "g1", size: 5 } }]);
     expect(res.outs).toMatchObject({ size: 5 });
   });
 

@@ -1,7 +1,7 @@
 /**
  * What is QuotaLimits' own (admins), against the emulator over HTTP: create is a read
- * and ONE PATCH, a change moves only the changed entries, delete resets to the
- * defaults, a service change replaces, the admin-only refusal; and the read-only
+ * and ONE PATCH, a change moves only the changed entries, delete writes back the
+ * declared names' earlier values in its region (never a reset), a service change replaces, the admin-only refusal; and the read-only
  * infrastructure functions, including the cursor walk of getVms (call counts and
  * cursors from the request log). No-op and drift are the lifecycle contract's
  * (test/lifecycle/contract.test.ts).
@@ -35,18 +35,19 @@ describe("QuotaLimits: lifecycle and call counts", () => {
     const { calls, result } = await d().calls(() => d().create(declared));
     expect(calls).toEqual(["GET /api/v1/quota/compute", "PATCH /api/v1/quota/compute"]);
     expect(result.id).toBe("compute/eu-west-1");
-    expect(result.outs).toMatchObject({ service: "compute", region: "eu-west-1", projectId: ws.project_id, limits: { ...DEFAULTS, vms: 120 }, limitsBefore: { limits: DEFAULTS } });
+    expect(result.outs).toMatchObject({ service: "compute", region: "eu-west-1", projectId: ws.project_id, limits: { ...DEFAULTS, vms: 120 }, limitsBefore: { limits: { vms: 50 } } });
     expect(await quota("compute", "eu-west-1")).toEqual({ ...DEFAULTS, vms: 120 });
     expect(await quota("compute")).toEqual(DEFAULTS); // another region is untouched
   });
 
   it("a change is ONE PATCH; only the changed entries move", async () => {
     const { id, outs } = await d().create({ ...declared, limits: { vms: 120, ram_gb: 1000 } });
-    await call(emu(), "PATCH", "/infra/api/v1/quota/compute", { key: ws.infra.admin, body: { limits: { ram_gb: 1500 }, region: "eu-west-1" } });
-    // The state still thinks ram_gb is 1000: a PATCH of changed entries only sends vms and vcpu.
-    const { result, writes } = await d().calls(() => d().update(id, outs, { ...declared, limits: { vms: 130, vcpu: 400 } }));
+    await call(emu(), "PATCH", "/infra/api/v1/quota/compute", { key: ws.infra.admin, body: { limits: { vcpu: 250 }, region: "eu-west-1" } });
+    // The state still thinks vcpu is 200: a PATCH of changed entries only sends vms.
+    const { result, writes } = await d().calls(() => d().update(id, outs, { ...declared, limits: { vms: 130, ram_gb: 1000 } }));
     expect(writes).toEqual(["PATCH /api/v1/quota/compute"]);
-    expect(result.outs.limits).toEqual({ vms: 130, vcpu: 400, ram_gb: 1500 });
+    expect(result.outs.limits).toEqual({ vms: 130, vcpu: 250, ram_gb: 1000 });
+    expect(result.outs.limitsBefore).toEqual({ limits: { vms: 50, ram_gb: 800 } });
   });
 
   it("service or region changes replace", async () => {
@@ -56,11 +57,14 @@ describe("QuotaLimits: lifecycle and call counts", () => {
     expect(await diff({ ...declared, service: "network", limits: { networks: 20 } })).toMatchObject({ changes: true, replaces: ["service"] });
   });
 
-  it("delete resets the service to its defaults with one POST reset", async () => {
+  it("delete writes back the declared names' earlier values with one PATCH in its region; other names and regions keep theirs", async () => {
     const { id, outs } = await d().create(declared);
+    await call(emu(), "PATCH", "/infra/api/v1/quota/compute", { key: ws.infra.admin, body: { limits: { vcpu: 250 } } });
+    await call(emu(), "PATCH", "/infra/api/v1/quota/compute", { key: ws.infra.admin, body: { limits: { vcpu: 300 }, region: "eu-west-1" } });
     const { writes } = await d().calls(() => provider.delete!(id, outs));
-    expect(writes).toEqual(["POST /api/v1/quota/compute/reset"]);
-    expect(await quota("compute", "eu-west-1")).toEqual(DEFAULTS);
+    expect(writes).toEqual(["PATCH /api/v1/quota/compute"]);
+    expect(await quota("compute", "eu-west-1")).toEqual({ ...DEFAULTS, vcpu: 300 });
+    expect(await quota("compute")).toEqual({ ...DEFAULTS, vcpu: 250 });
   });
 
   it("renamed without an alias (the new resource is created before the old one's delete): the old delete leaves the new one's limits", async () => {
@@ -69,9 +73,12 @@ describe("QuotaLimits: lifecycle and call counts", () => {
     const { writes } = await d().calls(() => provider.delete!(old.id, old.outs));
     expect(writes).toEqual([]);
     expect(await quota("compute", "eu-west-1")).toEqual({ ...DEFAULTS, vms: 120 });
-    // The resource that manages the limits now still puts back what it found on its own delete.
-    await provider.delete!(renamed.id, renamed.outs);
-    expect(await quota("compute", "eu-west-1")).not.toEqual({ ...DEFAULTS, vms: 120 });
+    // The resource that manages the limits now puts back what it found on its own delete: the old resource's value
+    // (a rename without an alias cannot hand over what the old one found; an alias keeps it).
+    await call(emu(), "PATCH", "/infra/api/v1/quota/compute", { key: ws.infra.admin, body: { limits: { vms: 90 }, region: "eu-west-1" } });
+    const { writes: last } = await d().calls(() => provider.delete!(renamed.id, renamed.outs));
+    expect(last).toEqual(["PATCH /api/v1/quota/compute"]);
+    expect(await quota("compute", "eu-west-1")).toEqual({ ...DEFAULTS, vms: 120 });
   });
 
   it("a project-wide service takes no region: id is the service", async () => {

@@ -10,7 +10,7 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import * as svc from "../../sdk";
 import { closeSharedDispatcher, PartialFailure, providers } from "../../provider";
 import { clearReadCache } from "../../provider/engine/resource-provider";
-import { call, control, useEmulator } from "../support/emulator";
+import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { configure, Driver, type Workspace } from "./support";
 
 const provider = providers["infra:QuotaRequest"]!;
@@ -61,9 +61,13 @@ describe("QuotaRequest: lifecycle and call counts", () => {
   it("while pending: limits and justification change with ONE PATCH carrying the id", async () => {
     const { id, outs } = await d().create(VMS);
     const next = { ...VMS, limits: { vms: 90, vcpu: 300 }, justification: "more" };
+    const since = await lastSeq(emu());
     const { result, writes } = await d().calls(() => d().update(id, outs, next));
     expect(result.diff).toMatchObject({ changes: true, replaces: [] });
     expect(writes).toEqual([`PATCH ${Q}`]);
+    // The id travels in the body only (the spec's PATCH takes no query).
+    const patch = (await requestsSince(emu(), since)).find((r) => r.method === "PATCH") as { query?: string } | undefined;
+    expect(patch?.query).toBe("");
     expect(result.outs).toMatchObject({ limits: { vms: 90, vcpu: 300 }, justification: "more", state: "pending" });
     expect(await stateOf(id)).toMatchObject({ limits: { vms: 90, vcpu: 300 } });
   });

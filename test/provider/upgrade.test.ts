@@ -14,7 +14,18 @@ import { PACKAGE_VERSION } from "../../provider/version";
 import { RESOURCE_KINDS, type ResourceKind } from "../../sdk/tokens";
 
 /** Every upgrader of UPGRADERS, by kind and the shape it upgrades from: outputs before and after. Add one with each upgrader. */
-const UPGRADER_CASES: Partial<Record<ResourceKind, { from: number; before: Props; after: Props }[]>> = {};
+const UPGRADER_CASES: Partial<Record<ResourceKind, { from: number; before: Props; after: Props }[]>> = {
+  "infra:QuotaLimits": [
+    {
+      // 0.1.0 kept every limit found; the names it wrote are those whose value moved (vms); ram_gb was declared at its value, or never.
+      from: 1,
+      before: { service: "compute", region: "eu-west-1", limits: { vms: 120, vcpu: 200, ram_gb: 800 }, limitsBefore: { limits: { vms: 50, vcpu: 200, ram_gb: 800 } } },
+      after: { service: "compute", region: "eu-west-1", limits: { vms: 120, vcpu: 200, ram_gb: 800 }, limitsBefore: { limits: { vms: 50 } } },
+    },
+    // Read with Resource.get: nothing was taken over, nothing to narrow.
+    { from: 1, before: { service: "dns", limits: { dns_zones: 50 }, limitsBefore: null }, after: { service: "dns", limits: { dns_zones: 50 }, limitsBefore: null } },
+  ],
+};
 
 // A made-up history for one kind: shape 1 had `desc`, shape 2 renamed it `description`, shape 3 added `tags`.
 const history: Partial<Record<ResourceKind, Upgrader[]>> = {

@@ -1,6 +1,7 @@
 /**
- * Declares what config `lifecycle:resources` lists: `[{ kind, name, inputs }]`, each
- * through the SDK class of its kind (`webhooks:Endpoint` -> svc.webhooks.Endpoint).
+ * Declares what config `lifecycle:resources` lists: `[{ kind, name, inputs, dependsOn? }]`,
+ * each through the SDK class of its kind (`webhooks:Endpoint` -> svc.webhooks.Endpoint),
+ * `dependsOn` naming resources listed before it.
  * A value `{ "$secret": "k" }` anywhere in the inputs is the secret config
  * `lifecycle:k`, so secret inputs never sit in plaintext in the stack's config.
  * Exports each resource's id under its name. Kept free of today's helpers so the
@@ -13,12 +14,13 @@ interface Declared {
   kind: string;
   name: string;
   inputs: Record<string, unknown>;
+  dependsOn?: string[];
 }
 
 const config = new pulumi.Config("lifecycle");
 const declared = JSON.parse(config.get("resources") ?? "[]") as Declared[];
 
-type Ctor = new (name: string, args: Record<string, unknown>) => pulumi.CustomResource;
+type Ctor = new (name: string, args: Record<string, unknown>, opts?: pulumi.CustomResourceOptions) => pulumi.CustomResource;
 function classOf(kind: string): Ctor {
   const [product, type] = kind.split(":") as [string, string];
   const cls = (svc as unknown as Record<string, Record<string, Ctor> | undefined>)[product]?.[type];
@@ -36,7 +38,10 @@ function withSecrets(value: unknown): unknown {
   return value;
 }
 
-const ids: Record<string, pulumi.Output<string>> = {};
-for (const d of declared) ids[d.name] = new (classOf(d.kind))(d.name, withSecrets(d.inputs) as Record<string, unknown>).id;
+const made: Record<string, pulumi.CustomResource> = {};
+for (const d of declared) {
+  const dependsOn = (d.dependsOn ?? []).map((n) => made[n]!);
+  made[d.name] = new (classOf(d.kind))(d.name, withSecrets(d.inputs) as Record<string, unknown>, dependsOn.length > 0 ? { dependsOn } : undefined);
+}
 
-export const resourceIds = ids;
+export const resourceIds = Object.fromEntries(Object.entries(made).map(([n, r]) => [n, r.id]));

@@ -1,0 +1,39 @@
+/**
+ * Issue 24, scenario 6, through the engine stand-in against the emulator: the service
+ * disables an endpoint when it refuses its delete (409 endpoint_has_pending_deliveries).
+ * The endpoint stays in the state as it was (enabled), so the provider puts it back:
+ * the program that declares it again gets it enabled, and state and service agree.
+ */
+import { describe, expect, it } from "vitest";
+import { call, useEmulator } from "../support/emulator";
+import { errorsOf, RUNS_TIMEOUT_MS, useOwnershipStacks, type Declared } from "./support";
+
+const emu = useEmulator();
+const stack = useOwnershipStacks(emu);
+
+describe("a delete refused for pending deliveries", () => {
+  it("removed with a delivery pending: the up fails naming it, the endpoint is enabled again; declared again, it is enabled and nothing changes", async () => {
+    const s = await stack("refused-delete");
+    const hook: Declared = { kind: "webhooks:Endpoint", name: "hook", inputs: { url: "https://hooks.example.com/pending", subscriptions: [{ eventType: "order.*" }], status: "enabled" } };
+    const up = await s.run("up", [hook]);
+    expect(up.ok, errorsOf(up)).toBe(true);
+    const id = s.id("hook")!;
+    await call(emu(), "POST", "/webhooks/v1/events", { key: s.ws.webhooks.admin, body: { event_type: "order.created", payload: {} } });
+    const status = async () => (await call(emu(), "GET", `/webhooks/v1/endpoints/${id}`, { key: s.ws.webhooks.admin })).body.status;
+
+    const removed = await s.run("up", []);
+    expect(removed.ok).toBe(false);
+    expect(errorsOf(removed)).toMatch(new RegExp(`Endpoint ${id} was not deleted: 1 deliveries are still pending.*enabled again`));
+    expect(s.id("hook")).toBe(id);
+    expect(await status()).toBe("enabled");
+    // The provider's message, printed once by the plugin, with no stack trace or file path of the provider.
+    const printed = removed.diagnostics.filter((d) => d.source === "provider").map((d) => d.message).join("\n");
+    expect(printed).toContain(`Endpoint ${id} was not deleted`);
+    expect(printed).not.toMatch(/^\s+at |\.[jt]s:\d+/m);
+
+    const again = await s.writes("up", [hook]);
+    expect(again.result.ok, errorsOf(again.result)).toBe(true);
+    expect(await status()).toBe("enabled");
+    expect(again.writes).toEqual([]);
+  }, RUNS_TIMEOUT_MS);
+});

@@ -1,0 +1,94 @@
+/**
+ * Stacks of the lifecycle program (test/lifecycle/program: any resources, from config)
+ * run through the engine stand-in against the emulator, each with its own state file
+ * and create journal, for the scenarios where the state and the service could part
+ * (issue 24). What the service holds is read over HTTP, calls are counted from the
+ * emulator's request log.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach } from "vitest";
+import type { RunningEmulator } from "../../emulator";
+import { runEngine, type EngineOptions, type EngineResult } from "../engine/engine";
+import type { ResourceState } from "../engine/state";
+import { loadState, PROGRAM, writesDuring } from "../lifecycle/stack";
+import type { Workspace } from "../provider/support";
+import { control } from "../support/emulator";
+
+export { errorsOf } from "../lifecycle/stack";
+
+/** Each test runs the program a few times (a run starts the program and the plugin): generous under load. */
+export const RUNS_TIMEOUT_MS = 300_000;
+
+export interface Declared {
+  kind: string;
+  name: string;
+  inputs: Record<string, unknown>;
+  /** Names of resources declared before this one. */
+  dependsOn?: string[];
+}
+
+export interface RunOptions {
+  /** Secret config `lifecycle:<k>`, referred to by `{ "$secret": "k" }` in inputs. */
+  secrets?: Record<string, string>;
+  config?: Record<string, string>;
+  /** Another create journal (a fresh CI machine); default the stack's own. */
+  journal?: string;
+  verbOptions?: Partial<EngineOptions>;
+}
+
+export interface OwnershipStack {
+  ws: Workspace;
+  run(verb: EngineOptions["verb"], resources: Declared[], opts?: RunOptions): Promise<EngineResult>;
+  /** The run, and every write (`METHOD /path`, no GET) it made. */
+  writes(verb: EngineOptions["verb"], resources: Declared[], opts?: RunOptions): Promise<{ result: EngineResult; writes: string[] }>;
+  state(): ResourceState[];
+  /** The id the state holds for the resource named `name`. */
+  id(name: string): string | undefined;
+  /** A directory of the stack's own, removed after the test (e.g. another journal). */
+  dir: string;
+}
+
+/** `stack(name, ws?)`: a stack in `ws` (a fresh enterprise workspace when omitted); its files go after each test. */
+export function useOwnershipStacks(emu: () => RunningEmulator): (name: string, ws?: Workspace) => Promise<OwnershipStack> {
+  const dirs: string[] = [];
+  afterEach(async () => {
+    await control(emu(), "DELETE", "/faults");
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+  return async (name, given) => {
+    const ws = given ?? (await control<Workspace>(emu(), "POST", "/workspaces", { plan: "enterprise" }));
+    const dir = mkdtempSync(join(tmpdir(), `svc-ownership-${name}-`));
+    dirs.push(dir);
+    const stateFile = join(dir, "state.json");
+    const run = (verb: EngineOptions["verb"], resources: Declared[], opts: RunOptions = {}) => {
+      const e = emu();
+      return runEngine({
+        verb,
+        cwd: PROGRAM,
+        stack: name,
+        stateFile,
+        config: { "svc:webhooksUrl": e.webhooksUrl, "svc:inboxesUrl": e.inboxesUrl, "svc:infraUrl": e.infraUrl, "lifecycle:resources": JSON.stringify(resources), ...opts.config },
+        secrets: {
+          ...Object.fromEntries(Object.entries(opts.secrets ?? {}).map(([k, v]) => [`lifecycle:${k}`, v])),
+          "svc:webhooksApiKey": ws.webhooks.admin,
+          "svc:inboxesApiKey": ws.inboxes.admin,
+          "svc:infraApiKey": ws.infra.member,
+          "svc:profiles": JSON.stringify({ infraAdmin: { infraUrl: e.infraUrl, infraApiKey: ws.infra.admin } }),
+        },
+        env: { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_URL: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_URL: "", SVC_INFRA_API_KEY: "", SVC_RECONCILE_WINDOW_SECONDS: "", SVC_JOURNAL_DIR: opts.journal ?? join(dir, "journal") },
+        ...opts.verbOptions,
+      });
+    };
+    const state = () => loadState(stateFile).filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/svc/"));
+    return {
+      ws,
+      dir,
+      run,
+      writes: (verb, resources, opts) => writesDuring(emu(), () => run(verb, resources, opts)),
+      state,
+      id: (n) => state().find((r) => r.urn.endsWith(`::${n}`))?.id,
+    };
+  };
+}
