@@ -1,6 +1,6 @@
 /**
  * Stacks of the lifecycle program (test/lifecycle/program: any resources, from config)
- * run through the engine stand-in against the emulator, each with its own state file
+ * run by the real Pulumi CLI (`npm run pulumi:install`) against the emulator, each with its own state file
  * and create journal, for the scenarios where the state and the service could part
  * (issue 24). What the service holds is read over HTTP, calls are counted from the
  * emulator's request log.
@@ -10,9 +10,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
 import type { RunningEmulator } from "../../emulator";
-import { runEngine, type EngineOptions, type EngineResult } from "../engine/engine";
+import type { EngineOptions, EngineResult } from "../engine/engine";
+import { cliRunner } from "../engine/runner";
 import type { ResourceState } from "../engine/state";
-import { loadState, PROGRAM, writesDuring } from "../lifecycle/stack";
+import { PROGRAM, writesDuring } from "../lifecycle/stack";
 import type { Workspace } from "../provider/support";
 import { control } from "../support/emulator";
 
@@ -50,6 +51,10 @@ export interface OwnershipStack {
   dir: string;
 }
 
+/** Why these suites cannot run here (the Pulumi CLI is not installed), or undefined. */
+export const CLI_MISSING = cliRunner.unavailable;
+if (CLI_MISSING) console.log(`where the state and the service part (test/ownership): skipped: ${CLI_MISSING}`);
+
 /** `stack(name, ws?)`: a stack in `ws` (a fresh enterprise workspace when omitted); its files go after each test. */
 export function useOwnershipStacks(emu: () => RunningEmulator): (name: string, ws?: Workspace) => Promise<OwnershipStack> {
   const dirs: string[] = [];
@@ -64,7 +69,7 @@ export function useOwnershipStacks(emu: () => RunningEmulator): (name: string, w
     const stateFile = join(dir, "state.json");
     const run = (verb: EngineOptions["verb"], resources: Declared[], opts: RunOptions = {}) => {
       const e = emu();
-      return runEngine({
+      return cliRunner.run({
         verb,
         cwd: PROGRAM,
         stack: name,
@@ -81,7 +86,7 @@ export function useOwnershipStacks(emu: () => RunningEmulator): (name: string, w
         ...opts.verbOptions,
       });
     };
-    const state = () => loadState(stateFile).filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/svc/"));
+    const state = () => cliRunner.resources({ cwd: PROGRAM, stack: name, stateFile }).filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/svc/"));
     return {
       ws,
       dir,
