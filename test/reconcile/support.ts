@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterEach } from "vitest";
+import { afterEach, expect } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { runEngine, type EngineResult } from "../engine/engine";
 import type { EngineOptions, Verb } from "../engine/types";
@@ -92,6 +92,15 @@ export async function reconcileStack(emu: RunningEmulator, name: string): Promis
     },
     cleanUp: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/** The service holds exactly one object per resource of `spec`, and the state holds those. */
+export async function expectOnePerResource(s: ReconcileStack, spec: LookAlikes): Promise<void> {
+  const endpoints = await s.endpoints();
+  const bins = await s.bins();
+  expect(endpoints).toHaveLength(spec.endpoints ?? 0);
+  expect(bins).toHaveLength(spec.bins ?? 0);
+  expect(s.state().ids).toEqual([...endpoints, ...bins].sort());
 }
 
 export const errorsOf = (r: EngineResult) => r.diagnostics.filter((d) => d.severity === "error").map((d) => d.message).join("\n");
