@@ -17,6 +17,20 @@
  * After each, the next run leaves exactly one object per resource and the state holds
  * them: the provider adopts what the interrupted creates made (its create journal,
  * provider/engine/create-journal.ts) instead of creating them again.
+ *
+ * What CLI v3.274.1 does (seen here, and read in pkg/v3@v3.274.1):
+ * - First SIGINT: "^C received; cancelling"; no new step starts, the steps in flight
+ *   finish and are saved, no pending operation is left; the update ends as failed,
+ *   "update canceled", exit 1 (the engine's bail error; exit 8 is only for a
+ *   context.Canceled at the command level: cmd/exit_codes.go). The plugins are closed and
+ *   every journal entry is settled.
+ * - SIGKILL: the checkpoint holds one `creating` pending operation per create in flight,
+ *   and the stack's lock stays (`pulumi cancel` removes it). The next `up` warns
+ *   "Attempting to deploy or update resources with N pending operations" and creates
+ *   those resources again, which the journal turns into adoptions.
+ * - Pending creates are carried into every later checkpoint (backend/snapshot.go):
+ *   `up` and a non-interactive `refresh` keep them; only an interactive refresh,
+ *   `refresh --clear-pending-creates` or `--import-pending-creates URN ID` resolve them.
  */
 import { describe, expect, it } from "vitest";
 import type { EngineResult } from "../engine/types";
