@@ -34,6 +34,7 @@ import { randomUUID } from "node:crypto";
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { whileEngineThere, watchEngine } from "./engine-link";
 import { note } from "./errors";
 
 /** An interrupted create of an earlier process: when it was sent, and how to settle it. */
@@ -106,16 +107,22 @@ export class CreateJournal {
     return entry;
   }
 
-  /** The create was answered, or its object found (`held`), or it made nothing (no object). */
-  settle(entry: string, held?: HeldObject): void {
+  /**
+   * The create was answered, or its object found (`held`), or it made nothing (no object).
+   * An object is recorded only while the engine is there to save it (engine-link.ts): else
+   * this process ends with the entry open, for the next run to adopt the object.
+   */
+  async settle(entry: string, held?: HeldObject): Promise<void> {
     const kind = this.open.get(entry);
     if (kind === undefined) return;
+    if (held !== undefined) await whileEngineThere();
     this.open.delete(entry);
     this.append(held === undefined ? { d: entry } : { d: entry, k: kind, ...heldLine(held) });
   }
 
-  /** An earlier process's interrupted create was settled: its object adopted (`held`), or it made none. */
-  settleEarlier(ref: string, kind: string, held?: HeldObject): void {
+  /** An earlier process's interrupted create was settled: its object adopted (`held`, as `settle` records it), or it made none. */
+  async settleEarlier(ref: string, kind: string, held?: HeldObject): Promise<void> {
+    if (held !== undefined) await whileEngineThere();
     this.loaded?.settled.add(ref);
     this.append(held === undefined ? { r: ref, k: kind } : { r: ref, k: kind, ...heldLine(held) });
   }
@@ -259,6 +266,7 @@ export function createJournal(): CreateJournal | undefined {
   const dir = process.env.SVC_JOURNAL_DIR?.trim();
   if (dir === "off") return (journal = null) ?? undefined;
   journal = new CreateJournal(dir || join(homedir(), ".pulumi-svc", "journal"));
+  watchEngine();
   const j = journal;
   process.once("exit", () => j.cleanUp());
   return journal;

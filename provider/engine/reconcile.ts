@@ -136,13 +136,13 @@ export async function createReconciled(def: ResourceDefinition, client: SvcClien
       const id = idOf(response);
       claims.hold(id);
       sent(); // before watching for extras, which waits for every create in flight
-      if (entry) c.journal!.settle(entry, heldObject(c, id, response));
+      if (entry) await c.journal!.settle(entry, heldObject(c, id, response));
       if (lostSince !== undefined) await removeLateExtras(c, lostSince, resends);
       return { object: response, found: false };
     } catch (err) {
       if (!(err instanceof SvcUnknownOutcomeError) || !reconciles) {
         // A refusal made nothing (an unknown outcome of a kind that cannot be listed stays open for the next run).
-        if (entry && !(err instanceof SvcUnknownOutcomeError)) c.journal!.settle(entry);
+        if (entry && !(err instanceof SvcUnknownOutcomeError)) await c.journal!.settle(entry);
         throw err;
       }
       unknown = err;
@@ -164,7 +164,7 @@ export async function createReconciled(def: ResourceDefinition, client: SvcClien
       stopLooking();
     }
     if ("found" in result) {
-      if (entry) c.journal!.settle(entry, heldObject(c, result.id, result.found));
+      if (entry) await c.journal!.settle(entry, heldObject(c, result.id, result.found));
       record.reconciled({ kind: def.kind, path: def.paths.create, result: "adopted", id: result.id });
       return { object: result.found, found: true };
     }
@@ -173,7 +173,7 @@ export async function createReconciled(def: ResourceDefinition, client: SvcClien
       record.reconciled({ kind: def.kind, path: def.paths.create, result: "ambiguous", candidates: result.ambiguous });
       throw new Error(`${unknown.message}\nAfter that, ${ambiguityMessage(def, result.ambiguous, "created since the request was sent")}`);
     }
-    if (entry) c.journal!.settle(entry);
+    if (entry) await c.journal!.settle(entry);
     if (!unknown.unanswered && ++failedAnswers > MAX_RESENDS_AFTER_5XX) throw repeatedFailure(def, unknown, failedAnswers);
     if (resends >= MAX_RESENDS) throw unknown;
     lostSince ??= sentAt;
@@ -226,7 +226,7 @@ async function resumeInterrupted(c: CreateCall): Promise<Props | undefined> {
     stopLooking();
   }
   if ("found" in result) {
-    c.journal!.settleEarlier(earlier.ref, c.def.kind, heldObject(c, result.id, result.found));
+    await c.journal!.settleEarlier(earlier.ref, c.def.kind, heldObject(c, result.id, result.found));
     record.reconciled({ kind: c.def.kind, path: c.def.paths.create, result: "resumed", id: result.id });
     note(`The ${c.def.noun} ${result.id} was made by a create of an earlier run that was interrupted before it recorded it: adopted instead of creating another.`);
     return result.found;
@@ -235,7 +235,7 @@ async function resumeInterrupted(c: CreateCall): Promise<Props | undefined> {
     record.reconciled({ kind: c.def.kind, path: c.def.paths.create, result: "ambiguous", candidates: result.ambiguous });
     throw new Error(`An earlier run was interrupted while creating this ${c.def.noun} (${new Date(earlier.sentAt).toISOString()}); ${ambiguityMessage(c.def, result.ambiguous, "created since then", c.def.adoptHint)}`);
   }
-  c.journal!.settleEarlier(earlier.ref, c.def.kind);
+  await c.journal!.settleEarlier(earlier.ref, c.def.kind);
   return undefined;
 }
 

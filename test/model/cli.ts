@@ -1,11 +1,12 @@
-// npm run model -- [--runs N] [--seed S] [--commands N] [--minutes M] [--no-shrink]
+// npm run model -- [--engine stand-in|cli] [--runs N] [--seed S] [--commands N] [--minutes M] [--no-shrink]
 //                  [--no-look-alikes] [--no-late-creates] [--no-interruptions] [--no-aliases] [--max-resources N]
 // The model-based test of the whole lifecycle (test/model/README.md). Prints each
 // sequence as it ends and, on a failure, the shrunk sequence with its seed.
+import { PULUMI_CLI_MISSING } from "../support/pulumi-cli";
 import { DEFAULT_MODEL_OPTIONS, runModel, type ModelRunOptions } from "./run";
 
 function parse(argv: string[]): ModelRunOptions {
-  const o: ModelRunOptions = { ...DEFAULT_MODEL_OPTIONS, runs: 20, seed: Date.now() % 2 ** 31, maxCommands: 8 };
+  const o: ModelRunOptions = { ...DEFAULT_MODEL_OPTIONS, engine: "stand-in", runs: 20, seed: Date.now() % 2 ** 31, maxCommands: 8 };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
     const num = () => {
@@ -14,6 +15,13 @@ function parse(argv: string[]): ModelRunOptions {
       return v;
     };
     switch (flag) {
+      case "--engine": {
+        const engine = argv[++i];
+        if (engine !== "cli" && engine !== "stand-in") throw new Error(`--engine takes cli (the real Pulumi CLI, \`npm run pulumi:install\`) or stand-in, not ${engine ?? "nothing"}`);
+        if (engine === "cli" && PULUMI_CLI_MISSING) throw new Error(`--engine cli: ${PULUMI_CLI_MISSING}`);
+        o.engine = engine;
+        break;
+      }
       case "--runs": o.runs = num(); break;
       case "--seed": o.seed = num(); break;
       case "--commands": o.maxCommands = num(); break;
@@ -32,7 +40,7 @@ function parse(argv: string[]): ModelRunOptions {
 
 async function main(): Promise<number> {
   const o = parse(process.argv.slice(2));
-  console.log(`model: ${o.runs} sequences of up to ${o.maxCommands} commands, seed ${o.seed}${o.lookAlikes ? "" : ", no look-alikes"}${o.lateCreates ? "" : ", no late creates"}${o.interruptions ? "" : ", no interruptions"}${o.aliases ? "" : ", no renames of settings"}`);
+  console.log(`model: ${o.runs} sequences of up to ${o.maxCommands} commands through the ${o.engine === "cli" ? "real Pulumi CLI" : "engine stand-in"}, seed ${o.seed}${o.lookAlikes ? "" : ", no look-alikes"}${o.lateCreates ? "" : ", no late creates"}${o.interruptions ? "" : ", no interruptions"}${o.aliases ? "" : ", no renames of settings"}`);
   const started = Date.now();
   const report = await runModel({
     ...o,

@@ -1,15 +1,17 @@
 /**
  * Runs the model: N sequences of commands (commands.ts), each in a fresh workspace
- * of one emulator, through the engine stand-in. A failing sequence is shrunk by
- * fast-check to a short one and reported with its seed, the replay path and what
- * each command did.
+ * of one emulator, through the real Pulumi CLI or the engine stand-in. A failing
+ * sequence is shrunk by fast-check to a short one and reported with its seed, the
+ * replay path and what each command did.
  */
 import fc from "fast-check";
 import { startEmulator } from "../../emulator";
 import { commandsArbitrary, startSequence, type ModelOptions, type Real } from "./commands";
-import { World } from "./world";
+import { World, type ModelEngine } from "./world";
 
 export interface ModelRunOptions extends ModelOptions {
+  /** Which engine runs the program (world.ts). */
+  engine: ModelEngine;
   runs: number;
   seed: number;
   maxCommands: number;
@@ -40,7 +42,7 @@ export async function runModel(o: ModelRunOptions): Promise<ModelReport> {
   try {
     const property = fc.asyncProperty(commandsArbitrary(o, o.maxCommands), async ({ initial, commands }) => {
       const n = sequences++;
-      const world = await World.create(emu, String(n));
+      const world = await World.create(emu, String(n), o.engine);
       const real: Real = { world, options: o, log: [] };
       let error: unknown;
       try {

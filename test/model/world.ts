@@ -1,23 +1,32 @@
 /**
  * The real system under the model: one emulator, a fresh workspace per sequence,
- * and the program (test/model/program) run through the engine stand-in's CLI in its
- * own process group, so a run can be interrupted (SIGINT) or killed (SIGKILL, the
- * program and the plugin with it) as a user's terminal or CI would.
+ * and the program (test/model/program) run through the real Pulumi CLI
+ * (test/support/pulumi-cli.ts) or the engine stand-in's CLI, so a run can be interrupted
+ * as a user's terminal or CI would: SIGINT (Ctrl-C) to the engine, or SIGKILL of the
+ * engine. The stand-in runs in its own process group, killed whole (the program and the
+ * plugin with it); the real `pulumi` is killed alone, as its plugins run in process
+ * groups of their own, and the next run waits until they have left with it and clears
+ * the lock it left (`pulumi cancel`), as its message asks.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { RunningEmulator } from "../../emulator";
-import { DEFAULT_TEST_PASSPHRASE } from "../engine/crypter";
-import { StateFile, type ResourceState } from "../engine/state";
-import type { EngineResult, Verb } from "../engine/types";
+import type { Checkpoint, ResourceState } from "../engine/state";
+import type { EngineOptions, EngineResult, Verb } from "../engine/types";
+import { pulumiSync, runCli, stackProcesses } from "../support/pulumi-cli";
 import { KINDS, RESOURCE_KINDS, idOfListed, kindOfType, type Args, type ResourceKind } from "./kinds";
 
 const PROGRAM = resolve(__dirname, "program");
 const ENGINE_CLI = resolve(__dirname, "../engine/cli.ts");
 /** A run that takes longer than this is stuck: its process group is killed and the run reported as such. */
 const RUN_TIMEOUT_MS = 240_000;
+/** How long the processes of a killed `pulumi` may outlive it (the plugin watches its engine every second). */
+const LEAVE_WITH_ENGINE_MS = 30_000;
+
+/** Which engine runs the program: the real Pulumi CLI, or the engine stand-in (test/engine). */
+export type ModelEngine = "cli" | "stand-in";
 
 export interface Workspace {
   workspace_id: string;
@@ -26,6 +35,9 @@ export interface Workspace {
   inboxes: { admin: string };
   infra: { admin: string };
 }
+
+/** What the model reads of a resource in the state. */
+type StateEntry = Pick<ResourceState, "urn" | "type" | "id" | "custom" | "external" | "delete">;
 
 export interface DeclaredResource {
   kind: ResourceKind;
@@ -63,16 +75,17 @@ export class World {
     readonly emu: RunningEmulator,
     readonly ws: Workspace,
     tag: string,
+    readonly engine: ModelEngine,
   ) {
     this.dir = mkdtempSync(join(tmpdir(), "svc-model-"));
     this.stateFile = join(this.dir, "state.json");
     this.marker = `mdlS3CR3T${tag}x`;
   }
 
-  static async create(emu: RunningEmulator, tag: string): Promise<World> {
+  static async create(emu: RunningEmulator, tag: string, engine: ModelEngine): Promise<World> {
     const ws = await control<Workspace>(emu, "POST", "/workspaces", { plan: "enterprise" });
     await control(emu, "DELETE", "/faults");
-    return new World(emu, ws, tag);
+    return new World(emu, ws, tag, engine);
   }
 
   dispose(): void {
@@ -114,16 +127,20 @@ export class World {
     return out;
   }
 
-  /** The stack's managed resources in the state file (none before the first run). */
-  state(): { resources: (ResourceState & { kind: ResourceKind; name: string })[]; pending: number; raw: string } {
+  /**
+   * The stack's managed resources in the state file (none before the first run): what the
+   * checkpoint keeps in plaintext (ids, types, names), the same for either engine.
+   */
+  state(): { resources: (StateEntry & { kind: ResourceKind; name: string })[]; pending: number; raw: string } {
     let raw = "";
     try {
       raw = readFileSync(this.stateFile, "utf8");
     } catch {
       return { resources: [], pending: 0, raw };
     }
-    const d = new StateFile(this.stateFile, DEFAULT_TEST_PASSPHRASE).load();
-    const resources = d.resources.flatMap((r) => {
+    // The CLI writes no `resources` once a destroy has emptied the stack.
+    const d: Partial<Checkpoint["checkpoint"]["latest"]> = (JSON.parse(raw) as Checkpoint).checkpoint.latest ?? {};
+    const resources = (d.resources ?? []).flatMap((r) => {
       const kind = kindOfType(r.type);
       return kind && r.custom && !r.external ? [{ ...r, kind, name: r.urn.slice(r.urn.lastIndexOf("::") + 2) }] : [];
     });
@@ -154,15 +171,16 @@ export class World {
       "svc:infraApiKey": this.ws.infra.admin,
       "svc-model:marker": this.marker,
     };
+    // Settings only from the stack config; the plugin and program inherit the rest.
+    const env = { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_URL: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_URL: "", SVC_INFRA_API_KEY: "" };
+    const since = interrupt ? await this.lastSeq() : 0;
+    if (this.engine === "cli") return this.runCli({ verb, cwd: PROGRAM, stack: "model", stateFile: this.stateFile, config, secrets, env }, since, interrupt);
     const args = [
       "--require", require.resolve("tsx/cjs"), ENGINE_CLI, verb, "--cwd", PROGRAM, "--stack", "model", "--state", this.stateFile, "--json",
       ...Object.entries(config).flatMap(([k, v]) => ["--config", `${k}=${v}`]),
       ...Object.entries(secrets).flatMap(([k, v]) => ["--secret", `${k}=${v}`]),
     ];
-    const since = interrupt ? await this.lastSeq() : 0;
-    // Settings only from the stack config; the plugin and program inherit the rest.
-    const env = { ...process.env, SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_URL: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_URL: "", SVC_INFRA_API_KEY: "" };
-    const child = spawn(process.execPath, args, { cwd: PROGRAM, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, args, { cwd: PROGRAM, env: { ...process.env, ...env }, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     let err = "";
     child.stdout!.on("data", (b: Buffer) => (out += b.toString()));
@@ -175,26 +193,17 @@ export class World {
         /* already gone */
       }
     };
-    let interrupted: RunOutcome["interrupted"];
     let done = false;
     void exited.then(() => (done = true));
     const timer = setTimeout(() => killGroup("SIGKILL"), RUN_TIMEOUT_MS);
-    if (interrupt) {
-      // Wait for the run's writes to reach the service, then stop it.
-      while (!done && (await this.writesSince(since)).length < interrupt.afterWrites) await sleep(50);
-      if (!done) {
-        await sleep(interrupt.delayMs);
-        if (!done) {
-          interrupted = interrupt.signal;
-          if (interrupt.signal === "SIGINT") {
-            // Ctrl-C reaches the engine only; it should cancel and save. Then whatever is left is killed.
-            child.kill("SIGINT");
-            await Promise.race([exited, sleep(30_000)]);
-          }
-          killGroup("SIGKILL");
-        }
+    const interrupted = await this.interruptWhen(since, interrupt, () => done, async (signal) => {
+      if (signal === "SIGINT") {
+        // Ctrl-C reaches the engine only; it should cancel and save. Then whatever is left is killed.
+        child.kill("SIGINT");
+        await Promise.race([exited, sleep(30_000)]);
       }
-    }
+      killGroup("SIGKILL");
+    });
     const exitCode = await exited;
     clearTimeout(timer);
     // The program and plugin of a killed engine go with its group.
@@ -207,6 +216,50 @@ export class World {
       result = undefined;
     }
     return { verb, exitCode, result, text, interrupted };
+  }
+
+  /** Once the run's writes reached the service (and `delayMs` more), stops it with `stop`; the signal used, if any. */
+  private async interruptWhen(since: number, interrupt: Interruption | undefined, done: () => boolean, stop: (signal: Interruption["signal"]) => Promise<void>): Promise<RunOutcome["interrupted"]> {
+    if (!interrupt) return undefined;
+    while (!done() && (await this.writesSince(since)).length < interrupt.afterWrites) await sleep(50);
+    if (done()) return undefined;
+    await sleep(interrupt.delayMs);
+    if (done()) return undefined;
+    await stop(interrupt.signal);
+    return interrupt.signal;
+  }
+
+  /** One run through the real Pulumi CLI, interrupted as `run` says. */
+  private async runCli(opts: EngineOptions, since: number, interrupt: Interruption | undefined): Promise<RunOutcome> {
+    const ac = new AbortController();
+    let done = false;
+    const running = runCli({ ...opts, signal: ac.signal, abortWith: interrupt?.signal }).finally(() => (done = true));
+    const killAll = () => stackProcesses(opts).forEach((pid) => process.kill(pid, "SIGKILL"));
+    let stuck = false;
+    const timer = setTimeout(() => {
+      stuck = true;
+      killAll();
+    }, RUN_TIMEOUT_MS);
+    const interrupted = await this.interruptWhen(since, interrupt, () => done, async (signal) => {
+      ac.abort();
+      if (signal === "SIGINT") {
+        // Cancelled, the CLI finishes the steps in flight; if it has not ended by then, everything is killed.
+        await Promise.race([running, sleep(30_000)]);
+        if (!done) killAll();
+      }
+    });
+    const result = await running;
+    clearTimeout(timer);
+    // A killed `pulumi` leaves its plugins behind (process groups of their own): they must leave with it.
+    const killedAt = Date.now();
+    while (stackProcesses(opts).length && Date.now() - killedAt < LEAVE_WITH_ENGINE_MS) await sleep(100);
+    const left = stackProcesses(opts);
+    killAll();
+    if (left.length) throw new Error(`processes of the ${opts.verb} still ran ${LEAVE_WITH_ENGINE_MS / 1000} s after it ended: ${left.join(", ")}`);
+    // A killed CLI leaves its lock on the stack; its message asks for `pulumi cancel` (a no-op when there is none).
+    if (interrupted || stuck) pulumiSync(opts, ["cancel", "--yes", "--stack", opts.stack]);
+    const { summary, ...rest } = result;
+    return { verb: opts.verb, exitCode: result.exitCode ?? null, result: rest, text: `${summary}\n${JSON.stringify(rest)}`, interrupted };
   }
 }
 

@@ -1,16 +1,19 @@
 /**
- * A rate-limited up through the engine stand-in at --parallel 64 (given as the flag,
- * and as PULUMI_PARALLEL=64 in the environment), as a user with a big stack runs it against a remote service: 120 independent endpoints, the service
+ * A rate-limited up through the real Pulumi CLI (`npm run pulumi:install`) at --parallel 64
+ * (given as the flag, and as PULUMI_PARALLEL=64 in the environment), as a user with a big
+ * stack runs it against a remote service: 120 independent endpoints, the service
  * allowing 20 requests/s per key (burst 20), 20 ms away. The provider paces itself
  * (provider/client/pacing.ts): every step succeeds, few requests draw a 429 (counted
  * in the emulator's request log), nothing is created twice, and the pacing note
- * appears once.
+ * appears once. (Through the engine stand-in this suite took 59 s, here 57 s: the
+ * stand-in no longer runs it.)
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runEngine, type EngineResult } from "../engine/engine";
+import type { EngineResult } from "../engine/engine";
+import { cliRunner } from "../engine/runner";
 import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import type { Workspace } from "./support";
 
@@ -39,7 +42,7 @@ const PARALLELISM: { how: string; parallel: number | undefined; env: Record<stri
 
 function runner(p: (typeof PARALLELISM)[number]) {
   return (verb: "up" | "destroy"): Promise<EngineResult> =>
-    runEngine({
+    cliRunner.run({
       verb,
       cwd: program,
       stack: "ratelimit",
@@ -55,7 +58,8 @@ function runner(p: (typeof PARALLELISM)[number]) {
 const errorsOf = (r: EngineResult) => r.diagnostics.filter((d) => d.severity === "error").map((d) => d.message).join("\n");
 const pacingNotes = (r: EngineResult) => r.diagnostics.filter((d) => d.message.includes("rate limited by the service; pacing to about"));
 
-describe.each(PARALLELISM)(`an up of ${N} resources against ${RATE} requests/s (burst ${RATE}), 20 ms away, at $how`, (parallelism) => {
+if (cliRunner.unavailable) console.log(`rate-limited up: skipped: ${cliRunner.unavailable}`);
+describe.skipIf(cliRunner.unavailable !== undefined).each(PARALLELISM)(`an up of ${N} resources against ${RATE} requests/s (burst ${RATE}), 20 ms away, at $how`, (parallelism) => {
   const run = runner(parallelism);
   it("succeeds with every step, at most 10% of the writes drawing a 429, nothing created twice; the pacing note at most once", async () => {
     await control(emu(), "PUT", "/limits", { rate_limit: RATE, burst: RATE, latency_ms: 20 });
@@ -81,7 +85,7 @@ describe.each(PARALLELISM)(`an up of ${N} resources against ${RATE} requests/s (
     expect(pacingNotes(up).length).toBeLessThanOrEqual(1);
     process.stdout.write(`rate-limited up (${parallelism.how}): ${N} creates, ${writes.length} writes, ${refused.length} answers of 429, ${seconds.toFixed(1)} s (ideal ${(N - RATE) / RATE} s)\n`);
 
-    // The destroy asks for deletes as fast as the stand-in goes: at 10 requests/s they queue for
+    // The destroy asks for deletes as fast as the engine goes: at 10 requests/s they queue for
     // seconds, which is told once.
     await control(emu(), "PUT", "/limits", { rate_limit: RATE / 2, burst: RATE / 2, latency_ms: 20 });
     const sinceDestroy = await lastSeq(emu());

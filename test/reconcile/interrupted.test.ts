@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { control, useEmulator } from "../support/emulator";
-import { errorsOf, RUNS_TIMEOUT_MS, useReconcileStacks, type ReconcileStack } from "./support";
+import { errorsOf, expectOnePerResource, RUNS_TIMEOUT_MS, useReconcileStacks, type ReconcileStack } from "./support";
 
 const emu = useEmulator();
 const stack = useReconcileStacks(emu);
@@ -33,13 +33,6 @@ async function interruptedRun(name: string): Promise<ReconcileStack> {
   return s;
 }
 
-async function expectOnePerResource(s: ReconcileStack) {
-  const endpoints = await s.endpoints();
-  const bins = await s.bins();
-  expect(endpoints).toHaveLength(2);
-  expect(bins).toHaveLength(1);
-  expect(s.state().ids).toEqual([...endpoints, ...bins].sort());
-}
 
 describe("a run killed mid-create", () => {
   it("the next up adopts what the interrupted creates made: exactly one object per resource", async () => {
@@ -47,7 +40,7 @@ describe("a run killed mid-create", () => {
     const made = [...(await s.endpoints()), ...(await s.bins())].sort();
     const up = await s.run("up", spec);
     expect(up.ok, errorsOf(up)).toBe(true);
-    await expectOnePerResource(s);
+    await expectOnePerResource(s, spec);
     expect(s.state().ids).toEqual(made);
     // The engine keeps the pending creates until a refresh clears them (as the real engine does); harmless now.
     expect(s.state().pending).toEqual(["creating", "creating", "creating"]);
@@ -63,7 +56,7 @@ describe("a run killed mid-create", () => {
     expect(s.state().pending).toEqual([]);
     const up = await s.run("up", spec);
     expect(up.ok, errorsOf(up)).toBe(true);
-    await expectOnePerResource(s);
+    await expectOnePerResource(s, spec);
     expect(s.state().pending).toEqual([]);
   }, RUNS_TIMEOUT_MS);
 });

@@ -7,10 +7,10 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterEach } from "vitest";
+import { afterEach, expect } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { runEngine, type EngineResult } from "../engine/engine";
-import type { Verb } from "../engine/types";
+import type { EngineOptions, Verb } from "../engine/types";
 import { call, control } from "../support/emulator";
 
 export const PROGRAM = resolve(__dirname, "program");
@@ -29,6 +29,8 @@ interface Keys {
 
 export interface ReconcileStack {
   run(verb: Verb, spec: LookAlikes): Promise<EngineResult>;
+  /** A run's options (program, stack, state file, config, journal), for either engine. */
+  options(verb: Verb, spec: LookAlikes): EngineOptions;
   /** `up` in its own process group, killed (CLI, program and plugin) once `until` holds. */
   killedUp(spec: LookAlikes, until: () => Promise<boolean>): Promise<void>;
   bins(): Promise<string[]>;
@@ -54,9 +56,11 @@ export async function reconcileStack(emu: RunningEmulator, name: string): Promis
     secrets: { "svc:webhooksApiKey": ws.webhooks.admin, "svc:inboxesApiKey": ws.inboxes.admin },
   });
   const list = async (path: string, key: string) => ((await call(emu, "GET", `${path}?limit=200`, { key })).body.data as { id: string }[]).map((o) => o.id).sort();
+  const options = (verb: Verb, spec: LookAlikes): EngineOptions => ({ verb, cwd: PROGRAM, stack: name, stateFile, ...settings(spec), env });
   return {
     // A refresh here is `refresh --clear-pending-creates`: the real engine keeps pending creates otherwise.
-    run: (verb, spec) => runEngine({ verb, cwd: PROGRAM, stack: name, stateFile, ...settings(spec), env, clearPendingCreates: verb === "refresh" }),
+    run: (verb, spec) => runEngine({ ...options(verb, spec), clearPendingCreates: verb === "refresh" }),
+    options,
     async killedUp(spec, until) {
       const s = settings(spec);
       const args = [require.resolve("tsx/cli"), resolve(__dirname, "../engine/cli.ts"), "up", "--cwd", PROGRAM, "--stack", name, "--state", stateFile];
@@ -88,6 +92,15 @@ export async function reconcileStack(emu: RunningEmulator, name: string): Promis
     },
     cleanUp: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/** The service holds exactly one object per resource of `spec`, and the state holds those. */
+export async function expectOnePerResource(s: ReconcileStack, spec: LookAlikes): Promise<void> {
+  const endpoints = await s.endpoints();
+  const bins = await s.bins();
+  expect(endpoints).toHaveLength(spec.endpoints ?? 0);
+  expect(bins).toHaveLength(spec.bins ?? 0);
+  expect(s.state().ids).toEqual([...endpoints, ...bins].sort());
 }
 
 export const errorsOf = (r: EngineResult) => r.diagnostics.filter((d) => d.severity === "error").map((d) => d.message).join("\n");

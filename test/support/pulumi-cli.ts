@@ -101,8 +101,19 @@ function prepareStack(opts: EngineOptions): void {
 
 const EXIT_CODES = new Set([0, 1, 7, 8]);
 
+/** What only the real CLI's runs take, beside the stand-in's options. */
+export interface CliOptions extends EngineOptions {
+  /**
+   * What an abort of `signal` sends to the `pulumi` process: SIGINT (the default: the first
+   * Ctrl-C, which cancels) or SIGKILL (killed outright, as a CI runner ends a step that
+   * ignored its SIGINT and SIGTERM). Only `pulumi` gets it: the CLI starts each plugin in a
+   * process group of its own, so what they do afterwards is theirs (see `stackProcesses`).
+   */
+  abortWith?: "SIGINT" | "SIGKILL";
+}
+
 /** One `pulumi preview|up|refresh|destroy` of the stack, as the stand-in's runEngine. */
-export async function runCli(opts: EngineOptions): Promise<EngineResult> {
+export async function runCli(opts: CliOptions): Promise<EngineResult> {
   prepareStack(opts);
   const stateFile = defaultStateFile(opts);
   const p = stackPaths(stateFile);
@@ -123,7 +134,7 @@ export async function runCli(opts: EngineOptions): Promise<EngineResult> {
   let output = "";
   child.stdout.on("data", (b: Buffer) => (output += b.toString()));
   child.stderr.on("data", (b: Buffer) => (output += b.toString()));
-  const onAbort = () => child.kill("SIGINT");
+  const onAbort = () => child.kill(opts.abortWith ?? "SIGINT");
   opts.signal?.addEventListener("abort", onAbort, { once: true });
   const code = await new Promise<number>((resolve) => child.once("close", (c) => resolve(c ?? 1)));
   opts.signal?.removeEventListener("abort", onAbort);
@@ -145,7 +156,13 @@ function readEvents(file: string): EngineEvent[] {
     .readFileSync(file, "utf8")
     .split("\n")
     .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as EngineEvent);
+    .flatMap((l) => {
+      try {
+        return [JSON.parse(l) as EngineEvent];
+      } catch {
+        return []; // the last line of a killed CLI, cut short
+      }
+    });
 }
 
 /** The backend's checkpoint file, copied to the state file path as the CLI stored it (secrets encrypted). */
@@ -261,6 +278,26 @@ function movedKeys(old: StepEventStateMetadata, now: StepEventStateMetadata): st
   const keys = new Set([...Object.keys(old.inputs ?? {}), ...Object.keys(now.inputs ?? {})]);
   keys.delete("__provider");
   return [...keys].filter((k) => JSON.stringify(old.inputs?.[k]) !== JSON.stringify(now.inputs?.[k])).sort();
+}
+
+/**
+ * The processes still running that a CLI run of this stack started: every process whose
+ * environment holds the stack's own PULUMI_HOME (the CLI, the language host, the program,
+ * the plugins). Linux only (/proc); elsewhere an empty list.
+ */
+export function stackProcesses(opts: Pick<EngineOptions, "cwd" | "stack" | "stateFile">): number[] {
+  if (process.platform !== "linux") return [];
+  const marker = `\0PULUMI_HOME=${stackPaths(defaultStateFile(opts)).home}\0`;
+  const found: number[] = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (`\0${fs.readFileSync(`/proc/${entry}/environ`, "latin1")}\0`.includes(marker)) found.push(Number(entry));
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return found;
 }
 
 /** The state's resources with secrets decrypted and unwrapped, as the stand-in's loadState gives them. */
