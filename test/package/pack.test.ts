@@ -12,27 +12,20 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PACK_NAME } from "../../policy/pack";
 import { AnalyzerClient } from "../policy/analyzer-client";
 import { cliRunner } from "../engine/runner";
 import { startTestEmulator } from "../../testing";
+import { REPO, TEMPLATE_OPTIONS, packTarball, run } from "./project";
 
-const REPO = resolve(__dirname, "../..");
 const repoPackage = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as {
   version: string;
   license: string;
-  dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
 };
-
-function run(cmd: string, args: string[], cwd: string): string {
-  const res = spawnSync(cmd, args, { cwd, encoding: "utf8", env: { ...process.env, npm_config_update_notifier: "false" } });
-  if (res.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed (${res.status}):\n${res.stdout}\n${res.stderr}`);
-  return res.stdout;
-}
 
 let work: string;
 let project: string;
@@ -40,19 +33,15 @@ let files: string[];
 
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), "pulumi-svc-pack-"));
-  // --ignore-scripts: `prepare` would build again; dist/ is built already.
-  const packed = JSON.parse(run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", work], REPO)) as {
-    filename: string;
-    files: { path: string }[];
-  }[];
-  files = packed[0]!.files.map((f) => f.path);
+  const packed = packTarball(work);
+  files = packed.files;
   project = join(work, "project");
   mkdirSync(project);
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "my-infra", version: "1.0.0", private: true }));
-  const pinned = (name: string) => `${name}@${repoPackage.dependencies[name] ?? repoPackage.devDependencies[name]}`;
+  const pinned = (name: string) => `${name}@${repoPackage.devDependencies[name]}`;
   run(
     "npm",
-    ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", join(work, packed[0]!.filename), pinned("@pulumi/pulumi"), pinned("typescript"), pinned("@types/node"), pinned("tsx")],
+    ["install", "--prefer-offline", "--ignore-scripts", packed.tarball, pinned("@pulumi/pulumi"), pinned("@pulumi/policy"), pinned("typescript"), pinned("@types/node"), pinned("tsx")],
     project,
   );
 }, 600_000);
@@ -114,21 +103,6 @@ export async function inTests(): Promise<void> {
   await emu.close();
 }
 `;
-
-// Pulumi's TypeScript template (pulumi new typescript): no esModuleInterop, no skipLibCheck.
-const TEMPLATE_OPTIONS = {
-  strict: true,
-  outDir: "bin",
-  target: "es2020",
-  module: "commonjs",
-  moduleResolution: "node",
-  sourceMap: true,
-  experimentalDecorators: true,
-  pretty: false,
-  noFallthroughCasesInSwitch: true,
-  noImplicitReturns: true,
-  forceConsistentCasingInFileNames: true,
-};
 
 /** Type-checks files (name -> source) in the project with these options; the compiler's output. */
 function typeCheck(config: string, sources: Record<string, string>, options: Record<string, unknown>): string {
