@@ -64,7 +64,8 @@ describe("unknown create outcomes", () => {
     await fault({ method: "POST", path: "/webhooks/v1/endpoints", drop_then_act_ms: 300 });
     const { result, calls } = await driver.calls(() => driver.create(inputs(5)));
     expect((await listed("/v1/endpoints")).map((e) => e.id)).toEqual([result.id]);
-    expect(calls.filter((c) => c.includes("/v1/endpoints"))).toEqual(["POST /v1/endpoints", "GET /v1/endpoints"]);
+    // Found by listing, it gets its write-only custom headers written once (the provider cannot see them).
+    expect(calls.filter((c) => c.includes("/v1/endpoints"))).toEqual(["POST /v1/endpoints", "GET /v1/endpoints", `PATCH /v1/endpoints/${result.id}`]);
     expect(clientStats().reconciled).toEqual([{ kind: "webhooks:Endpoint", path: "/v1/endpoints", result: "adopted", id: result.id }]);
   });
 
@@ -80,12 +81,29 @@ describe("unknown create outcomes", () => {
     expect(clientStats().reconciled.map((r) => r.result)).toEqual(["recreated"]);
   });
 
-  it("an identical endpoint made meanwhile by someone else: fails naming both candidates, adopts neither", async () => {
-    const other = await call(emu(), "POST", "/webhooks/v1/endpoints", { key: ws.webhooks.admin, body: { url: inputs(3).url, description: inputs(3).description, subscriptions: [{ event_type: "order.*" }], max_attempts: 5 } });
+  const othersCreate = () => call(emu(), "POST", "/webhooks/v1/endpoints", { key: ws.webhooks.admin, body: { url: inputs(3).url, description: inputs(3).description, subscriptions: [{ event_type: "order.*" }], custom_headers: { "X-Case": "theirs" }, max_attempts: 5 } });
+
+  it("an identical endpoint someone else made before our create was sent is not ours: ours is adopted, theirs left alone", async () => {
+    const other = await othersCreate();
     expect(other.status).toBe(201);
+    // Outside the rule's margin: the service's clock is learned from Date headers, whole seconds (provider/README.md).
+    await new Promise((r) => setTimeout(r, 2100));
     await fault({ method: "POST", path: "/webhooks/v1/endpoints", drop_after_response: true });
     const checked = await endpoint.check!({}, inputs(3));
-    const err = await endpoint.create(checked.inputs).then(() => undefined, (e: Error) => e);
+    const created = await endpoint.create(checked.inputs);
+    expect(created.id).not.toBe(other.body.id);
+    expect((await listed("/v1/endpoints")).map((e) => e.id).sort()).toEqual([created.id, other.body.id].sort());
+    expect(clientStats().reconciled.map((r) => r.result)).toEqual(["adopted"]);
+  });
+
+  it("an identical endpoint someone else made while our create was in flight: fails naming both candidates, adopts neither", async () => {
+    // Ours acts 300 ms after its connection dropped; theirs is made in between, after ours was sent.
+    await fault({ method: "POST", path: "/webhooks/v1/endpoints", count: 1, drop_then_act_ms: 300 });
+    const checked = await endpoint.check!({}, inputs(3));
+    const ours = endpoint.create(checked.inputs).then(() => undefined, (e: Error) => e);
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await othersCreate()).status).toBe(201);
+    const err = await ours;
     expect(err).toBeInstanceOf(Error);
     const held = (await listed("/v1/endpoints")).map((e) => e.id!);
     expect(held).toHaveLength(2);
