@@ -12,7 +12,7 @@ import { MonitorServer } from "./monitor";
 import { DynamicProviderPlugin } from "./plugin";
 import { PolicyPack } from "./policy";
 import { readProject, type Project } from "./project";
-import { StateFile, type ResourceState } from "./state";
+import { StateFile, defaultStateFile, type ResourceState } from "./state";
 import { trackChild } from "./children";
 import { defaultParallel } from "./parallel";
 import { formatSummary } from "./summary";
@@ -30,7 +30,7 @@ export async function runEngine(opts: EngineOptions): Promise<EngineResult> {
 async function deploy(opts: EngineOptions): Promise<EngineResult> {
   const project = readProject(opts.cwd);
   const stack = opts.stack;
-  const stateFile = path.resolve(opts.stateFile ?? path.join(project.root, ".pulumi-state", `${stack}.json`));
+  const stateFile = defaultStateFile(project.root, stack, opts.stateFile);
   const passphrase = opts.passphrase ?? process.env["PULUMI_CONFIG_PASSPHRASE"] ?? DEFAULT_TEST_PASSPHRASE;
   const skipCheckpoints = opts.skipCheckpoints ?? /^(1|true)$/i.test(process.env["PULUMI_SKIP_CHECKPOINTS"] ?? "");
   const store = new StateFile(stateFile, passphrase);

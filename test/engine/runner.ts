@@ -5,7 +5,7 @@
 import { PULUMI_CLI_MISSING, loadCliState, runCli } from "../support/pulumi-cli";
 import { DEFAULT_TEST_PASSPHRASE } from "./crypter";
 import { runEngine } from "./engine";
-import { StateFile, type ResourceState } from "./state";
+import { StateFile, defaultStateFile, type ResourceState } from "./state";
 import type { EngineOptions, EngineResult } from "./types";
 import { unwrapSecrets, type Json } from "./values";
 
@@ -26,8 +26,7 @@ export const standInRunner: StackRunner = {
   unavailable: undefined,
   run: runEngine,
   resources: (stack) => {
-    const file = stack.stateFile ?? `${stack.cwd}/.pulumi-state/${stack.stack}.json`;
-    return new StateFile(file, stack.passphrase ?? DEFAULT_TEST_PASSPHRASE).load().resources.map((r) => ({
+    return new StateFile(defaultStateFile(stack.cwd, stack.stack, stack.stateFile), stack.passphrase ?? DEFAULT_TEST_PASSPHRASE).load().resources.map((r) => ({
       ...r,
       inputs: unwrapSecrets(r.inputs as Json) as ResourceState["inputs"],
       outputs: unwrapSecrets(r.outputs as Json) as ResourceState["outputs"],

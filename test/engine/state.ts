@@ -55,6 +55,11 @@ export interface Checkpoint {
   checkpoint: { stack: string; latest: Deployment };
 }
 
+/** Where a stack's state is kept when no state file is given: <program dir>/.pulumi-state/<stack>.json. */
+export function defaultStateFile(programDir: string, stack: string, stateFile?: string): string {
+  return path.resolve(stateFile ?? path.join(programDir, ".pulumi-state", `${stack}.json`));
+}
+
 export class StateFile {
   private crypter: Crypter | undefined;
   private secretsProvider: SecretsProviderState | undefined;

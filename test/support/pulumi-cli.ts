@@ -5,9 +5,9 @@
  * Each state file path names a stack of its own: beside it, a file backend
  * (`PULUMI_BACKEND_URL=file://…`), a `PULUMI_HOME` and the stack's config file
  * (`--config-file`, so nothing is written into the program's directory, which tests
- * share). After each run the backend's checkpoint is exported to the state file path
- * itself (secrets encrypted, as on disk), and `loadCliState` reads it back decrypted
- * through `pulumi stack export --show-secrets`.
+ * share). After each run the backend's checkpoint file is copied to the state file path
+ * itself (secrets encrypted, as the CLI stores it), and `loadCliState` reads the state back
+ * decrypted through `pulumi stack export --show-secrets`.
  *
  * What the run did comes from the CLI's own event log (`--event-log`, the stream the
  * Automation API reads), its exit code and its output; nothing is inferred from the
@@ -19,9 +19,9 @@ import * as path from "node:path";
 import type { EngineEvent, StepEventMetadata, StepEventStateMetadata } from "@pulumi/pulumi/automation";
 import { locatePulumiCli } from "../../scripts/pulumi-cli/locate";
 import { DEFAULT_TEST_PASSPHRASE } from "../engine/crypter";
-import type { Checkpoint, Deployment, ResourceState } from "../engine/state";
+import { defaultStateFile, type Checkpoint, type Deployment, type ResourceState } from "../engine/state";
 import type { Diagnostic, EngineOptions, EngineResult, PendingOperationReport, PolicyViolation, Step, StepOp } from "../engine/types";
-import type { Json } from "../engine/values";
+import { SECRET_SIG, SIG_KEY, type Json } from "../engine/values";
 
 const located = locatePulumiCli();
 
@@ -47,11 +47,11 @@ function stackPaths(stateFile: string): StackPaths {
   return { home: path.join(root, "home"), backend: path.join(root, "backend"), configFile: path.join(root, "config.yaml"), eventLog: path.join(root, "events.jsonl") };
 }
 
-const defaultStateFile = (opts: Pick<EngineOptions, "cwd" | "stack" | "stateFile">) => opts.stateFile ?? path.join(opts.cwd, ".pulumi-state", `${opts.stack}.json`);
+const stateFileOf = (opts: Pick<EngineOptions, "cwd" | "stack" | "stateFile">) => defaultStateFile(opts.cwd, opts.stack, opts.stateFile);
 
 /** The environment every CLI command of this stack gets: offline, its own home and backend. */
 export function cliEnv(opts: Pick<EngineOptions, "cwd" | "stack" | "stateFile" | "passphrase" | "env" | "skipCheckpoints">): NodeJS.ProcessEnv {
-  const p = stackPaths(defaultStateFile(opts));
+  const p = stackPaths(stateFileOf(opts));
   return {
     ...process.env,
     PATH: `${cliBinDir()}${path.delimiter}${process.env["PATH"] ?? ""}`,
@@ -81,7 +81,7 @@ export function pulumiSync(opts: Parameters<typeof cliEnv>[0], args: string[], c
  * Pulumi.yaml in the stack's own directory; later commands read that file with --config-file.
  */
 function prepareStack(opts: EngineOptions): void {
-  const p = stackPaths(defaultStateFile(opts));
+  const p = stackPaths(stateFileOf(opts));
   fs.mkdirSync(p.backend, { recursive: true });
   const initDir = path.join(path.dirname(p.configFile), "project");
   if (!fs.existsSync(p.configFile)) {
@@ -115,7 +115,7 @@ export interface CliOptions extends EngineOptions {
 /** One `pulumi preview|up|refresh|destroy` of the stack, as the stand-in's runEngine. */
 export async function runCli(opts: CliOptions): Promise<EngineResult> {
   prepareStack(opts);
-  const stateFile = defaultStateFile(opts);
+  const stateFile = stateFileOf(opts);
   const p = stackPaths(stateFile);
   fs.rmSync(p.eventLog, { force: true });
   const args = [opts.verb, "--stack", opts.stack, "--config-file", p.configFile, "--event-log", p.eventLog, "--non-interactive", "--color", "never"];
@@ -175,9 +175,9 @@ function copyCheckpoint(stateFile: string, stack: string): Checkpoint | undefine
   return JSON.parse(fs.readFileSync(stateFile, "utf8")) as Checkpoint;
 }
 
+/** The stack's outputs as the CLI shows them (secrets as "[secret]"). */
 function stackOutputs(opts: EngineOptions): Record<string, unknown> {
-  const shown = JSON.parse(pulumiSync(opts, ["stack", "output", "--stack", opts.stack, "--json"]) || "{}") as Record<string, unknown>;
-  return shown;
+  return JSON.parse(pulumiSync(opts, ["stack", "output", "--stack", opts.stack, "--json"]) || "{}") as Record<string, unknown>;
 }
 
 function stepOp(op: string): StepOp | undefined {
@@ -287,7 +287,7 @@ function movedKeys(old: StepEventStateMetadata, now: StepEventStateMetadata): st
  */
 export function stackProcesses(opts: Pick<EngineOptions, "cwd" | "stack" | "stateFile">): number[] {
   if (process.platform !== "linux") return [];
-  const marker = `\0PULUMI_HOME=${stackPaths(defaultStateFile(opts)).home}\0`;
+  const marker = `\0PULUMI_HOME=${stackPaths(stateFileOf(opts)).home}\0`;
   const found: number[] = [];
   for (const entry of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
@@ -302,19 +302,17 @@ export function stackProcesses(opts: Pick<EngineOptions, "cwd" | "stack" | "stat
 
 /** The state's resources with secrets decrypted and unwrapped, as the stand-in's loadState gives them. */
 export function loadCliState(opts: Pick<EngineOptions, "cwd" | "stack" | "stateFile" | "passphrase">): ResourceState[] {
-  if (!fs.existsSync(stackPaths(defaultStateFile(opts)).configFile)) return [];
+  if (!fs.existsSync(stackPaths(stateFileOf(opts)).configFile)) return [];
   const text = pulumiSync(opts, ["stack", "export", "--stack", opts.stack, "--show-secrets"]);
   const resources = (JSON.parse(text) as { deployment?: Deployment }).deployment?.resources ?? [];
   return resources.map((r) => ({ ...r, inputs: revealed(r.inputs as Json) as ResourceState["inputs"], outputs: revealed(r.outputs as Json) as ResourceState["outputs"] }));
 }
 
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
-
 /** `--show-secrets` gives a secret as {sig, plaintext: JSON text}: the value itself. */
 function revealed(v: Json): Json {
   if (Array.isArray(v)) return v.map(revealed);
   if (v && typeof v === "object") {
-    if (SECRET_SIG in v && typeof v["plaintext"] === "string") return revealed(JSON.parse(v["plaintext"]) as Json);
+    if (v[SIG_KEY] === SECRET_SIG && typeof v["plaintext"] === "string") return revealed(JSON.parse(v["plaintext"]) as Json);
     return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, revealed(x)]));
   }
   return v;
