@@ -33,6 +33,26 @@ export interface Codec {
 
 export interface FieldSpec {
   mode: FieldMode;
+  /**
+   * What users read about it: the argument's (an output's, for `output` fields). The
+   * schema (scripts/schema.ts), the reference pages and the SDK's TSDoc say this;
+   * `npm run schema` refuses a registered field without one.
+   */
+  description?: string;
+  /** What the output says when it differs from the argument (`Free text, or null.`); the SDK output's TSDoc. */
+  outputDescription?: string;
+  /** The program must give it (the schema's `requiredInputs`, the SDK's args); the rules in rules/ refuse its absence at preview. */
+  required?: boolean;
+  /**
+   * The type programs see, when `input` does not say it: an output's, or one narrower
+   * than `input` (kept loose where the shared rules give the API's own message).
+   */
+  type?: z.ZodType;
+  /**
+   * The output's type, when it is not the argument's: by default an output is the
+   * argument's type, null when omitted unless required, defaulted or `whenOmitted: "unmanaged"`.
+   */
+  outputType?: z.ZodType;
   /** The API's name for it (`max_attempts`); absent for `local` and provider-side fields. */
   api?: string;
   /**
@@ -172,6 +192,8 @@ export type Operation = "check" | "create" | "read" | "update" | "delete" | "ado
 
 export interface ResourceDefinition {
   kind: ResourceKind;
+  /** What users read about the kind (the schema, the reference page, the SDK class's TSDoc). */
+  description?: string;
   product: Product;
   /** Singular noun for messages, e.g. `endpoint`. */
   noun: string;

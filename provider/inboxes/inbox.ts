@@ -94,6 +94,7 @@ function allocationMessage(metric: string, limit: unknown, current: unknown): st
 
 export const inboxDefinition: ResourceDefinition = {
   kind: "inboxes:Inbox",
+  description: "An inbox. When it expires or is released it is gone: `pulumi refresh` drops it from the state, and the next `pulumi up` (whose preview says so) creates a new one, with a new address.",
   product: "inboxes",
   noun: "inbox",
   paths: { create: "/v1/inboxes", item: (id) => `/v1/inboxes/${encodeURIComponent(id)}` },
@@ -101,19 +102,19 @@ export const inboxDefinition: ResourceDefinition = {
     "Look the inbox up (svc.inboxes.getInboxes() or GET /v1/inboxes) and, if it was created, set `adoptId: \"<its id>\"` on this resource: the next `pulumi up` adopts it instead of creating another.",
   fields: {
     // Lengths, types and values are judged by the shared rules (rules/inbox.ts) below.
-    label: { mode: "patch", api: "label", input: z.string() },
-    phrase: { mode: "patch", api: "phrase", input: z.boolean(), whenOmitted: "unmanaged" },
+    label: { mode: "patch", api: "label", input: z.string(), description: "Free text, at most 200 characters (the preview fails above). Omit for none." },
+    phrase: { mode: "patch", api: "phrase", input: z.boolean(), whenOmitted: "unmanaged", description: "Turn the phrase gate on or off. Needs the plan feature `optional_phrase_gate` (Pro): on a plan without it the preview fails. Omit to leave the service's default (off)." },
     // Never returned by the service: compared with the value the inbox was created with.
-    expiresInMinutes: { mode: "createOnly", api: "expires_in_minutes", input: z.number(), writeOnly: true },
-    transport: { mode: "createOnly", api: "transport", input: z.enum(INBOX_TRANSPORTS), default: "email" },
-    status: { mode: "patch", api: "status", input: z.enum(INBOX_STATUSES), whenOmitted: "unmanaged", onCreate: false },
-    adoptId: { mode: "local", input: z.string().min(1) },
-    profile: { mode: "createOnly", input: z.string().min(1) },
-    address: { mode: "output", api: "address" },
-    slug: { mode: "output", api: "slug" },
-    url: { mode: "output", api: "url" },
-    expiresAt: { mode: "output", api: "expires_at" },
-    createdAt: { mode: "output", api: "created_at" },
+    expiresInMinutes: { mode: "createOnly", api: "expires_in_minutes", input: z.number(), writeOnly: true, description: "Minutes until the inbox expires (at least 1). Create only: changing it REPLACES the inbox. Omit for no expiry.", outputDescription: "The value the inbox was created with (the service returns `expiresAt`)." },
+    transport: { mode: "createOnly", api: "transport", input: z.enum(INBOX_TRANSPORTS), default: "email", description: "`email` (default) or `http`. Changing it REPLACES the inbox. Counts against the plan's addresses or bins." },
+    status: { mode: "patch", api: "status", input: z.enum(INBOX_STATUSES), whenOmitted: "unmanaged", onCreate: false, description: "`active` or `paused`. Omit to leave it to the service." },
+    adoptId: { mode: "local", input: z.string().min(1), description: "Id of an existing inbox to take over instead of creating one (`expiresInMinutes` cannot be given with it)." },
+    profile: { mode: "createOnly", input: z.string().min(1), description: "Connection profile: omit for `svc:inboxesUrl` / `svc:inboxesApiKey` (or `SVC_INBOXES_URL` / `SVC_INBOXES_API_KEY`); a name picks `svc:profiles.<name>`. Changing it REPLACES the inbox." },
+    address: { mode: "output", api: "address", type: z.string().nullable(), description: "Email transport: the address (`<slug>@...`); null for a request bin." },
+    slug: { mode: "output", api: "slug", type: z.string().nullable(), description: "The bin's slug (also set on an email inbox by some services)." },
+    url: { mode: "output", api: "url", type: z.string().nullable(), description: "Request bin: the URL that records every request; null for an email inbox." },
+    expiresAt: { mode: "output", api: "expires_at", type: z.string().nullable(), description: "ISO 8601 UTC, or null when it never expires." },
+    createdAt: { mode: "output", api: "created_at", type: z.string(), description: "ISO 8601 UTC." },
   },
   // Create rules for what create sends, update rules for `status` (only PATCH takes it).
   rules: ({ status, ...create }) => [...inboxViolations(create, { creating: true }), ...inboxViolations(status === undefined ? {} : { status }, { creating: false })],

@@ -77,6 +77,7 @@ const scopeBody = (props: Props) => ({
 
 export const quotaLimitsDefinition: ResourceDefinition = {
   kind: "infra:QuotaLimits",
+  description: "Quota limits. The resource manages only the quota names it declares, in its own region and project: `pulumi destroy` writes each of them back to the value it had before this resource first set it (one PATCH in that region and project). Other names, other regions and other resources' limits are left as they are; the service-wide `POST /api/v1/quota/{service}/reset` is never sent.",
   product: "infra",
   noun: "quota limits",
   paths: {
@@ -88,20 +89,23 @@ export const quotaLimitsDefinition: ResourceDefinition = {
   },
   adoptHint: "Quota limits always exist: running `pulumi up` again writes the declared ones.",
   fields: {
-    service: { mode: "createOnly", api: "service", input: z.string().min(1) },
+    service: { mode: "createOnly", api: "service", input: z.string().min(1), required: true, description: "`compute`, `block-storage`, `network`, `dns` or `iam`. Changing it REPLACES the resource." },
     // The key's project when omitted (a key acts on its own project only).
-    projectId: { mode: "createOnly", api: "project_id", input: z.string().min(1), whenOmitted: "unmanaged" },
+    projectId: { mode: "createOnly", api: "project_id", input: z.string().min(1), whenOmitted: "unmanaged", description: "Omit for the key's project." },
     // The default region when omitted; null for a service with only project-wide quotas.
-    region: { mode: "createOnly", api: "region", input: z.string().min(1), whenOmitted: "unmanaged" },
+    region: { mode: "createOnly", api: "region", input: z.string().min(1), whenOmitted: "unmanaged", outputType: z.string().nullable(), description: "Region of per-region quotas; omit for the default region (or a service with only project-wide quotas)." },
     limits: {
       mode: "patch",
       api: "limits",
       input: z.record(z.string(), z.number()),
       // Only the declared names are managed: equal when each has the declared value.
       equal: (declared, current) => Object.keys(changedEntries(declared, current)).length === 0,
+      required: true,
+      description: "Quota name → limit. Only the names given are managed: create and every change are ONE PATCH with the entries that differ; a name removed here is written back to the value it had before this resource first set it (in this region and project only).",
+      outputDescription: "Every limit of the service as the service reports it (the declared ones included).",
     },
-    profile: { mode: "createOnly", input: z.string().min(1) },
-    limitsBefore: { mode: "output" },
+    profile: { mode: "createOnly", input: z.string().min(1), description: "Connection profile holding an admin key (see `QuotaRequestArgs.profile`). Changing it REPLACES the resource." },
+    limitsBefore: { mode: "output", type: z.object({ limits: z.record(z.string(), z.number()) }).meta({ title: "QuotaLimitsBefore" }).nullable(), description: "What each declared quota name was before this resource first set it: what delete writes back." },
   },
   rules: (body) => {
     const service = serviceViolations(body.service);

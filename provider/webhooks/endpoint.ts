@@ -22,48 +22,75 @@ const subscriptionCodec = listOf(renamedObject({ eventType: "event_type" }));
 
 export const endpointDefinition: ResourceDefinition = {
   kind: "webhooks:Endpoint",
+  description: "`svc.webhooks.Endpoint`: a receiving endpoint of the Webhooks product.",
   product: "webhooks",
   noun: "endpoint",
   paths: { create: "/v1/endpoints", item: (id) => `/v1/endpoints/${encodeURIComponent(id)}` },
   adoptHint:
     "List the endpoints (svc.webhooks.getEndpoints() or GET /v1/endpoints) and, if it was created, set `adoptId: \"<its id>\"` on this resource: the next `pulumi up` adopts it instead of creating another.",
   fields: {
-    url: { mode: "patch", api: "url", input: z.string().min(1).max(BOUNDS.urlMaxLength) },
+    url: { mode: "patch", api: "url", input: z.string().min(1).max(BOUNDS.urlMaxLength), required: true, description: "The receiver's address; must be an absolute `https://` URL. Changing it resets `verified`.", outputDescription: "The receiver's address." },
     subscriptions: {
       mode: "put",
       api: "subscriptions",
-      input: z.array(z.strictObject({ eventType: z.string().min(1).max(BOUNDS.subscriptionPatternMaxLength) })).max(BOUNDS.subscriptionsMax),
+      input: z.array(
+        z
+          .strictObject({
+            eventType: z
+              .string()
+              .min(1)
+              .max(BOUNDS.subscriptionPatternMaxLength)
+              .describe(
+                "Pattern over whole dot-separated names: `*` matches exactly one segment, `**` one or more, anything else literally (`order.*` matches `order.created`, not `order.item.added`; `order.**` matches both). The type need not be registered.",
+              ),
+          })
+          .meta({ title: "EndpointSubscription", description: "A subscription: event type names matched by a pattern." }),
+      ).max(BOUNDS.subscriptionsMax),
       codec: subscriptionCodec,
       default: [],
       put: { path: "/subscriptions", bodyKey: "subscriptions" },
+      description: "Event type patterns this endpoint receives, in order (at most 100). Changing them replaces the whole set in one call. Default: none.",
+      outputDescription: "The subscriptions, in the order set.",
     },
-    secret: { mode: "createOnly", api: "secret", input: z.string().min(1).max(BOUNDS.secretMaxLength), writeOnly: true, secret: true },
-    maxAttempts: { mode: "patch", api: "max_attempts", input: z.number().int().min(1) },
-    retrySchedule: { mode: "patch", api: "retry_schedule", input: z.array(z.number()).max(BOUNDS.retryScheduleMaxEntries) },
+    secret: { mode: "createOnly", api: "secret", input: z.string().min(1).max(BOUNDS.secretMaxLength), writeOnly: true, secret: true, description: "The signing secret to use instead of a generated `whsec_` one. Only accepted on create: changing it REPLACES the endpoint. Always stored as a Pulumi secret. To get a fresh secret without replacing, change `secretRotation` instead.", outputDescription: "The signing secret given in `secret` (secret), or null when the service generated it." },
+    maxAttempts: { mode: "patch", api: "max_attempts", input: z.number().int().min(1), description: "Delivery attempts before a delivery is dead. Above the plan's ceiling (free 5, pro 15, enterprise 30) the preview fails. Omit for the service default.", outputDescription: "Delivery attempts before a delivery is dead; null for the service default." },
+    retrySchedule: { mode: "patch", api: "retry_schedule", input: z.array(z.number()).max(BOUNDS.retryScheduleMaxEntries), description: "Delays between attempts, in seconds, each 0 to 604800. Omit for the service default.", outputDescription: "Delays between attempts in seconds; null for the service default." },
     // The service puts an endpoint in the default project when none is named.
-    projectId: { mode: "createOnly", api: "project_id", input: z.string().min(1), whenOmitted: "unmanaged" },
-    description: { mode: "patch", api: "description", input: z.string().max(BOUNDS.descriptionMaxLength) },
-    customHeaders: { mode: "patch", api: "custom_headers", input: z.record(z.string(), z.string()), writeOnly: true, secret: true },
-    deliveryTimeoutMs: { mode: "patch", api: "delivery_timeout_ms", input: z.number().int().min(1).max(ENDPOINT_LIMITS.deliveryTimeoutMaxMs) },
-    status: { mode: "patch", api: "status", input: z.enum(["enabled", "disabled"]), whenOmitted: "unmanaged", onCreate: false },
+    projectId: { mode: "createOnly", api: "project_id", input: z.string().min(1), whenOmitted: "unmanaged", description: "Project of the workspace the endpoint belongs to. Omit for the workspace's default project. Changing it REPLACES the endpoint.", outputDescription: "The project the endpoint belongs to (the default project when none was given)." },
+    description: { mode: "patch", api: "description", input: z.string().max(BOUNDS.descriptionMaxLength), description: "Free text, at most 1024 characters.", outputDescription: "Free text, or null." },
+    customHeaders: { mode: "patch", api: "custom_headers", input: z.record(z.string(), z.string()), writeOnly: true, secret: true, description: "Headers sent with every delivery, test ping and verification: at most 20, each value at most 1024 ASCII characters, names plus values at most 8192 bytes; not `Content-Type`, `User-Agent`, `X-Webhook-*` or hop-by-hop names. The service never returns the values, so the provider compares them with the last applied ones. Always stored as a Pulumi secret. A `Map` is taken as its entries.", outputDescription: "The custom headers last applied (secret)." },
+    deliveryTimeoutMs: { mode: "patch", api: "delivery_timeout_ms", input: z.number().int().min(1).max(ENDPOINT_LIMITS.deliveryTimeoutMaxMs), description: "Per-delivery timeout in milliseconds, 1 to 60000. Omit for the service default.", outputDescription: "Per-delivery timeout in milliseconds; null for the service default." },
+    status: { mode: "patch", api: "status", input: z.enum(["enabled", "disabled"]).meta({ title: "EndpointDeclaredStatus" }),
+      outputType: z.enum(["enabled", "disabled", "auto_disabled"]).meta({ title: "EndpointStatus", description: "`enabled`, `disabled`, or `auto_disabled` (switched off after repeated delivery failures; only enabling recovers it)." }),
+      whenOmitted: "unmanaged",
+      onCreate: false, description: "`enabled` or `disabled`. Omit to leave the status to the service. `enabled` on an endpoint the service auto-disabled calls `POST /enable` (after `pulumi refresh` has seen the `auto_disabled` status).", outputDescription: "`enabled`, `disabled` or `auto_disabled`." },
     secretRotation: {
       mode: "action",
       input: z.union([z.string(), z.number()]),
       action: { path: "/rotate-secret", safeToRepeat: false },
+      description: "Any value; every change rotates the signing secret (`rotate-secret`) and updates `signingSecret`. Not used on create.",
+      outputDescription: "The `secretRotation` value the signing secret was last rotated for (null: never rotated).",
     },
-    verify: { mode: "local", input: z.boolean(), default: false },
-    drainTimeoutSeconds: { mode: "local", input: z.number().int().min(0).max(3600), default: 0 },
-    adoptId: { mode: "local", input: z.string().min(1) },
+    verify: { mode: "local", input: z.boolean(), default: false, description: "Verify the URL after create and after a URL change (`POST /verify`: a signed challenge the receiver must echo with a 2xx). When verification fails the endpoint is kept in the state, the update fails with the reason, and the next `pulumi up` retries it. Default false.", outputDescription: "Whether the provider verifies the URL after create and URL changes." },
+    drainTimeoutSeconds: { mode: "local", input: z.number().int().min(0).max(3600), default: 0, description: "Seconds `pulumi destroy` waits for queued, sending or retrying deliveries before giving up (the service refuses to delete an endpoint with pending deliveries, and disables it instead). Default 0: fail at once with the count.", outputDescription: "Seconds destroy waits for pending deliveries." },
+    adoptId: { mode: "local", input: z.string().min(1), description: "Id of an existing endpoint to take over instead of creating one: create reads it and brings it to the declared state with PATCH/PUT. (Pulumi's `import` does not work for dynamic resources.) `secret` cannot be given together with it.", outputDescription: "The id given to adopt an existing endpoint, or null." },
     // Computed by the SDK for policy packs: names of headers the program wrote in plaintext.
-    plaintextHeaderNames: { mode: "local", input: z.array(z.string()), checkOnly: true },
+    plaintextHeaderNames: { mode: "local", input: z.array(z.string()), checkOnly: true, description: "Names (never values) of the custom headers the program gave as plain, non-secret values. Every value is stored as a secret regardless; policy packs read this to flag credentials written in plaintext in the program." },
     // Another profile is another workspace: the endpoint is created there instead.
-    profile: { mode: "createOnly", input: z.string().min(1) },
-    verified: { mode: "output", api: "verified" },
-    customHeaderNames: { mode: "output", api: "custom_header_names" },
-    suspension: { mode: "output", api: "suspension" },
-    createdAt: { mode: "output", api: "created_at" },
-    updatedAt: { mode: "output", api: "updated_at" },
-    signingSecret: { mode: "output", secret: true },
+    profile: { mode: "createOnly", input: z.string().min(1), description: "Connection profile: which workspace (address and key) to use. Omit for the stack's `svc:webhooksUrl` / `svc:webhooksApiKey` (or `SVC_WEBHOOKS_URL` / `SVC_WEBHOOKS_API_KEY`); a name picks `svc:profiles.<name>` (or `SVC_PROFILE_<NAME>_WEBHOOKS_URL` / `..._API_KEY`). Changing it REPLACES the endpoint.", outputDescription: "The connection profile used (null: the default one)." },
+    verified: { mode: "output", api: "verified", type: z.boolean(), description: "True once the URL passed verification; false again after a URL change." },
+    customHeaderNames: { mode: "output", api: "custom_header_names", type: z.array(z.string()), description: "Names of the custom headers the service holds (sorted); values are never returned." },
+    suspension: {
+      mode: "output",
+      api: "suspension",
+      type: z
+        .object({ cause: z.enum(["abuse", "non_payment", "plan_downgrade"]).describe("The most serious cause of the suspension.") })
+        .meta({ title: "EndpointSuspension", description: "Why the service suspended an endpoint." })
+        .nullable(),
+      description: "Null, or the most serious cause of a suspension." },
+    createdAt: { mode: "output", api: "created_at", type: z.string(), description: "ISO 8601 UTC." },
+    updatedAt: { mode: "output", api: "updated_at", type: z.string(), description: "ISO 8601 UTC." },
+    signingSecret: { mode: "output", secret: true, type: z.string().nullable(), description: "The secret deliveries are signed with: from create or the last rotation (secret). Null after `Endpoint.get`." },
   },
   rules: (body) => endpointViolations(body),
   // The header values are never shown, their names are: an endpoint with other header names is not the create's.

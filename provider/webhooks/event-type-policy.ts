@@ -14,6 +14,7 @@ import { workspaceWideWithConfinedKey } from "./confined-key";
 import { projectOfScopeId, projectQuery, scopeId } from "./event-type";
 
 const POLICY_PATH = "/v1/event-types/policy";
+const POLICY_VALUE = z.enum(["strict", "lenient"]).meta({ title: "EventTypePolicyValue" });
 
 async function putPolicy(ctx: ApplyContext, path: string, policy: unknown): Promise<void> {
   await ctx.client.request({ method: "PUT", path, body: { policy } });
@@ -21,19 +22,27 @@ async function putPolicy(ctx: ApplyContext, path: string, policy: unknown): Prom
 
 export const eventTypePolicyDefinition: ResourceDefinition = {
   kind: "webhooks:EventTypePolicy",
+  description: "`svc.webhooks.EventTypePolicy`: whether unregistered event types are refused (`strict`) or added to the catalog (`lenient`), for the workspace or one project.",
   product: "webhooks",
   noun: "event type policy",
   paths: { create: POLICY_PATH, item: (id) => `${POLICY_PATH}${projectQuery(projectOfScopeId(id).projectId)}` },
   adoptHint: "The policy always exists; run `pulumi up` again.",
   fields: {
-    policy: { mode: "put", api: "policy", input: z.enum(["strict", "lenient"]), put: { path: "", bodyKey: "policy" } },
+    policy: { mode: "put", api: "policy", input: POLICY_VALUE, put: { path: "", bodyKey: "policy" }, required: true, description: "`strict`: publishing an unregistered type is refused (422 `unknown_event_type`); `lenient`: it is added to the catalog. A change is one PUT." },
     // Omitted: the workspace's policy. A project's policy is its override.
-    projectId: { mode: "createOnly", api: "project_id", input: z.string().min(1), uniqueName: true },
-    profile: { mode: "createOnly", input: z.string().min(1) },
-    /** True while a project has no override (it follows the workspace). */
-    inherited: { mode: "output", api: "inherited" },
-    /** What was found before the resource took over: `{policy, inherited}`; put back on delete. */
-    previous: { mode: "output" },
+    projectId: { mode: "createOnly", api: "project_id", input: z.string().min(1), uniqueName: true, description: "The project whose override this is; omit for the workspace's policy (which projects without an override follow). Changing it REPLACES the resource." },
+    profile: { mode: "createOnly", input: z.string().min(1), description: "Connection profile (see `EndpointArgs.profile`). Changing it REPLACES the resource." },
+    inherited: { mode: "output", api: "inherited", type: z.boolean(), description: "True while a project has no override of its own." },
+    previous: {
+      mode: "output",
+      type: z
+        .object({
+          policy: POLICY_VALUE,
+          inherited: z.boolean().describe("True when the project had no override. The API cannot remove an override: delete then sets the workspace's value as the project's."),
+        })
+        .meta({ title: "PreviousEventTypePolicy" })
+        .nullable(),
+      description: "The policy found before the resource took over, put back on delete." },
   },
   hooks: {
     checkRemote: async (inputs, ctx) => (inputs.projectId === undefined ? workspaceWideWithConfinedKey(ctx, "projectId", "the policy with no projectId (the workspace's)") : []),

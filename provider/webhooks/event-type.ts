@@ -108,6 +108,7 @@ const adoptFix = (name: string) =>
 
 export const eventTypeDefinition: ResourceDefinition = {
   kind: "webhooks:EventType",
+  description: "`svc.webhooks.EventType`: an entry of the Webhooks event type catalog.",
   product: "webhooks",
   noun: "event type",
   paths: { create: "/v1/event-types", item: eventTypePath },
@@ -115,21 +116,22 @@ export const eventTypeDefinition: ResourceDefinition = {
   idOf: (response) => eventTypeId(response.project_id, String(response.name)),
   adoptHint: "If it was registered, set `adoptExisting: true` on this resource: the next `pulumi up` takes the existing entry over instead of registering it again.",
   fields: {
-    name: { mode: "createOnly", api: "name", input: z.string().min(1).max(255), uniqueName: true },
+    name: { mode: "createOnly", api: "name", input: z.string().min(1).max(255), uniqueName: true, required: true, description: "The type name, unique in its scope (1 to 255 characters). Changing it REPLACES the entry." },
     // Omitted: workspace-wide (the spec's default for event types).
-    projectId: { mode: "createOnly", api: "project_id", input: z.string().min(1), uniqueName: true },
-    description: { mode: "createOnly", api: "description", input: z.string().max(1024) },
+    projectId: { mode: "createOnly", api: "project_id", input: z.string().min(1), uniqueName: true, description: "Project the entry belongs to; it shadows a workspace-wide entry of the same name in that project. Omit for a workspace-wide entry. Changing it REPLACES the entry.", outputDescription: "The project, or null for a workspace-wide entry." },
+    description: { mode: "createOnly", api: "description", input: z.string().max(1024), description: "Free text, at most 1024 characters. The API has no update: changing it REPLACES the entry (deleted first)." },
     payloadSchema: {
       mode: "createOnly",
       api: "payload_schema",
       input: z.record(z.string(), z.unknown()),
       // Key order and formatting do not make another schema.
       equal: (a, b) => canonicalJson(a) === canonicalJson(b),
+      description: "JSON Schema (draft 7) every published payload of the type must match. Local `$ref`s only; at most 64 KiB, depth 32, 1,000 members, 500 enum values, 100 safe patterns of at most 1,000 characters (checked at preview). Compared ignoring key order. Changing it REPLACES the entry (deleted first: the API has no update).",
     },
-    adoptExisting: { mode: "local", input: z.boolean(), default: false },
-    profile: { mode: "createOnly", input: z.string().min(1) },
-    origin: { mode: "output", api: "origin" },
-    createdAt: { mode: "output", api: "created_at" },
+    adoptExisting: { mode: "local", input: z.boolean(), default: false, description: "Take over an entry of this name that already exists in this scope instead of failing the preview (409 `event_type_exists`): create reads it and replaces it only if its description or schema differ. (Pulumi's `import` does not work for dynamic resources.) Default false." },
+    profile: { mode: "createOnly", input: z.string().min(1), description: "Connection profile (see `EndpointArgs.profile`). Changing it REPLACES the entry." },
+    origin: { mode: "output", api: "origin", type: z.enum(["manual", "ingest", "lenient"]), description: "`manual` (registered by request), `ingest` or `lenient` (added by traffic)." },
+    createdAt: { mode: "output", api: "created_at", type: z.string(), description: "ISO 8601 UTC." },
   },
   rules: (body) => [...eventTypeTextViolations(body), ...payloadSchemaViolations(body)],
   adoption: {

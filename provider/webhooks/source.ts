@@ -6,7 +6,7 @@
  * rules/source.ts and the `broker_sources` plan gate (plan read once per process).
  */
 import { z } from "zod";
-import { brokerHostNotAllowed, brokerHostPort, EVENT_TYPE_SOURCES, SOURCE_PROVIDERS, sourceViolations } from "../../rules/source";
+import { BROKER_QUEUE_KINDS, brokerHostNotAllowed, brokerHostPort, EVENT_TYPE_SOURCES, SOURCE_PROVIDERS, sourceViolations } from "../../rules/source";
 import type { RuleViolation } from "../../rules/types";
 import { jsonEqual } from "../engine/json";
 import type { Props, ResourceDefinition } from "../engine/fields";
@@ -44,21 +44,22 @@ function needsBrokerFeature(inputs: Props, olds: Props): boolean {
 
 export const sourceDefinition: ResourceDefinition = {
   kind: "webhooks:Source",
+  description: "`svc.webhooks.Source`: an inbound provider webhook ingest source.",
   product: "webhooks",
   noun: "source",
   paths: { create: "/v1/sources", item: (id) => `/v1/sources/${encodeURIComponent(id)}` },
   adoptHint:
     "List the sources (svc.webhooks.getSources() or GET /v1/sources) and, if it was created, set `adoptId: \"<its id>\"` on this resource: the next `pulumi up` adopts it instead of creating another.",
   fields: {
-    provider: { mode: "createOnly", api: "provider", input: z.enum(SOURCE_PROVIDERS) },
-    name: { mode: "patch", api: "name", input: text },
+    provider: { mode: "createOnly", api: "provider", input: z.enum(SOURCE_PROVIDERS), required: true, description: "Who sends the webhooks. Changing it REPLACES the source." },
+    name: { mode: "patch", api: "name", input: text, description: "A name for people to recognise the source by. Omit for none." },
     // A source always belongs to a project: omitted, the workspace's default project.
-    projectId: { mode: "patch", api: "project_id", input: z.string().min(1), whenOmitted: "unmanaged" },
-    eventTypeSource: { mode: "patch", api: "event_type_source", input: z.enum(EVENT_TYPE_SOURCES), default: "provider" },
-    eventTypeKey: { mode: "patch", api: "event_type_key", input: text },
-    eventTypePrefix: { mode: "patch", api: "event_type_prefix", input: text },
-    defaultEventType: { mode: "patch", api: "default_event_type", input: text },
-    captureEnabled: { mode: "patch", api: "capture_enabled", input: z.boolean(), default: false },
+    projectId: { mode: "patch", api: "project_id", input: z.string().min(1), whenOmitted: "unmanaged", description: "The project the source belongs to. Omit for the workspace's default project. Changing it moves the source (one PATCH)." },
+    eventTypeSource: { mode: "patch", api: "event_type_source", input: z.enum(EVENT_TYPE_SOURCES), default: "provider", description: "Where the event type is read: `provider` (default), a `header`, or a `path` into the JSON body." },
+    eventTypeKey: { mode: "patch", api: "event_type_key", input: text, description: "The header name or body path locating the type; required for `header` and `path`." },
+    eventTypePrefix: { mode: "patch", api: "event_type_prefix", input: text, description: "Prefixed to every type read, e.g. `payments.`." },
+    defaultEventType: { mode: "patch", api: "default_event_type", input: text, description: "Used when the type cannot be read (otherwise `webhook.received`)." },
+    captureEnabled: { mode: "patch", api: "capture_enabled", input: z.boolean(), default: false, description: "Store received requests as captures. Default false." },
     // Given on create; a change is one rotate-secret with the new value (no replacement).
     secret: {
       mode: "action",
@@ -68,23 +69,25 @@ export const sourceDefinition: ResourceDefinition = {
       secret: true,
       onCreate: true,
       action: { path: "/rotate-secret", safeToRepeat: false, body: (value) => (value === null || value === undefined ? {} : { secret: value }) },
+      description: "The provider's signing secret (`payments`, `codehost`) or the broker's password (`broker`): required for those (the preview fails without it). For `generic`, optional: omitted, one is generated and returned once as `generatedSecret`. Changing it calls `rotate-secret` with the new value (no replacement; the previous one keeps verifying for 24 hours). Always stored as a Pulumi secret.",
+      outputDescription: "The secret last applied (secret), or null when the service generated it.",
     },
-    brokerIdentifier: { mode: "patch", api: "broker_identifier", input: text },
-    brokerHost: { mode: "patch", api: "broker_host", input: text },
-    brokerVhost: { mode: "patch", api: "broker_vhost", input: text },
-    brokerUser: { mode: "patch", api: "broker_user", input: text },
-    brokerExchange: { mode: "patch", api: "broker_exchange", input: text },
-    brokerTopic: { mode: "patch", api: "broker_topic", input: text },
+    brokerIdentifier: { mode: "patch", api: "broker_identifier", input: text, description: "`broker` sources: the broker's identifier. A broker source needs it, `brokerHost`, `brokerUser`, `brokerExchange` and `brokerTopic` (the preview fails without them)." },
+    brokerHost: { mode: "patch", api: "broker_host", input: text, description: "A public host name: the API will not connect to private or local addresses." },
+    brokerVhost: { mode: "patch", api: "broker_vhost", input: text, description: "`broker` sources: the virtual host on the broker." },
+    brokerUser: { mode: "patch", api: "broker_user", input: text, description: "`broker` sources: the user to connect as (its password is `secret`)." },
+    brokerExchange: { mode: "patch", api: "broker_exchange", input: text, description: "`broker` sources: the exchange to bind to." },
+    brokerTopic: { mode: "patch", api: "broker_topic", input: text, description: "`broker` sources: the topic (routing key) received." },
     // Range and queue kinds are the shared rules' (rules/source.ts), with the API's entry types.
-    brokerPort: { mode: "patch", api: "broker_port", input: z.number().int() },
-    brokerQueues: { mode: "patch", api: "broker_queues", input: z.string() },
-    status: { mode: "patch", api: "status", input: z.enum(["enabled", "disabled"]), whenOmitted: "unmanaged", onCreate: false },
-    adoptId: { mode: "local", input: z.string().min(1) },
-    profile: { mode: "createOnly", input: z.string().min(1) },
-    ingestUrl: { mode: "output", api: "ingest_url" },
-    createdAt: { mode: "output", api: "created_at" },
-    updatedAt: { mode: "output", api: "updated_at" },
-    generatedSecret: { mode: "output", secret: true },
+    brokerPort: { mode: "patch", api: "broker_port", input: z.number().int(), description: "1 to 65535 (default 5672 at the service)." },
+    brokerQueues: { mode: "patch", api: "broker_queues", input: z.string(), type: z.enum(BROKER_QUEUE_KINDS).meta({ title: "BrokerQueueKind" }), description: "`broker` sources: the kind of queue, `transient`, `durable` or `quorum`." },
+    status: { mode: "patch", api: "status", input: z.enum(["enabled", "disabled"]), whenOmitted: "unmanaged", onCreate: false, description: "`enabled` or `disabled` (a disabled source answers 404 on ingest). Omit to leave it to the service." },
+    adoptId: { mode: "local", input: z.string().min(1), description: "Id of an existing source to take over instead of creating one (read, then PATCH and rotate-secret as needed)." },
+    profile: { mode: "createOnly", input: z.string().min(1), description: "Connection profile (see `EndpointArgs.profile`). Changing it REPLACES the source." },
+    ingestUrl: { mode: "output", api: "ingest_url", type: z.string(), description: "Where the provider sends its webhooks (`POST /v1/ingest/{id}`)." },
+    createdAt: { mode: "output", api: "created_at", type: z.string(), description: "ISO 8601 UTC." },
+    updatedAt: { mode: "output", api: "updated_at", type: z.string(), description: "ISO 8601 UTC." },
+    generatedSecret: { mode: "output", secret: true, type: z.string().nullable(), description: "A generic source's generated secret, from create or a rotation without a value (secret); null when `secret` is given." },
   },
   rules: sourceRules,
   hooks: {

@@ -9,6 +9,8 @@ import type { ResourceDefinition } from "../engine/fields";
 import { workspaceWideWithConfinedKey } from "./confined-key";
 import { planHasFeature, readWorkspace } from "./plan-ceilings";
 
+const VERIFICATION = z.enum(["required", "optional"]);
+
 const OPTIONAL_FEATURE = "optional_endpoint_verification";
 
 const notEntitledMessage = (plan?: string) =>
@@ -16,17 +18,17 @@ const notEntitledMessage = (plan?: string) =>
 
 export const workspaceSettingsDefinition: ResourceDefinition = {
   kind: "webhooks:WorkspaceSettings",
+  description: "`svc.webhooks.WorkspaceSettings`: settings of the Webhooks workspace.",
   product: "webhooks",
   noun: "workspace settings",
   paths: { create: "/v1/workspace", item: () => "/v1/workspace" },
   adoptHint: "The workspace always exists; run `pulumi up` again.",
   fields: {
-    endpointVerification: { mode: "patch", api: "endpoint_verification", input: z.enum(["required", "optional"]) },
-    profile: { mode: "createOnly", input: z.string().min(1) },
-    workspaceId: { mode: "output", api: "id" },
-    plan: { mode: "output", api: "plan" },
-    /** What was found before the resource took over; PATCHed back on delete. */
-    previous: { mode: "output" },
+    endpointVerification: { mode: "patch", api: "endpoint_verification", input: VERIFICATION, required: true, description: "`required`: endpoints must pass verification; `optional`: they need not. Turning it off on a plan without `optional_endpoint_verification` is refused (402 `not_entitled`). A change is one PATCH." },
+    profile: { mode: "createOnly", input: z.string().min(1), description: "Connection profile (see `EndpointArgs.profile`): which workspace." },
+    workspaceId: { mode: "output", api: "id", type: z.string(), description: "The workspace's id." },
+    plan: { mode: "output", api: "plan", type: z.string(), description: "The workspace's plan, e.g. `pro`." },
+    previous: { mode: "output", type: z.object({ endpointVerification: VERIFICATION }).meta({ title: "PreviousWorkspaceSettings" }).nullable(), description: "The settings found before the resource took over, put back on delete." },
   },
   singleton: { idOf: () => "workspace", priorField: "previous" },
   hooks: {
