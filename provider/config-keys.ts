@@ -1,7 +1,8 @@
 /**
  * Every stack-config key the provider reads, as data: the reference page
- * docs/reference/configuration.md is generated from this table (scripts/docs.ts), so a
- * new key appears there once it is added here. How the keys are read: config.ts.
+ * docs/reference/configuration.md and the schema's provider config (schema.json) are
+ * generated from this table (scripts/docs.ts, scripts/schema.ts), so a new key appears
+ * there once it is added here. How the keys are read: config.ts.
  */
 import { PRODUCTS, RECONCILE_WINDOW_DEFAULT_SECONDS, RECONCILE_WINDOW_MAX_SECONDS, settingNames, type Product } from "./config";
 import { SKIP_REMOTE_CHECKS } from "./engine/remote-checks";
@@ -9,6 +10,8 @@ import { SKIP_REMOTE_CHECKS } from "./engine/remote-checks";
 export interface ConfigKeyDoc {
   /** The stack-config key, e.g. `svc:webhooksUrl`. */
   key: string;
+  /** The value's type, as the schema declares it (`object`: a map of the named settings). */
+  type: "string" | "integer" | "number" | "boolean" | "object";
   /** The environment variable read when the stack config has no value, if any. */
   env?: string;
   /** Set it with `pulumi config set --secret`. */
@@ -36,16 +39,18 @@ export const CONFIG_KEYS: ConfigKeyDoc[] = [
     return [
       {
         key: url.configKey,
+        type: "string",
         env: url.envVar,
         secret: false,
         requiredFor,
         description: `Address of the ${PRODUCT_TITLE[product]} API, with its product path (the emulator's: \`http://127.0.0.1:4010${EMULATOR_PATH[product]}\`).`,
       },
-      { key: key.configKey, env: key.envVar, secret: true, requiredFor, description: `The ${PRODUCT_TITLE[product]} API key: ${KEY_NOTE[product]}` },
+      { key: key.configKey, type: "string", env: key.envVar, secret: true, requiredFor, description: `The ${PRODUCT_TITLE[product]} API key: ${KEY_NOTE[product]}` },
     ];
   }),
   {
     key: "svc:profiles",
+    type: "object",
     env: "SVC_PROFILE_<NAME>_<SETTING>",
     secret: true,
     default: "no named profiles",
@@ -54,6 +59,7 @@ export const CONFIG_KEYS: ConfigKeyDoc[] = [
   },
   {
     key: "svc:maxConcurrency",
+    type: "integer",
     env: "SVC_MAX_CONCURRENCY",
     secret: false,
     default: "adaptive: starts at 8 requests in flight per connection, grows while the service keeps up, halves on a 429 or 503",
@@ -62,6 +68,7 @@ export const CONFIG_KEYS: ConfigKeyDoc[] = [
   },
   {
     key: "svc:requestsPerSecond",
+    type: "number",
     env: "SVC_REQUESTS_PER_SECOND",
     secret: false,
     default: "no fixed rate: a 429's Retry-After pauses the connection and the provider paces itself near the rate the service allows",
@@ -70,6 +77,7 @@ export const CONFIG_KEYS: ConfigKeyDoc[] = [
   },
   {
     key: "svc:reconcileWindowSeconds",
+    type: "number",
     env: "SVC_RECONCILE_WINDOW_SECONDS",
     secret: false,
     default: `${RECONCILE_WINDOW_DEFAULT_SECONDS} seconds`,
@@ -77,6 +85,7 @@ export const CONFIG_KEYS: ConfigKeyDoc[] = [
   },
   {
     key: SKIP_REMOTE_CHECKS.configKey,
+    type: "boolean",
     env: SKIP_REMOTE_CHECKS.envVar,
     secret: false,
     default: "false: preview reads the service, and fails when the key is refused or the service does not answer",

@@ -9,7 +9,7 @@ import type { ResourceDefinition } from "../engine/fields";
 import { workspaceWideWithConfinedKey } from "./confined-key";
 import { planHasFeature, readWorkspace } from "./plan-ceilings";
 
-const VERIFICATION = z.enum(["required", "optional"]);
+const VERIFICATION = z.enum(["required", "optional"]).meta({ title: "EndpointVerification" });
 
 const OPTIONAL_FEATURE = "optional_endpoint_verification";
 
