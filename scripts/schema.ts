@@ -112,6 +112,10 @@ const jsonSchemaOf = (schema: z.ZodType) => z.toJSONSchema(schema, { unrepresent
 
 /** `X | null` says only that the value may be absent: Pulumi types have no null. */
 function withoutNull(json: JsonSchema): { json: JsonSchema; nullable: boolean } {
+  if (Array.isArray(json.type) && json.type.includes("null")) {
+    const types = json.type.filter((t) => t !== "null");
+    return { json: { ...json, type: types.length === 1 ? types[0] : types }, nullable: true };
+  }
   const rest = json.anyOf?.filter((s) => s.type !== "null");
   if (rest && rest.length < json.anyOf!.length) return { json: rest.length === 1 ? { ...rest[0], description: json.description ?? rest[0]!.description } : { ...json, anyOf: rest }, nullable: true };
   return { json, nullable: false };

@@ -30,6 +30,11 @@ export interface QuotaLimitsArgs {
   profile?: string;
 }
 
+/** What each declared quota name was before the resource first set it. */
+export interface QuotaLimitsBefore {
+  limits: Record<string, number>;
+}
+
 /**
  * Quota limits. The resource manages only the quota names it declares, in its own
  * region and project: `pulumi destroy` writes each of them back to the value it had
@@ -47,7 +52,7 @@ export class QuotaLimits extends dynamic.Resource {
   /** Every limit of the service as the service reports it (the declared ones included). */
   declare readonly limits: pulumi.Output<Record<string, number>>;
   /** What each declared quota name was before this resource first set it: what delete writes back. */
-  declare readonly limitsBefore: pulumi.Output<{ limits: Record<string, number> } | null>;
+  declare readonly limitsBefore: pulumi.Output<QuotaLimitsBefore | null>;
   declare readonly profile: pulumi.Output<string | null>;
 
   constructor(name: string, args: QuotaLimitsArgs, opts?: pulumi.CustomResourceOptions) {

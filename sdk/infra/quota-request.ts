@@ -81,18 +81,23 @@ export class QuotaRequest extends dynamic.Resource {
   declare readonly decidedAt: pulumi.Output<string | null>;
   /** Who filed it: a stable, non-secret id of the key. */
   declare readonly requestedBy: pulumi.Output<string>;
+  /** ISO 8601 UTC. */
   declare readonly createdAt: pulumi.Output<string>;
+  /** ISO 8601 UTC. */
   declare readonly updatedAt: pulumi.Output<string>;
   declare readonly waitForDecision: pulumi.Output<number>;
   declare readonly adoptId: pulumi.Output<string | null>;
   declare readonly profile: pulumi.Output<string | null>;
+  /** The resource's name in the program, set by the SDK: tells two requests of one program apart at preview. */
+  declare readonly resourceName: pulumi.Output<string | null>;
 
   constructor(name: string, args: QuotaRequestArgs, opts?: pulumi.CustomResourceOptions) {
     const { module, type } = moduleAndType(KIND);
     const inputs = ["service", "projectId", "region", "limits", "justification", "waitForDecision", "adoptId", "profile"] as const;
     const props = resourceProps(args, inputs, ["state", "adminMessage", "decidedAt", "requestedBy", "createdAt", "updatedAt"]);
     // The preview tells two requests of one program for the same quota apart by their names.
-    if (opts?.id === undefined) props.resourceName = name;
+    // Present either way, so the output resolves (null after `get`).
+    props.resourceName = opts?.id === undefined ? name : undefined;
     super(providerShim(KIND), name, props, opts, module, type);
   }
 }

@@ -30,12 +30,17 @@ export interface EndpointSubscriptionArgs {
 }
 
 export interface EndpointSubscription {
-  /** The pattern, as set. */
+  /**
+   * Pattern over whole dot-separated names: `*` matches exactly one segment, `**`
+   * one or more, anything else literally (`order.*` matches `order.created`, not
+   * `order.item.added`; `order.**` matches both). The type need not be registered.
+   */
   eventType: string;
 }
 
 /** Why the service suspended an endpoint. */
 export interface EndpointSuspension {
+  /** The most serious cause of the suspension. */
   cause: "abuse" | "non_payment" | "plan_downgrade";
 }
 

@@ -48,6 +48,7 @@ export class EventTypePolicy extends dynamic.Resource {
   declare readonly projectId: pulumi.Output<string | null>;
   /** True while a project has no override of its own. */
   declare readonly inherited: pulumi.Output<boolean>;
+  /** The policy found before the resource took over, put back on delete. */
   declare readonly previous: pulumi.Output<PreviousEventTypePolicy | null>;
   declare readonly profile: pulumi.Output<string | null>;
 

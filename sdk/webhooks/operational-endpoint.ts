@@ -46,6 +46,7 @@ export class OperationalEndpoint extends dynamic.Resource {
   declare readonly eventTypes: pulumi.Output<OperationalEventType[]>;
   declare readonly projectId: pulumi.Output<string | null>;
   declare readonly description: pulumi.Output<string | null>;
+  /** ISO 8601 UTC. */
   declare readonly createdAt: pulumi.Output<string>;
   declare readonly adoptId: pulumi.Output<string | null>;
   declare readonly profile: pulumi.Output<string | null>;

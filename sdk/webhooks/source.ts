@@ -23,6 +23,7 @@ export type BrokerQueueKind = "transient" | "durable" | "quorum";
 export interface SourceArgs {
   /** Who sends the webhooks. Changing it REPLACES the source. */
   provider: pulumi.Input<SourceProvider>;
+  /** A name for people to recognise the source by. Omit for none. */
   name?: pulumi.Input<string>;
   /** The project the source belongs to. Omit for the workspace's default project. Changing it moves the source (one PATCH). */
   projectId?: pulumi.Input<string>;
@@ -44,15 +45,21 @@ export interface SourceArgs {
    * one keeps verifying for 24 hours). Always stored as a Pulumi secret.
    */
   secret?: pulumi.Input<string>;
+  /** `broker` sources: the broker's identifier. A broker source needs it, `brokerHost`, `brokerUser`, `brokerExchange` and `brokerTopic` (the preview fails without them). */
   brokerIdentifier?: pulumi.Input<string>;
   /** A public host name: the API will not connect to private or local addresses. */
   brokerHost?: pulumi.Input<string>;
+  /** `broker` sources: the virtual host on the broker. */
   brokerVhost?: pulumi.Input<string>;
+  /** `broker` sources: the user to connect as (its password is `secret`). */
   brokerUser?: pulumi.Input<string>;
+  /** `broker` sources: the exchange to bind to. */
   brokerExchange?: pulumi.Input<string>;
+  /** `broker` sources: the topic (routing key) received. */
   brokerTopic?: pulumi.Input<string>;
   /** 1 to 65535 (default 5672 at the service). */
   brokerPort?: pulumi.Input<number>;
+  /** `broker` sources: the kind of queue, `transient`, `durable` or `quorum`. */
   brokerQueues?: pulumi.Input<BrokerQueueKind>;
   /** `enabled` or `disabled` (a disabled source answers 404 on ingest). Omit to leave it to the service. */
   status?: pulumi.Input<"enabled" | "disabled">;
@@ -98,7 +105,9 @@ export class Source extends dynamic.Resource {
   declare readonly status: pulumi.Output<"enabled" | "disabled">;
   /** Where the provider sends its webhooks (`POST /v1/ingest/{id}`). */
   declare readonly ingestUrl: pulumi.Output<string>;
+  /** ISO 8601 UTC. */
   declare readonly createdAt: pulumi.Output<string>;
+  /** ISO 8601 UTC. */
   declare readonly updatedAt: pulumi.Output<string>;
   declare readonly adoptId: pulumi.Output<string | null>;
   declare readonly profile: pulumi.Output<string | null>;

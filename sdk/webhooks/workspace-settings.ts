@@ -25,6 +25,11 @@ export interface WorkspaceSettingsArgs {
   profile?: string;
 }
 
+/** The settings found before the resource took over. */
+export interface PreviousWorkspaceSettings {
+  endpointVerification: "required" | "optional";
+}
+
 export class WorkspaceSettings extends dynamic.Resource {
   static readonly __pulumiType: string = TYPE_TOKENS[KIND];
 
@@ -34,7 +39,7 @@ export class WorkspaceSettings extends dynamic.Resource {
   /** The workspace's plan, e.g. `pro`. */
   declare readonly plan: pulumi.Output<string>;
   /** The settings found before the resource took over, put back on delete. */
-  declare readonly previous: pulumi.Output<{ endpointVerification: "required" | "optional" } | null>;
+  declare readonly previous: pulumi.Output<PreviousWorkspaceSettings | null>;
   declare readonly profile: pulumi.Output<string | null>;
 
   constructor(name: string, args: WorkspaceSettingsArgs, opts?: pulumi.CustomResourceOptions) {

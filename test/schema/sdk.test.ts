@@ -1,0 +1,174 @@
+/**
+ * The TypeScript SDK classes (sdk/<product>/<kind>.ts) are written by hand (they carry
+ * what no schema says: see scripts/schema.ts) and held here to the schema the
+ * definitions make: each argument and output, and each object type they name, with
+ * the same name, type, optionality, secrecy and description (TSDoc), and the class's
+ * TSDoc the kind's description. Read with the TypeScript compiler API.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import { DEFINITIONS } from "../../provider/registry";
+import { buildSchema, isArgument, objectTypesOf, resourceToken, tsType, type ObjectTypeSpec, type PackageSpec } from "../../scripts/schema";
+import type { ResourceKind } from "../../sdk/tokens";
+
+const ROOT = join(__dirname, "../..");
+const schema = buildSchema();
+
+/** What the SDK accepts beyond the schema's type, and why. */
+const SDK_ONLY_ALTERNATIVES: Record<string, string> = {
+  // A Map would serialize as `{}`; the class takes its entries (sdk/webhooks/endpoint.ts headersInput).
+  "webhooks:Endpoint.customHeaders": " | Map<string, string>",
+};
+
+interface Member {
+  type: string;
+  optional: boolean;
+  doc: string;
+}
+
+interface SdkFile {
+  summary: string;
+  args: Record<string, Member>;
+  outputs: Record<string, Member>;
+  interfaces: Map<string, Record<string, Member>>;
+  /** Arguments wrapped in `pulumi.secret(args.x)`. */
+  secretArgs: string[];
+  /** The `secretOutputs` list (additionalSecretOutputs). */
+  secretOutputs: string[];
+}
+
+const kebab = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
+
+/** `pulumi.Input<pulumi.Input<X>[]>` → `X[]`, `pulumi.Output<X>` → `X`: what a program writes and reads. */
+function unwrap(text: string): string {
+  let out = text.replace(/\s+/g, " ");
+  for (const wrapper of ["pulumi.Input<", "pulumi.Output<"]) {
+    for (let start = out.lastIndexOf(wrapper); start >= 0; start = out.lastIndexOf(wrapper)) {
+      let depth = 0;
+      let end = start + wrapper.length - 1;
+      for (; end < out.length; end++) {
+        if (out[end] === "<") depth++;
+        else if (out[end] === ">" && --depth === 0) break;
+      }
+      out = out.slice(0, start) + out.slice(start + wrapper.length, end) + out.slice(end + 1);
+    }
+  }
+  return out;
+}
+
+function readSdk(kind: ResourceKind): SdkFile {
+  const [product, type] = kind.split(":") as [string, string];
+  const file = join(ROOT, "sdk", product, `${kebab(type)}.ts`);
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.ES2022, true);
+  const aliases = new Map<string, string>();
+  const docOf = (node: ts.Node) =>
+    ts
+      .getJSDocCommentsAndTags(node)
+      .filter(ts.isJSDoc)
+      .map((d) => ts.getTextOfJSDocComment(d.comment) ?? "")
+      .join(" ")
+      .replace(/\s+/g, " ")
+      .trim();
+  for (const stmt of source.statements) if (ts.isTypeAliasDeclaration(stmt)) aliases.set(stmt.name.text, unwrap(stmt.type.getText(source)));
+  const inline = (text: string) => {
+    let out = unwrap(text);
+    for (const [name, value] of aliases) out = out.replace(new RegExp(`\\b${name}\\[\\]`, "g"), `(${value})[]`).replace(new RegExp(`\\b${name}\\b`, "g"), value);
+    return out;
+  };
+  const member = (m: ts.PropertySignature | ts.PropertyDeclaration): Member => ({ type: inline(m.type?.getText(source) ?? "unknown"), optional: !!m.questionToken, doc: docOf(m) });
+
+  const interfaces = new Map<string, Record<string, Member>>();
+  let summary = "";
+  let outputs: Record<string, Member> = {};
+  for (const stmt of source.statements) {
+    if (ts.isInterfaceDeclaration(stmt)) interfaces.set(stmt.name.text, Object.fromEntries(stmt.members.filter(ts.isPropertySignature).map((m) => [m.name.getText(source), member(m)])));
+    if (ts.isClassDeclaration(stmt) && stmt.name?.text === type) {
+      summary = docOf(stmt);
+      const declared = stmt.members.filter((m): m is ts.PropertyDeclaration => ts.isPropertyDeclaration(m) && !!m.modifiers?.some((x) => x.kind === ts.SyntaxKind.DeclareKeyword));
+      outputs = Object.fromEntries(declared.map((m) => [m.name.getText(source), member(m)]));
+    }
+  }
+  // The class's TSDoc, else the first paragraph of the file's opening comment.
+  const opening = ts.getLeadingCommentRanges(source.text, 0)?.[0];
+  if (!summary && opening) {
+    const text = source.text.slice(opening.pos, opening.end).replace(/^\/\*\*?|\*\/$/g, "").split("\n").map((l) => l.replace(/^\s*\* ?/, "")).join("\n");
+    summary = (text.trim().split(/\n\s*\n/)[0] ?? "").replace(/\s+/g, " ").trim();
+  }
+  const secretArgs: string[] = [];
+  const secretOutputs: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node) && node.expression.getText(source) === "pulumi.secret") {
+      const arg = node.arguments[0]?.getText(source) ?? "";
+      // `pulumi.secret(args.secret)`, or of a local made from the argument of that name (`customHeaders`).
+      if (/^(args\.)?\w+$/.test(arg)) secretArgs.push(arg.replace(/^args\./, ""));
+    }
+    if (ts.isVariableDeclaration(node) && node.name.getText(source) === "secretOutputs" && node.initializer && ts.isArrayLiteralExpression(node.initializer)) {
+      for (const e of node.initializer.elements) if (ts.isStringLiteral(e)) secretOutputs.push(e.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return { summary, args: interfaces.get(`${type}Args`) ?? {}, outputs, interfaces, secretArgs: secretArgs.sort(), secretOutputs: secretOutputs.sort() };
+}
+
+/** An object type of the schema as the SDK must spell it: members with type, optionality and TSDoc. */
+function expectedObject(token: string, side: "input" | "output", s: PackageSpec): Record<string, Member> {
+  const type = s.types[token] as ObjectTypeSpec;
+  return Object.fromEntries(
+    Object.entries(type.properties).map(([name, prop]) => {
+      const required = type.required?.includes(name) ?? false;
+      return [name, { type: tsType(prop, s, side), optional: !required, doc: prop.description ?? "" }];
+    }),
+  );
+}
+
+describe("the TypeScript SDK classes agree with the schema", () => {
+  for (const [kind, def] of Object.entries(DEFINITIONS) as [ResourceKind, NonNullable<(typeof DEFINITIONS)[ResourceKind]>][]) {
+    describe(kind, () => {
+      const sdk = readSdk(kind);
+      const resource = schema.resources[resourceToken(kind)]!;
+
+      it("its class's TSDoc is the kind's description", () => {
+        expect(sdk.summary).toBe(resource.description);
+      });
+
+      it("its args: names, types, optionality and TSDoc", () => {
+        const expected = Object.fromEntries(
+          Object.entries(resource.inputProperties).map(([name, prop]) => [
+            name,
+            { type: tsType(prop, schema, "input") + (SDK_ONLY_ALTERNATIVES[`${kind}.${name}`] ?? ""), optional: !resource.requiredInputs?.includes(name), doc: prop.description ?? "" },
+          ]),
+        );
+        expect(sdk.args).toEqual(expected);
+      });
+
+      it("its outputs: names, types (null when it may be absent) and TSDoc (an argument's output says only what differs)", () => {
+        const expected = Object.fromEntries(
+          Object.entries(resource.properties).map(([name, prop]) => {
+            const spec = def.fields[name]!;
+            const type = tsType(prop, schema, "output");
+            return [name, { type: resource.required?.includes(name) ? type : `${type} | null`, optional: false, doc: spec.outputDescription ?? (isArgument(spec) ? "" : (spec.description ?? "")) }];
+          }),
+        );
+        expect(sdk.outputs).toEqual(expected);
+      });
+
+      it("the object types its args and outputs name", () => {
+        for (const side of ["input", "output"] as const) {
+          const props = side === "input" ? resource.inputProperties : resource.properties;
+          for (const token of new Set(Object.values(props).flatMap((p) => objectTypesOf(p, schema)))) {
+            const name = `${token.split(":")[2]}${side === "input" ? "Args" : ""}`;
+            expect(sdk.interfaces.get(name), `${name} in the SDK`).toEqual(expectedObject(token, side, schema));
+          }
+        }
+      });
+
+      it("wraps exactly the secret arguments in pulumi.secret and lists every secret output", () => {
+        expect(sdk.secretArgs).toEqual(Object.entries(resource.inputProperties).filter(([, p]) => p.secret).map(([n]) => n).sort());
+        expect(sdk.secretOutputs).toEqual(Object.entries(resource.properties).filter(([, p]) => p.secret).map(([n]) => n).sort());
+      });
+    });
+  }
+});
