@@ -2,11 +2,11 @@
  * `npm run docs`: writes docs/reference/, one page per resource kind and one for the
  * provider's configuration, generated from what the code says:
  *
+ * - the package schema the definitions make (scripts/schema.ts, `npm run schema`): the
+ *   kind's description, each argument's and output's type, whether it is required, its
+ *   description, and which values are kept as secrets;
  * - the resource definitions (provider/registry.ts, provider/<product>/*.ts): how a
  *   change of each argument is applied (update or replace), defaults, adoption;
- * - the SDK (sdk/<product>/*.ts), read with the TypeScript compiler API: each
- *   argument's and output's type, whether it is required, its TSDoc, and which values
- *   are kept as secrets;
  * - the limits in rules/, and the messages preview gives for common mistakes, made by
  *   running the provider's own check (offline) on them (scripts/docs-mistakes.ts);
  * - provider/config-keys.ts for the configuration page;
@@ -17,7 +17,6 @@
  */
 import { readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import ts from "typescript";
 import { z } from "zod";
 import { CONFIG_KEYS } from "../provider/config-keys";
 import { checkInputs } from "../provider/engine/check";
@@ -25,6 +24,7 @@ import type { FieldSpec, ResourceDefinition } from "../provider/engine/fields";
 import { DEFINITIONS } from "../provider/registry";
 import type { ResourceKind } from "../sdk/tokens";
 import { KIND_LIMITS, MISTAKES } from "./docs-mistakes";
+import { buildSchema, objectTypesOf, resourceToken, tsType, type ObjectTypeSpec, type PackageSpec } from "./schema";
 
 const ROOT = join(__dirname, "..");
 export const REFERENCE_DIR = join(ROOT, "docs/reference");
@@ -35,109 +35,6 @@ export function pageName(kind: string): string {
   return `${product}-${kebab(type)}`;
 }
 const kebab = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
-
-/* ---------- the SDK, read with the compiler API ---------- */
-
-interface Member {
-  name: string;
-  type: string;
-  optional: boolean;
-  doc: string;
-}
-
-interface SdkKind {
-  summary: string;
-  args: Member[];
-  outputs: Member[];
-  /** Interfaces of the file an argument refers to (e.g. `EndpointSubscriptionArgs`). */
-  nested: Map<string, Member[]>;
-  secrets: Set<string>;
-}
-
-function readSdk(kind: string): SdkKind {
-  const [product, type] = kind.split(":") as [string, string];
-  const file = join(ROOT, "sdk", product, `${kebab(type)}.ts`);
-  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.ES2022, true);
-  const aliases = new Map<string, string>();
-  const interfaces = new Map<string, Member[]>();
-  let summary = "";
-  let outputs: Member[] = [];
-  const secrets = new Set<string>();
-
-  const docOf = (node: ts.Node) =>
-    ts
-      .getJSDocCommentsAndTags(node)
-      .filter(ts.isJSDoc)
-      .map((d) => ts.getTextOfJSDocComment(d.comment) ?? "")
-      .join(" ")
-      .replace(/\s+/g, " ")
-      .trim();
-  const typeText = (node: ts.TypeNode | undefined) => (node ? unwrapInput(node.getText(source)) : "unknown");
-
-  for (const stmt of source.statements) {
-    if (ts.isTypeAliasDeclaration(stmt)) aliases.set(stmt.name.text, stmt.type.getText(source));
-    if (ts.isInterfaceDeclaration(stmt)) {
-      interfaces.set(
-        stmt.name.text,
-        stmt.members.filter(ts.isPropertySignature).map((m) => ({ name: m.name.getText(source), type: typeText(m.type), optional: !!m.questionToken, doc: docOf(m) })),
-      );
-    }
-    if (ts.isClassDeclaration(stmt) && stmt.name?.text === type) {
-      summary = docOf(stmt);
-      outputs = stmt.members
-        .filter((m): m is ts.PropertyDeclaration => ts.isPropertyDeclaration(m) && !!m.modifiers?.some((x) => x.kind === ts.SyntaxKind.DeclareKeyword))
-        .map((m) => ({ name: m.name.getText(source), type: unwrapOutput(m.type?.getText(source) ?? "unknown"), optional: false, doc: docOf(m) }));
-    }
-  }
-  // Secrets: arguments wrapped in `pulumi.secret(args.x)`, and the `secretOutputs` list.
-  // The class's TSDoc, else the first paragraph of the file's opening comment.
-  const opening = ts.getLeadingCommentRanges(source.text, 0)?.[0];
-  if (!summary && opening) {
-    const text = source.text.slice(opening.pos, opening.end).replace(/^\/\*\*?|\*\/$/g, "").split("\n").map((l) => l.replace(/^\s*\* ?/, "")).join("\n");
-    summary = (text.trim().split(/\n\s*\n/)[0] ?? "").replace(/\s+/g, " ").trim();
-  }
-  const visit = (node: ts.Node): void => {
-    if (ts.isCallExpression(node) && node.expression.getText(source) === "pulumi.secret") {
-      const arg = node.arguments[0]?.getText(source) ?? "";
-      if (arg.startsWith("args.")) secrets.add(arg.slice(5));
-    }
-    if (ts.isVariableDeclaration(node) && node.name.getText(source) === "secretOutputs" && node.initializer && ts.isArrayLiteralExpression(node.initializer)) {
-      for (const e of node.initializer.elements) if (ts.isStringLiteral(e)) secrets.add(e.text);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-
-  const inline = (t: string) => aliases.get(t) ?? t;
-  const args = (interfaces.get(`${type}Args`) ?? []).map((m) => ({ ...m, type: inline(m.type) }));
-  const nested = new Map<string, Member[]>();
-  for (const m of args) {
-    for (const name of m.type.match(/\b[A-Z]\w+\b/g) ?? []) {
-      const members = interfaces.get(name);
-      if (members && name !== `${type}Args`) nested.set(name, members.map((x) => ({ ...x, type: inline(x.type) })));
-    }
-  }
-  const argNames = new Set(args.map((a) => a.name));
-  return { summary, args, outputs: outputs.filter((o) => !argNames.has(o.name)).map((o) => ({ ...o, type: inline(o.type) })), nested, secrets };
-}
-
-/** `pulumi.Input<pulumi.Input<X>[]>` → `X[]`: what a program writes, without Pulumi's wrappers. */
-function unwrapInput(text: string): string {
-  let out = text.replace(/\s+/g, " ");
-  for (;;) {
-    const start = out.lastIndexOf("pulumi.Input<");
-    if (start < 0) return out;
-    let depth = 0;
-    let end = start + "pulumi.Input<".length - 1;
-    for (; end < out.length; end++) {
-      if (out[end] === "<") depth++;
-      else if (out[end] === ">" && --depth === 0) break;
-    }
-    out = out.slice(0, start) + out.slice(start + "pulumi.Input<".length, end) + out.slice(end + 1);
-  }
-}
-
-const unwrapOutput = (text: string) => text.replace(/\s+/g, " ").replace(/^pulumi\.Output<(.*)>$/, "$1");
 
 /* ---------- the definitions ---------- */
 
@@ -211,33 +108,45 @@ function classPath(kind: string): string {
   return `svc.${product}.${type}`;
 }
 
-function kindPage(kind: ResourceKind, def: ResourceDefinition): string {
-  const sdk = readSdk(kind);
+/** The fields of an object type an argument or output names (`EndpointSubscriptionArgs`, `EndpointSuspension`). */
+function objectTypeSection(token: string, schema: PackageSpec, side: "input" | "output"): string[] {
+  const type = schema.types[token] as ObjectTypeSpec;
+  const out = [`### ${code(`${token.split(":")[2]}${side === "input" ? "Args" : ""}`)}`, ""];
+  if (type.description) out.push(type.description, "");
+  out.push("| field | type | required | description |", "|---|---|---|---|");
+  for (const [name, p] of Object.entries(type.properties)) out.push(`| ${code(name)} | ${code(tsType(p, schema, side))} | ${type.required?.includes(name) ? "**required**" : "optional"} | ${cell(p.description ?? "")} |`);
+  return [...out, ""];
+}
+
+function kindPage(kind: ResourceKind, def: ResourceDefinition, schema: PackageSpec): string {
+  const resource = schema.resources[resourceToken(kind)]!;
   const page = pageName(kind);
   const out: string[] = [];
   out.push(`# ${classPath(kind)}`, "");
-  out.push(`<!-- Generated by \`npm run docs\` (scripts/docs.ts) from sdk/, provider/ and rules/. Do not edit. -->`, "");
-  if (sdk.summary) out.push(sdk.summary, "");
+  out.push(`<!-- Generated by \`npm run docs\` (scripts/docs.ts) from the schema (scripts/schema.ts), provider/ and rules/. Do not edit. -->`, "");
+  out.push(resource.description ?? "", "");
   out.push(`Product: ${def.product} (config \`svc:${def.product}Url\`, \`svc:${def.product}ApiKey\`; see [configuration](configuration.md)).`, "");
 
   out.push("## Arguments", "");
   out.push("| argument | type | required | default | limits | a change | secret | description |", "|---|---|---|---|---|---|---|---|");
-  for (const arg of sdk.args) {
-    const spec = def.fields[arg.name];
-    out.push(
-      `| ${code(arg.name)} | ${code(arg.type)} | ${arg.optional ? "optional" : "**required**"} | ${spec ? defaultOf(spec) : "—"} | ${cell(spec ? schemaLimits(spec) : "")} | ${spec ? changeOf(spec) : ""} | ${sdk.secrets.has(arg.name) ? "secret" : ""} | ${cell(arg.doc)} |`,
-    );
+  for (const [name, arg] of Object.entries(resource.inputProperties)) {
+    const spec = def.fields[name]!;
+    const required = resource.requiredInputs?.includes(name) ? "**required**" : "optional";
+    out.push(`| ${code(name)} | ${code(tsType(arg, schema, "input"))} | ${required} | ${defaultOf(spec)} | ${cell(schemaLimits(spec))} | ${changeOf(spec)} | ${arg.secret ? "secret" : ""} | ${cell(arg.description ?? "")} |`);
   }
   out.push("");
-  for (const [name, members] of sdk.nested) {
-    out.push(`### ${code(name)}`, "", "| field | type | required | description |", "|---|---|---|---|");
-    for (const m of members) out.push(`| ${code(m.name)} | ${code(m.type)} | ${m.optional ? "optional" : "**required**"} | ${cell(m.doc)} |`);
-    out.push("");
-  }
+  const inputTypes = new Set(Object.values(resource.inputProperties).flatMap((p) => objectTypesOf(p, schema)));
+  for (const token of inputTypes) out.push(...objectTypeSection(token, schema, "input"));
 
   out.push("## Outputs", "", "Besides `id` and every argument:", "", "| output | type | secret | description |", "|---|---|---|---|");
-  for (const o of sdk.outputs) out.push(`| ${code(o.name)} | ${code(o.type)} | ${sdk.secrets.has(o.name) ? "secret" : ""} | ${cell(o.doc)} |`);
+  for (const [name, o] of Object.entries(resource.properties)) {
+    if (name in resource.inputProperties) continue;
+    const type = tsType(o, schema, "output") + (resource.required?.includes(name) ? "" : " | null");
+    out.push(`| ${code(name)} | ${code(type)} | ${o.secret ? "secret" : ""} | ${cell(o.description ?? "")} |`);
+  }
   out.push("");
+  const outputTypes = new Set(Object.values(resource.properties).flatMap((p) => objectTypesOf(p, schema)));
+  for (const token of outputTypes) if (!inputTypes.has(token)) out.push(...objectTypeSection(token, schema, "output"));
 
   const limits = KIND_LIMITS[kind];
   if (limits) {
@@ -290,7 +199,8 @@ function indexPage(kinds: ResourceKind[]): string {
 export function renderReference(): Map<string, string> {
   const pages = new Map<string, string>();
   const kinds = Object.keys(DEFINITIONS) as ResourceKind[];
-  for (const kind of kinds) pages.set(`${pageName(kind)}.md`, kindPage(kind, DEFINITIONS[kind]!));
+  const schema = buildSchema();
+  for (const kind of kinds) pages.set(`${pageName(kind)}.md`, kindPage(kind, DEFINITIONS[kind]!, schema));
   pages.set("configuration.md", configurationPage());
   pages.set("README.md", indexPage(kinds));
   return pages;

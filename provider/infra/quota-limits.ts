@@ -105,7 +105,10 @@ export const quotaLimitsDefinition: ResourceDefinition = {
       outputDescription: "Every limit of the service as the service reports it (the declared ones included).",
     },
     profile: { mode: "createOnly", input: z.string().min(1), description: "Connection profile holding an admin key (see `QuotaRequestArgs.profile`). Changing it REPLACES the resource." },
-    limitsBefore: { mode: "output", type: z.object({ limits: z.record(z.string(), z.number()) }).meta({ title: "QuotaLimitsBefore" }).nullable(), description: "What each declared quota name was before this resource first set it: what delete writes back." },
+    limitsBefore: { mode: "output", type: z
+        .object({ limits: z.record(z.string(), z.number()).describe("Quota name → the value delete writes back.") })
+        .meta({ title: "QuotaLimitsBefore", description: "What each declared quota name was before the resource first set it." })
+        .nullable(), description: "What each declared quota name was before this resource first set it: what delete writes back." },
   },
   rules: (body) => {
     const service = serviceViolations(body.service);

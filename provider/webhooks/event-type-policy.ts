@@ -40,7 +40,7 @@ export const eventTypePolicyDefinition: ResourceDefinition = {
           policy: POLICY_VALUE,
           inherited: z.boolean().describe("True when the project had no override. The API cannot remove an override: delete then sets the workspace's value as the project's."),
         })
-        .meta({ title: "PreviousEventTypePolicy" })
+        .meta({ title: "PreviousEventTypePolicy", description: "The policy found before the resource took over, put back on delete." })
         .nullable(),
       description: "The policy found before the resource took over, put back on delete." },
   },

@@ -28,7 +28,7 @@ export const workspaceSettingsDefinition: ResourceDefinition = {
     profile: { mode: "createOnly", input: z.string().min(1), description: "Connection profile (see `EndpointArgs.profile`): which workspace." },
     workspaceId: { mode: "output", api: "id", type: z.string(), description: "The workspace's id." },
     plan: { mode: "output", api: "plan", type: z.string(), description: "The workspace's plan, e.g. `pro`." },
-    previous: { mode: "output", type: z.object({ endpointVerification: VERIFICATION }).meta({ title: "PreviousWorkspaceSettings" }).nullable(), description: "The settings found before the resource took over, put back on delete." },
+    previous: { mode: "output", type: z.object({ endpointVerification: VERIFICATION }).meta({ title: "PreviousWorkspaceSettings", description: "The settings found before the resource took over." }).nullable(), description: "The settings found before the resource took over, put back on delete." },
   },
   singleton: { idOf: () => "workspace", priorField: "previous" },
   hooks: {

@@ -32,6 +32,7 @@ export interface QuotaLimitsArgs {
 
 /** What each declared quota name was before the resource first set it. */
 export interface QuotaLimitsBefore {
+  /** Quota name → the value delete writes back. */
   limits: Record<string, number>;
 }
 

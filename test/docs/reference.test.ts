@@ -7,10 +7,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFINITIONS } from "../../provider/registry";
 import { pageName, REFERENCE_DIR, renderReference } from "../../scripts/docs";
+import { isArgument } from "../../scripts/schema";
 
 const pages = renderReference();
-/** Inputs the SDK's classes fill in themselves (the resource's name, the names of plaintext headers): not arguments. */
-const SET_BY_THE_SDK = new Set(["resourceName", "plaintextHeaderNames"]);
 
 describe("docs/reference", () => {
   it("is what `npm run docs` generates from the code (run it and commit the pages when this fails)", () => {
@@ -23,7 +22,7 @@ describe("docs/reference", () => {
     for (const [kind, def] of Object.entries(DEFINITIONS)) {
       const page = pages.get(`${pageName(kind)}.md`)!;
       for (const [name, spec] of Object.entries(def!.fields)) {
-        if (spec.mode !== "output" && spec.input && !SET_BY_THE_SDK.has(name)) expect(page, `${kind}.${name}`).toMatch(new RegExp(`^\\| \`${name}\` \\|`, "m"));
+        if (isArgument(spec)) expect(page, `${kind}.${name}`).toMatch(new RegExp(`^\\| \`${name}\` \\|`, "m"));
       }
       expect(page).toContain("## Example");
       expect(page).toContain("## Adoption");
@@ -31,7 +30,7 @@ describe("docs/reference", () => {
     expect(pages.get("configuration.md")).toContain("`svc:webhooksApiKey`");
   });
 
-  it("says which arguments replace and which are secrets, from the definitions and the SDK", () => {
+  it("says which arguments replace and which are secrets, from the definitions and the schema", () => {
     const endpoint = pages.get("webhooks-endpoint.md")!;
     expect(endpoint).toMatch(/^\| `projectId` .*\*\*replaces\*\*/m);
     expect(endpoint).toMatch(/^\| `url` .*update \(one PATCH/m);
