@@ -46,11 +46,13 @@ export interface FieldSpec {
   /**
    * The type programs see, when `input` does not say it: an output's, or one narrower
    * than `input` (kept loose where the shared rules give the API's own message).
+   * @internal left out of the published typings, like `input`.
    */
   type?: z.ZodType;
   /**
    * The output's type, when it is not the argument's: by default an output is the
    * argument's type, null when omitted unless required, defaulted or `whenOmitted: "unmanaged"`.
+   * @internal left out of the published typings, like `input`.
    */
   outputType?: z.ZodType;
   /** The API's name for it (`max_attempts`); absent for `local` and provider-side fields. */

@@ -3,9 +3,10 @@
  * what no schema says: see scripts/schema.ts) and held here to the schema the
  * definitions make: each argument and output, and each object type they name, with
  * the same name, type, optionality, secrecy and description (TSDoc), and the class's
- * TSDoc the kind's description. Read with the TypeScript compiler API.
+ * TSDoc the kind's description; and the read functions' answers (`EndpointInfo`, ...)
+ * to the schema's functions. Read with the TypeScript compiler API.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
@@ -58,32 +59,40 @@ function unwrap(text: string): string {
   return out;
 }
 
-function readSdk(kind: ResourceKind): SdkFile {
-  const [product, type] = kind.split(":") as [string, string];
-  const file = join(ROOT, "sdk", product, `${kebab(type)}.ts`);
-  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.ES2022, true);
+const docOf = (node: ts.Node) =>
+  ts
+    .getJSDocCommentsAndTags(node)
+    .filter(ts.isJSDoc)
+    .map((d) => ts.getTextOfJSDocComment(d.comment) ?? "")
+    .join(" ")
+    .replace(/\s+/g, " ")
+    .trim();
+
+/** The files of one product's SDK, with its type aliases (`EndpointStatus`) spelled out wherever a type names them. */
+function productSdk(product: string) {
+  const dir = join(ROOT, "sdk", product);
+  const sources = readdirSync(dir).map((f) => ts.createSourceFile(join(dir, f), readFileSync(join(dir, f), "utf8"), ts.ScriptTarget.ES2022, true));
   const aliases = new Map<string, string>();
-  const docOf = (node: ts.Node) =>
-    ts
-      .getJSDocCommentsAndTags(node)
-      .filter(ts.isJSDoc)
-      .map((d) => ts.getTextOfJSDocComment(d.comment) ?? "")
-      .join(" ")
-      .replace(/\s+/g, " ")
-      .trim();
-  for (const stmt of source.statements) if (ts.isTypeAliasDeclaration(stmt)) aliases.set(stmt.name.text, unwrap(stmt.type.getText(source)));
+  for (const source of sources) for (const stmt of source.statements) if (ts.isTypeAliasDeclaration(stmt)) aliases.set(stmt.name.text, unwrap(stmt.type.getText(source)));
   const inline = (text: string) => {
     let out = unwrap(text);
     for (const [name, value] of aliases) out = out.replace(new RegExp(`\\b${name}\\[\\]`, "g"), `(${value})[]`).replace(new RegExp(`\\b${name}\\b`, "g"), value);
     return out;
   };
-  const member = (m: ts.PropertySignature | ts.PropertyDeclaration): Member => ({ type: inline(m.type?.getText(source) ?? "unknown"), optional: !!m.questionToken, doc: docOf(m) });
+  const member = (m: ts.PropertySignature | ts.PropertyDeclaration): Member => ({ type: inline(m.type?.getText(m.getSourceFile()) ?? "unknown"), optional: !!m.questionToken, doc: docOf(m) });
+  const interfacesOf = (source: ts.SourceFile) =>
+    new Map(source.statements.filter(ts.isInterfaceDeclaration).map((i) => [i.name.text, Object.fromEntries(i.members.filter(ts.isPropertySignature).map((m) => [m.name.getText(source), member(m)]))]));
+  return { sources, member, interfacesOf };
+}
 
-  const interfaces = new Map<string, Record<string, Member>>();
+function readSdk(kind: ResourceKind): SdkFile {
+  const [product, type] = kind.split(":") as [string, string];
+  const { sources, member, interfacesOf } = productSdk(product);
+  const source = sources.find((s) => s.fileName.endsWith(`/${kebab(type)}.ts`))!;
+  const interfaces = interfacesOf(source);
   let summary = "";
   let outputs: Record<string, Member> = {};
   for (const stmt of source.statements) {
-    if (ts.isInterfaceDeclaration(stmt)) interfaces.set(stmt.name.text, Object.fromEntries(stmt.members.filter(ts.isPropertySignature).map((m) => [m.name.getText(source), member(m)])));
     if (ts.isClassDeclaration(stmt) && stmt.name?.text === type) {
       summary = docOf(stmt);
       const declared = stmt.members.filter((m): m is ts.PropertyDeclaration => ts.isPropertyDeclaration(m) && !!m.modifiers?.some((x) => x.kind === ts.SyntaxKind.DeclareKeyword));
@@ -169,6 +178,22 @@ describe("the TypeScript SDK classes agree with the schema", () => {
         expect(sdk.secretArgs).toEqual(Object.entries(resource.inputProperties).filter(([, p]) => p.secret).map(([n]) => n).sort());
         expect(sdk.secretOutputs).toEqual(Object.entries(resource.properties).filter(([, p]) => p.secret).map(([n]) => n).sort());
       });
+    });
+  }
+});
+
+describe("the read functions' answers agree with the schema's functions", () => {
+  for (const [token, fn] of Object.entries(schema.functions)) {
+    it(token, () => {
+      const ref = "$ref" in fn.outputs ? fn.outputs.$ref : (fn.outputs as { items?: { $ref?: string } }).items?.$ref;
+      const info = ref!.replace("#/types/", "");
+      const [, product, name] = info.split(":") as [string, string, string];
+      const { sources, interfacesOf } = productSdk(product);
+      const sdk = sources.map(interfacesOf).find((m) => m.has(name))?.get(name);
+      // Field by field as the resource's outputs describe them; the SDK's Info interfaces carry no TSDoc of their own.
+      const strip = (members: Record<string, Member> | undefined) => Object.fromEntries(Object.entries(members ?? {}).map(([k, m]) => [k, { type: m.type, optional: m.optional }]));
+      const expected = Object.fromEntries(Object.entries(expectedObject(info, "output", schema)).map(([k, m]) => [k, { type: m.optional ? `${m.type} | null` : m.type, optional: false }]));
+      expect(strip(sdk)).toEqual(expected);
     });
   }
 });
