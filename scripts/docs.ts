@@ -24,7 +24,7 @@ import type { FieldSpec, ResourceDefinition } from "../provider/engine/fields";
 import { DEFINITIONS } from "../provider/registry";
 import type { ResourceKind } from "../sdk/tokens";
 import { KIND_LIMITS, MISTAKES } from "./docs-mistakes";
-import { buildSchema, objectTypesOf, resourceToken, tsType, type ObjectTypeSpec, type PackageSpec } from "./schema";
+import { buildSchema, objectTypesOf, resourceToken, TS_SDK_ALSO_ACCEPTS, tsType, type ObjectTypeSpec, type PackageSpec } from "./schema";
 
 const ROOT = join(__dirname, "..");
 export const REFERENCE_DIR = join(ROOT, "docs/reference");
@@ -132,7 +132,7 @@ function kindPage(kind: ResourceKind, def: ResourceDefinition, schema: PackageSp
   for (const [name, arg] of Object.entries(resource.inputProperties)) {
     const spec = def.fields[name]!;
     const required = resource.requiredInputs?.includes(name) ? "**required**" : "optional";
-    out.push(`| ${code(name)} | ${code(tsType(arg, schema, "input"))} | ${required} | ${defaultOf(spec)} | ${cell(schemaLimits(spec))} | ${changeOf(spec)} | ${arg.secret ? "secret" : ""} | ${cell(arg.description ?? "")} |`);
+    out.push(`| ${code(name)} | ${code(tsType(arg, schema, "input") + (TS_SDK_ALSO_ACCEPTS[`${kind}.${name}`] ?? ""))} | ${required} | ${defaultOf(spec)} | ${cell(schemaLimits(spec))} | ${changeOf(spec)} | ${arg.secret ? "secret" : ""} | ${cell(arg.description ?? "")} |`);
   }
   out.push("");
   const inputTypes = new Set(Object.values(resource.inputProperties).flatMap((p) => objectTypesOf(p, schema)));

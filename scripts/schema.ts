@@ -319,6 +319,12 @@ export function tsType(spec: TypeSpec, schema: Pick<PackageSpec, "types">, side:
   return wrap(render(spec));
 }
 
+/** What a TypeScript SDK class accepts beyond the schema's type of an argument, and why. */
+export const TS_SDK_ALSO_ACCEPTS: Partial<Record<`${ResourceKind}.${string}`, string>> = {
+  // A Map would serialize as `{}`; the class takes its entries (sdk/webhooks/endpoint.ts headersInput).
+  "webhooks:Endpoint.customHeaders": " | Map<string, string>",
+};
+
 /** The object types a property's type names, deepest last. */
 export function objectTypesOf(spec: TypeSpec, schema: Pick<PackageSpec, "types">): string[] {
   const found: string[] = [];

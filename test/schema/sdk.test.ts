@@ -11,17 +11,11 @@ import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { DEFINITIONS } from "../../provider/registry";
-import { buildSchema, isArgument, objectTypesOf, resourceToken, tsType, type ObjectTypeSpec, type PackageSpec } from "../../scripts/schema";
+import { buildSchema, isArgument, objectTypesOf, resourceToken, TS_SDK_ALSO_ACCEPTS, tsType, type ObjectTypeSpec, type PackageSpec } from "../../scripts/schema";
 import type { ResourceKind } from "../../sdk/tokens";
 
 const ROOT = join(__dirname, "../..");
 const schema = buildSchema();
-
-/** What the SDK accepts beyond the schema's type, and why. */
-const SDK_ONLY_ALTERNATIVES: Record<string, string> = {
-  // A Map would serialize as `{}`; the class takes its entries (sdk/webhooks/endpoint.ts headersInput).
-  "webhooks:Endpoint.customHeaders": " | Map<string, string>",
-};
 
 interface Member {
   type: string;
@@ -147,7 +141,7 @@ describe("the TypeScript SDK classes agree with the schema", () => {
         const expected = Object.fromEntries(
           Object.entries(resource.inputProperties).map(([name, prop]) => [
             name,
-            { type: tsType(prop, schema, "input") + (SDK_ONLY_ALTERNATIVES[`${kind}.${name}`] ?? ""), optional: !resource.requiredInputs?.includes(name), doc: prop.description ?? "" },
+            { type: tsType(prop, schema, "input") + (TS_SDK_ALSO_ACCEPTS[`${kind}.${name}`] ?? ""), optional: !resource.requiredInputs?.includes(name), doc: prop.description ?? "" },
           ]),
         );
         expect(sdk.args).toEqual(expected);
