@@ -12,13 +12,17 @@
  * quota requests). `limits` in the outputs is every limit of the service in the
  * region, and the diff compares the declared entries with it.
  *
- * The id is `<service>` or `<service>/<region>`.
+ * The id is `<service>` or `<service>/<region>`. `region` applies to the per-region
+ * quotas only: a project-wide one (`vcpu`, `ram_gb`, ...) is one figure whatever the
+ * region, so two QuotaLimits of a program setting it fail the preview.
  */
 import { z } from "zod";
-import { quotaLimitsViolations, serviceViolations } from "../../rules/quota";
+import { QUOTA_SCOPES, quotaLimitsViolations, serviceViolations } from "../../rules/quota";
 import type { FieldDiff } from "../engine/diff";
-import type { OperationContext, PlannedCall, Props, ResourceDefinition } from "../engine/fields";
+import type { CheckFailure, OperationContext, PlannedCall, Props, ResourceDefinition } from "../engine/fields";
 import { unlessUnreachable } from "../engine/remote-checks";
+import { containsUnknown } from "../engine/unknown";
+import { claimQuotas } from "./quota-claims";
 
 const quotaPath = (service: string) => `/api/v1/quota/${encodeURIComponent(service)}`;
 
@@ -67,6 +71,26 @@ export function limitsBeforeOfDeclaredNames(outputs: Props): Props {
   const now = limitsOf(outputs.limits);
   if (!outputs.limitsBefore || typeof outputs.limitsBefore !== "object") return outputs;
   return { ...outputs, limitsBefore: { limits: Object.fromEntries(Object.entries(found).filter(([name, value]) => now[name] !== value)) } };
+}
+
+/**
+ * Preview: a project-wide quota this resource declares that another QuotaLimits of the
+ * program (another region) declares too; each `up` would write back its own value.
+ */
+async function projectWideClaimedTwice(inputs: Props, ctx: OperationContext): Promise<CheckFailure[]> {
+  const { service, region, projectId, limits } = inputs;
+  if ([service, region, projectId, limits].some(containsUnknown) || typeof service !== "string") return [];
+  const id = quotaLimitsDefinition.singleton!.idOf(inputs);
+  const names = Object.keys(limitsOf(limits)).filter((name) => QUOTA_SCOPES[name] === "project");
+  const twin = claimQuotas(ctx, id, ["infra:QuotaLimits", projectId ?? null, service], region, names);
+  if (!twin) return [];
+  const other = parseId(twin.by).region;
+  return [
+    {
+      property: `limits.${twin.name}`,
+      reason: `The QuotaLimits of ${service} in ${other ?? "the default region"} of this program also sets ${twin.name}, which is project-wide (one figure for every region): each \`pulumi up\` would write back the other's value. Declare ${twin.name} in one QuotaLimits only.`,
+    },
+  ];
 }
 
 /** Scope members every write to a quota takes besides the limits. */
@@ -123,6 +147,8 @@ export const quotaLimitsDefinition: ResourceDefinition = {
     },
   },
   hooks: {
+    checkRemote: async (inputs, ctx) => projectWideClaimedTwice(inputs, ctx),
+
     // A name removed from `limits` is a change: its earlier value is written back.
     adjustDiff(diff: FieldDiff, olds, news) {
       if (diff.changed.includes("limits") || Object.keys(givenBack(olds, news)).length === 0) return diff;
