@@ -31,17 +31,40 @@ function parseId(id: string): { service: string; region: string | undefined } {
   return { service: service!, region: region || undefined };
 }
 
-/** `GET /api/v1/quota/{service}` limits (in a region), once per process per connection; undefined when unreadable. */
-export async function currentLimits(ctx: OperationContext, service: string, region: unknown): Promise<Record<string, number> | undefined> {
+/** `GET /api/v1/quota/{service}` (in a region) of the key's own project, once per process per connection; undefined when unreadable. */
+async function keyQuota(ctx: OperationContext, service: string, region: unknown): Promise<{ project_id: string; limits: Record<string, number> } | undefined> {
   const r = typeof region === "string" && region !== "" ? region : undefined;
   try {
     return await ctx.cached(`infra:quota:${service}:${r ?? ""}`, async () => {
-      const res = await ctx.client.request<{ limits: Record<string, number> }>({ method: "GET", path: quotaPath(service), query: { region: r } });
-      return res.body.limits;
+      const res = await ctx.client.request<{ project_id: string; limits: Record<string, number> }>({ method: "GET", path: quotaPath(service), query: { region: r } });
+      return res.body;
     });
   } catch (err) {
     return unlessUnreachable(err);
   }
+}
+
+/** The current limits of `service` (in a region) for the key's project; undefined when unreadable. */
+export async function currentLimits(ctx: OperationContext, service: string, region: unknown): Promise<Record<string, number> | undefined> {
+  return (await keyQuota(ctx, service, region))?.limits;
+}
+
+/**
+ * A preview failure on `projectId` when it names another project than the key's: an
+ * infrastructure key acts on its own project only (403 `forbidden`, reason `project`).
+ * The key's project comes from the quota read the other checks make anyway.
+ */
+export async function otherProjectThanKey(ctx: OperationContext, noun: string, inputs: Props): Promise<CheckFailure[]> {
+  const { service, region, projectId } = inputs;
+  if (typeof projectId !== "string" || [service, region, projectId].some(containsUnknown) || serviceViolations(service).length > 0) return [];
+  const own = (await keyQuota(ctx, service as string, region))?.project_id;
+  if (own === undefined || own === projectId) return [];
+  return [
+    {
+      property: "projectId",
+      reason: `The infrastructure key in use acts on project ${own} only, and this ${noun} names project ${projectId}: the service refuses it (403 forbidden, reason project). Omit projectId (or set it to "${own}"), or use a key created in project ${projectId} (a profile).`,
+    },
+  ];
 }
 
 /** The declared entries of a limits map that differ from `current` (all of them when nothing is known). */
@@ -147,7 +170,10 @@ export const quotaLimitsDefinition: ResourceDefinition = {
     },
   },
   hooks: {
-    checkRemote: async (inputs, ctx) => projectWideClaimedTwice(inputs, ctx),
+    async checkRemote(inputs, ctx) {
+      const otherProject = await otherProjectThanKey(ctx, "quota limits resource", inputs);
+      return otherProject.length > 0 ? otherProject : projectWideClaimedTwice(inputs, ctx);
+    },
 
     // A name removed from `limits` is a change: its earlier value is written back.
     adjustDiff(diff: FieldDiff, olds, news) {

@@ -20,7 +20,7 @@ import { note, PartialFailure } from "../engine/errors";
 import type { ApplyContext, CheckFailure, OperationContext, Props, ResourceDefinition } from "../engine/fields";
 import { containsUnknown } from "../engine/unknown";
 import { claimQuotas, regionOf } from "./quota-claims";
-import { currentLimits } from "./quota-limits";
+import { currentLimits, otherProjectThanKey } from "./quota-limits";
 import { unlessUnreachable } from "../engine/remote-checks";
 import { interruptedCreatePending } from "../engine/reconcile";
 import { createBody } from "../engine/resource-provider";
@@ -48,6 +48,9 @@ async function openRequests(ctx: OperationContext, projectId: unknown): Promise<
 async function checkAgainstService(inputs: Props, ctx: OperationContext, olds: Props): Promise<CheckFailure[]> {
   const { service, region, limits, projectId } = inputs;
   if ([service, region, limits, projectId].some(containsUnknown) || typeof service !== "string" || !(service in QUOTA_SERVICES)) return [];
+  // Before the reads naming the project, which the service would refuse.
+  const otherProject = await otherProjectThanKey(ctx, "quota request", inputs);
+  if (otherProject.length > 0) return otherProject;
   const requested = (limits ?? {}) as Record<string, number>;
   const isNew = olds.service === undefined;
   const limitsChanged = isNew || JSON.stringify(olds.limits) !== JSON.stringify(limits);

@@ -99,6 +99,13 @@ describe("QuotaLimits: refusals", () => {
     expect(err).not.toBeInstanceOf(PartialFailure);
   });
 
+  it("preview: a projectId other than the key's project fails naming both, not the key", async () => {
+    const other = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "pro" });
+    const { failures } = await d().check({ service: "compute", projectId: other.project_id, limits: { vms: 60 } });
+    expect(failures).toEqual([{ property: "projectId", reason: expect.stringMatching(new RegExp(`acts on project ${ws.project_id} only, and this quota limits resource names project ${other.project_id}`)) }]);
+    expect((await d().check({ service: "compute", projectId: ws.project_id, limits: { vms: 60 } })).failures).toEqual([]);
+  });
+
   // Issue 25, item 9c: vcpu and ram_gb are one figure per project (emulator/README.md, "Where the spec is silent").
   it("preview: two QuotaLimits of one program setting vcpu from two regions fail (each up would undo the other's); vms per region does not", async () => {
     expect((await d().check({ service: "compute", region: "us-east-1", limits: { vms: 60, vcpu: 300 } })).failures).toEqual([]);

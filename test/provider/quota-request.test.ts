@@ -247,6 +247,16 @@ describe("QuotaRequest: preview refusals", () => {
     expect((await d().check({ ...VMS, region: "eu-west-1", resourceName: "eu-vms" })).failures).toEqual([]);
   });
 
+  it("a projectId other than the key's project fails naming both (the service refuses it: 403 forbidden, reason project), not the key", async () => {
+    const other = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "pro" });
+    const { result, calls } = await d().calls(() => d().check({ ...VMS, projectId: other.project_id }));
+    expect(result.failures).toEqual([{ property: "projectId", reason: expect.stringMatching(new RegExp(`acts on project ${ws.project_id} only, and this quota request names project ${other.project_id}.*reason project.*Omit projectId`)) }]);
+    expect(calls).toEqual(["GET /api/v1/quota/compute"]);
+    expect((await d().check({ ...VMS, projectId: ws.project_id })).failures).toEqual([]);
+    const api = await raw("POST", Q, { ...VMS, project_id: other.project_id });
+    expect([api.status, api.body.error.details.reason]).toEqual([403, "project"]);
+  });
+
   // Issue 25, item 9c: vcpu and ram_gb are one figure per project (emulator/README.md, "Where the spec is silent").
   it("vcpu is project-wide: an open request for it in another region, or with no region, is the same quota", async () => {
     const filed = await raw("POST", Q, { ...VMS, region: "eu-west-1", limits: { vcpu: 300 } });
