@@ -170,12 +170,10 @@ export function quotaRequestViolations(body: Record<string, unknown>): RuleViola
     if (limitErrors.length === 0) {
       const regional = Object.keys(body.limits as object).some((n) => QUOTA_SCOPES[n] === "region");
       const region = body.region;
-      if (regional && (typeof region !== "string" || region === "")) {
-        out.push(region === undefined || region === null
-          ? { path: ["region"], type: "missing", msg: "A per-region quota needs a region" }
-          : { path: ["region"], type: "string_type", msg: "Input should be a non-empty string" });
-      }
-      if (!hasRegionalQuota(service) && region !== undefined && region !== null) out.push({ path: ["region"], type: "none_required", msg: `The quotas of ${service} are project-wide: they take no region (null)` });
+      const given = region !== undefined && region !== null;
+      if (given && !hasRegionalQuota(service)) out.push({ path: ["region"], type: "none_required", msg: `The quotas of ${service} are project-wide: they take no region (null)` });
+      else if (given && (typeof region !== "string" || region === "")) out.push({ path: ["region"], type: "string_type", msg: "Input should be a non-empty string" });
+      else if (regional && !given) out.push({ path: ["region"], type: "missing", msg: "A per-region quota needs a region" });
     }
   }
   const j = body.justification;

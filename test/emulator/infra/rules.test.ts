@@ -48,6 +48,7 @@ describe("quotaRequestViolations", () => {
     ["region given for a service with only project-wide quotas", { service: "iam", region: "eu", limits: { users: 30 }, justification: "x" }, [{ path: ["region"], type: "none_required" }]],
     ["vcpu and ram_gb (project-wide) need no region", { ...ok, region: null, limits: { vcpu: 300, ram_gb: 900 } }, []],
     ["a region given with vcpu does not apply to it, and is no error", { ...ok, limits: { vcpu: 300 } }, []],
+    ["a region that is not a string, with only project-wide quotas", { ...ok, region: 7, limits: { vcpu: 300 } }, [{ path: ["region"], type: "string_type" }]],
     ["vms (per region) with vcpu still needs a region", { ...ok, region: null, limits: { vms: 60, vcpu: 300 } }, [{ path: ["region"], type: "missing" }]],
     ["justification missing", { ...ok, justification: undefined }, [{ path: ["justification"], type: "missing" }]],
     ["justification blank", { ...ok, justification: "  " }, [{ path: ["justification"], type: "string_too_short", params: { count: 1 } }]],
