@@ -5,11 +5,13 @@
  * - the id travels in the query (`GET|DELETE ?id=`) and in the PATCH body;
  * - while `pending` or `needs_updates`, a change of `limits` / `justification` is ONE
  *   PATCH; once decided, a change replaces it with a new request (the preview says why);
- * - preview fails on an unknown quota name (shared rules), on a requested value not
- *   above the current limit (`GET /api/v1/quota/{service}`, once per process), and on
- *   an open request for the same quota that is not this resource (naming it and how to
- *   adopt it), or for the same quota as another QuotaRequest of the same program
- *   (both new, so neither is open yet), so no duplicate request is ever filed;
+ * - preview fails on an unknown quota name (shared rules), on a `projectId` other than
+ *   the key's project, on a requested value not above the current limit
+ *   (`GET /api/v1/quota/{service}`, once per process), and on an open request for the
+ *   same quota that is not this resource (naming it and how to adopt it), or for the
+ *   same quota as another QuotaRequest of the same program (both new, so neither is
+ *   open yet), so no duplicate request is ever filed. A project-wide quota (`vcpu`,
+ *   `ram_gb`, ...) is the same quota whatever region a request names;
  * - `waitForDecision` waits after create/update until approved or rejected;
  * - delete withdraws an open request; a decided one is dropped from the state with a note.
  */
