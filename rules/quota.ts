@@ -33,16 +33,16 @@ export type QuotaScope = "region" | "project";
 export const DEFAULT_REGION = "us-east-1";
 
 /**
- * Where each quota is counted. The spec names "per region" for VMs, snapshots,
- * backups, floating IPs, networks, security groups and load balancers, and
- * "project-wide" for DNS zones and users. Our decisions where it is silent:
- * vCPU and RAM (counted across running VMs) per region like the VMs;
- * block storage GB (sum of all volumes) project-wide.
+ * Where each quota is counted. The spec's table (document 3, "Infrastructure quotas")
+ * says "per region" for VMs, snapshots, backups, floating IPs, networks, security
+ * groups and load balancers, and "project-wide" for DNS zones and users; for vCPU and
+ * RAM it gives one figure "across running VMs", with no region, and for block storage
+ * "sum of all volumes": one figure per project each, whatever the region.
  */
 export const QUOTA_SCOPES: Record<string, QuotaScope> = table({
   vms: "region",
-  vcpu: "region",
-  ram_gb: "region",
+  vcpu: "project",
+  ram_gb: "project",
   block_storage_gb: "project",
   snapshots: "region",
   backups: "region",
@@ -53,6 +53,11 @@ export const QUOTA_SCOPES: Record<string, QuotaScope> = table({
   dns_zones: "project",
   users: "project",
 });
+
+/** Does `service` have a per-region quota (then its quota reads and writes name a region)? */
+export function hasRegionalQuota(service: string): boolean {
+  return Object.keys(QUOTA_SERVICES[service] ?? {}).some((name) => QUOTA_SCOPES[name] === "region");
+}
 
 /** The `scope` field of a quota entry: `region: <region>` or `project`. */
 export function quotaScopeLabel(name: string, region: string): string {
@@ -143,7 +148,10 @@ export function serviceViolations(service: unknown, path: (string | number)[] = 
  * Violations of a quota-request create body (`project_id` optional: the caller's
  * project; `service`; `region`; `limits`; `justification`). Also used on the
  * merged request of an edit. `region` is required (a non-empty string) when any
- * named quota is per region, and must be null or absent when all are project-wide.
+ * named quota is per region, and must be null or absent for a service with no
+ * per-region quota (`dns`, `iam`). Otherwise (project-wide quotas of `compute` or
+ * `block-storage`) it may be given and does not apply to them: a request for `vcpu`
+ * filed with a region, as when vcpu was counted per region, stays valid.
  */
 export function quotaRequestViolations(body: Record<string, unknown>): RuleViolation[] {
   const out: RuleViolation[] = [];
@@ -162,12 +170,10 @@ export function quotaRequestViolations(body: Record<string, unknown>): RuleViola
     if (limitErrors.length === 0) {
       const regional = Object.keys(body.limits as object).some((n) => QUOTA_SCOPES[n] === "region");
       const region = body.region;
-      if (regional && (typeof region !== "string" || region === "")) {
-        out.push(region === undefined || region === null
-          ? { path: ["region"], type: "missing", msg: "A per-region quota needs a region" }
-          : { path: ["region"], type: "string_type", msg: "Input should be a non-empty string" });
-      }
-      if (!regional && region !== undefined && region !== null) out.push({ path: ["region"], type: "none_required", msg: "Project-wide quotas take no region (null)" });
+      const given = region !== undefined && region !== null;
+      if (given && !hasRegionalQuota(service)) out.push({ path: ["region"], type: "none_required", msg: `The quotas of ${service} are project-wide: they take no region (null)` });
+      else if (given && (typeof region !== "string" || region === "")) out.push({ path: ["region"], type: "string_type", msg: "Input should be a non-empty string" });
+      else if (regional && !given) out.push({ path: ["region"], type: "missing", msg: "A per-region quota needs a region" });
     }
   }
   const j = body.justification;

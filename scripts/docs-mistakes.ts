@@ -7,7 +7,7 @@ import { ASSUMED_ENDPOINT_BOUNDS, ENDPOINT_LIMITS } from "../rules/endpoint";
 import { SCHEMA_LIMITS } from "../rules/event-schema";
 import { INBOX_LIMITS, INBOX_TRANSPORTS } from "../rules/inbox";
 import { OPERATIONAL_EVENT_TYPES } from "../rules/operational";
-import { DEFAULT_REGION, QUOTA_REQUEST_LIMITS, QUOTA_SERVICES } from "../rules/quota";
+import { DEFAULT_REGION, QUOTA_REQUEST_LIMITS, QUOTA_SCOPES, QUOTA_SERVICES } from "../rules/quota";
 import { BROKER_PORT_RANGE, BROKER_REQUIRED_FIELDS, SOURCE_PROVIDERS } from "../rules/source";
 import type { ResourceKind } from "../sdk/tokens";
 
@@ -17,14 +17,22 @@ export interface Mistake {
   shown?: string;
 }
 
+/** Each service's quotas with their default limits, and which quotas are project-wide (the others are per region). */
+function quotaTables(): Record<string, unknown> {
+  return {
+    ...Object.fromEntries(Object.entries(QUOTA_SERVICES).map(([s, q]) => [`${s} quotas (default limit)`, q])),
+    "project-wide quotas (one figure whatever the region)": Object.keys(QUOTA_SCOPES).filter((name) => QUOTA_SCOPES[name] === "project").join(", "),
+  };
+}
+
 export const KIND_LIMITS: Partial<Record<ResourceKind, Record<string, unknown>>> = {
   "webhooks:Endpoint": { ...ENDPOINT_LIMITS, ...ASSUMED_ENDPOINT_BOUNDS },
   "webhooks:EventType": { ...Object.fromEntries(Object.entries(SCHEMA_LIMITS).map(([k, v]) => [`payloadSchema ${k}`, v])) },
   "webhooks:Source": { providers: SOURCE_PROVIDERS.join(", "), brokerRequiredFields: BROKER_REQUIRED_FIELDS.join(", "), brokerPort: `${BROKER_PORT_RANGE.min}–${BROKER_PORT_RANGE.max}` },
   "webhooks:OperationalEndpoint": { eventTypes: OPERATIONAL_EVENT_TYPES.join(", ") },
   "inboxes:Inbox": { ...INBOX_LIMITS, transports: INBOX_TRANSPORTS.join(", ") },
-  "infra:QuotaRequest": { ...QUOTA_REQUEST_LIMITS, defaultRegion: DEFAULT_REGION, ...Object.fromEntries(Object.entries(QUOTA_SERVICES).map(([s, q]) => [`${s} quotas (default limit)`, q])) },
-  "infra:QuotaLimits": Object.fromEntries(Object.entries(QUOTA_SERVICES).map(([s, q]) => [`${s} quotas (default limit)`, q])),
+  "infra:QuotaRequest": { ...QUOTA_REQUEST_LIMITS, defaultRegion: DEFAULT_REGION, ...quotaTables() },
+  "infra:QuotaLimits": quotaTables(),
 };
 
 const HOOK = "https://hooks.example.com/orders";

@@ -10,7 +10,7 @@ import type { EmulatorContext } from "../core/context";
 import { ApiError, validationError } from "../core/errors";
 import { objectBody, throwViolations } from "../core/violations";
 import { parse } from "../core/validation";
-import { DEFAULT_REGION, QUOTA_SCOPES, QUOTA_SERVICES, quotaLimitsViolations, quotaScopeLabel } from "../../rules/quota";
+import { DEFAULT_REGION, QUOTA_SCOPES, QUOTA_SERVICES, hasRegionalQuota, quotaLimitsViolations, quotaScopeLabel } from "../../rules/quota";
 import { SCOPES, auth, ownProject } from "./common";
 import { infraState } from "./state";
 import { dict } from "../core/dict";
@@ -29,13 +29,16 @@ export function setQuotaLimits(ctx: EmulatorContext, projectId: string, region: 
   ctx.store.changed();
 }
 
-/** Current consumption. VMs count in every state but terminated; vCPU and RAM across running VMs; deleted snapshots do not count. */
+/**
+ * Current consumption. VMs count in every state but terminated (in `region`); vCPU
+ * and RAM across the running VMs of every region; deleted snapshots do not count.
+ */
 export function quotaUsage(ctx: EmulatorContext, projectId: string, name: string, region: string): number {
   const s = infraState(ctx);
-  const vms = Object.values(s.vms).filter((v) => v.project_id === projectId && v.region === region);
+  const vms = Object.values(s.vms).filter((v) => v.project_id === projectId);
   const running = vms.filter((v) => v.state === "running");
   switch (name) {
-    case "vms": return vms.filter((v) => v.state !== "terminated").length;
+    case "vms": return vms.filter((v) => v.region === region && v.state !== "terminated").length;
     case "vcpu": return running.reduce((n, v) => n + v.vcpu, 0);
     case "ram_gb": return running.reduce((n, v) => n + v.ram_gb, 0);
     case "snapshots": return Object.values(s.snapshots).filter((x) => x.project_id === projectId && x.region === region && x.state !== "deleted").length;
@@ -103,7 +106,7 @@ function perService(service: string, projectId: string, region: string, member: 
   return {
     service,
     project_id: projectId,
-    region: names.some((n) => QUOTA_SCOPES[n] === "region") ? region : null,
+    region: hasRegionalQuota(service) ? region : null,
     [member]: Object.fromEntries(names.map((n) => [n, value(n)])),
   };
 }

@@ -3,7 +3,7 @@
  * overrides, quota requests, and the VMs and snapshots that quotas count.
  */
 import type { EmulatorContext } from "../core/context";
-import type { QuotaRequestRecord } from "../../rules/quota";
+import { DEFAULT_REGION, QUOTA_SCOPES, type QuotaRequestRecord } from "../../rules/quota";
 import { dict } from "../core/dict";
 
 /** What the cursor lists page over: every listed resource has these. */
@@ -46,6 +46,33 @@ export interface InfraState {
   ipSeq: number;
 }
 
+const upgraded = new WeakSet<InfraState>();
+
 export function infraState(ctx: EmulatorContext): InfraState {
-  return ctx.store.product<InfraState>("infra", () => ({ limits: dict(), quotaRequests: dict(), vms: dict(), snapshots: dict(), ipSeq: 0 }));
+  const state = ctx.store.product<InfraState>("infra", () => ({ limits: dict(), quotaRequests: dict(), vms: dict(), snapshots: dict(), ipSeq: 0 }));
+  if (!upgraded.has(state)) {
+    upgraded.add(state);
+    projectWideLimitsOutOfRegions(state);
+  }
+  return state;
+}
+
+/**
+ * A state file written when vCPU and RAM were counted per region keeps their limits
+ * under `region:<r>`; they are the project's one figure now (rules/quota.ts,
+ * QUOTA_SCOPES). Each such name moves to the `project` scope: the default region's
+ * value (what a read without a region showed), else the highest of the regions', so
+ * a program's QuotaLimits finds the value it wrote.
+ */
+function projectWideLimitsOutOfRegions(state: InfraState): void {
+  for (const scopes of Object.values(state.limits)) {
+    const regional = Object.keys(scopes).filter((key) => key.startsWith("region:"));
+    const names = new Set(regional.flatMap((key) => Object.keys(scopes[key]!).filter((name) => QUOTA_SCOPES[name] === "project")));
+    for (const name of names) {
+      const inDefault = scopes[`region:${DEFAULT_REGION}`]?.[name];
+      const value = inDefault ?? Math.max(...regional.map((key) => scopes[key]![name] ?? 0));
+      (scopes.project ??= dict())[name] ??= value;
+      for (const key of regional) delete scopes[key]![name];
+    }
+  }
 }

@@ -12,13 +12,17 @@
  * quota requests). `limits` in the outputs is every limit of the service in the
  * region, and the diff compares the declared entries with it.
  *
- * The id is `<service>` or `<service>/<region>`.
+ * The id is `<service>` or `<service>/<region>`. `region` applies to the per-region
+ * quotas only: a project-wide one (`vcpu`, `ram_gb`, ...) is one figure whatever the
+ * region, so two QuotaLimits of a program setting it fail the preview.
  */
 import { z } from "zod";
-import { quotaLimitsViolations, serviceViolations } from "../../rules/quota";
+import { QUOTA_SCOPES, quotaLimitsViolations, serviceViolations } from "../../rules/quota";
 import type { FieldDiff } from "../engine/diff";
-import type { OperationContext, PlannedCall, Props, ResourceDefinition } from "../engine/fields";
+import type { CheckFailure, OperationContext, PlannedCall, Props, ResourceDefinition } from "../engine/fields";
 import { unlessUnreachable } from "../engine/remote-checks";
+import { containsUnknown } from "../engine/unknown";
+import { claimQuotas } from "./quota-claims";
 
 const quotaPath = (service: string) => `/api/v1/quota/${encodeURIComponent(service)}`;
 
@@ -27,17 +31,40 @@ function parseId(id: string): { service: string; region: string | undefined } {
   return { service: service!, region: region || undefined };
 }
 
-/** `GET /api/v1/quota/{service}` limits (in a region), once per process per connection; undefined when unreadable. */
-export async function currentLimits(ctx: OperationContext, service: string, region: unknown): Promise<Record<string, number> | undefined> {
+/** `GET /api/v1/quota/{service}` (in a region) of the key's own project, once per process per connection; undefined when unreadable. */
+async function keyQuota(ctx: OperationContext, service: string, region: unknown): Promise<{ project_id: string; limits: Record<string, number> } | undefined> {
   const r = typeof region === "string" && region !== "" ? region : undefined;
   try {
     return await ctx.cached(`infra:quota:${service}:${r ?? ""}`, async () => {
-      const res = await ctx.client.request<{ limits: Record<string, number> }>({ method: "GET", path: quotaPath(service), query: { region: r } });
-      return res.body.limits;
+      const res = await ctx.client.request<{ project_id: string; limits: Record<string, number> }>({ method: "GET", path: quotaPath(service), query: { region: r } });
+      return res.body;
     });
   } catch (err) {
     return unlessUnreachable(err);
   }
+}
+
+/** The current limits of `service` (in a region) for the key's project; undefined when unreadable. */
+export async function currentLimits(ctx: OperationContext, service: string, region: unknown): Promise<Record<string, number> | undefined> {
+  return (await keyQuota(ctx, service, region))?.limits;
+}
+
+/**
+ * A preview failure on `projectId` when it names another project than the key's: an
+ * infrastructure key acts on its own project only (403 `forbidden`, reason `project`).
+ * The key's project comes from the quota read the other checks make anyway.
+ */
+export async function otherProjectThanKey(ctx: OperationContext, noun: string, inputs: Props): Promise<CheckFailure[]> {
+  const { service, region, projectId } = inputs;
+  if (typeof projectId !== "string" || [service, region, projectId].some(containsUnknown) || serviceViolations(service).length > 0) return [];
+  const own = (await keyQuota(ctx, service as string, region))?.project_id;
+  if (own === undefined || own === projectId) return [];
+  return [
+    {
+      property: "projectId",
+      reason: `The infrastructure key in use acts on project ${own} only, and this ${noun} names project ${projectId}: the service refuses it (403 forbidden, reason project). Omit projectId (or set it to "${own}"), or use a key created in project ${projectId} (a profile).`,
+    },
+  ];
 }
 
 /** The declared entries of a limits map that differ from `current` (all of them when nothing is known). */
@@ -67,6 +94,26 @@ export function limitsBeforeOfDeclaredNames(outputs: Props): Props {
   const now = limitsOf(outputs.limits);
   if (!outputs.limitsBefore || typeof outputs.limitsBefore !== "object") return outputs;
   return { ...outputs, limitsBefore: { limits: Object.fromEntries(Object.entries(found).filter(([name, value]) => now[name] !== value)) } };
+}
+
+/**
+ * Preview: a project-wide quota this resource declares that another QuotaLimits of the
+ * program (another region) declares too; each `up` would write back its own value.
+ */
+async function projectWideClaimedTwice(inputs: Props, ctx: OperationContext): Promise<CheckFailure[]> {
+  const { service, region, projectId, limits } = inputs;
+  if ([service, region, projectId, limits].some(containsUnknown) || typeof service !== "string") return [];
+  const id = quotaLimitsDefinition.singleton!.idOf(inputs);
+  const names = Object.keys(limitsOf(limits)).filter((name) => QUOTA_SCOPES[name] === "project");
+  const twin = claimQuotas(ctx, id, ["infra:QuotaLimits", projectId ?? null, service], region, names);
+  if (!twin) return [];
+  const other = parseId(twin.by).region;
+  return [
+    {
+      property: `limits.${twin.name}`,
+      reason: `The QuotaLimits of ${service} in ${other ?? "the default region"} of this program also sets ${twin.name}, which is project-wide (one figure for every region): each \`pulumi up\` would write back the other's value. Declare ${twin.name} in one QuotaLimits only.`,
+    },
+  ];
 }
 
 /** Scope members every write to a quota takes besides the limits. */
@@ -130,6 +177,11 @@ export const quotaLimitsDefinition: ResourceDefinition = {
     },
   },
   hooks: {
+    async checkRemote(inputs, ctx) {
+      const otherProject = await otherProjectThanKey(ctx, "quota limits resource", inputs);
+      return otherProject.length > 0 ? otherProject : projectWideClaimedTwice(inputs, ctx);
+    },
+
     // A name removed from `limits` is a change: its earlier value is written back.
     adjustDiff(diff: FieldDiff, olds, news) {
       if (diff.changed.includes("limits") || Object.keys(givenBack(olds, news)).length === 0) return diff;

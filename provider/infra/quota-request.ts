@@ -5,21 +5,24 @@
  * - the id travels in the query (`GET|DELETE ?id=`) and in the PATCH body;
  * - while `pending` or `needs_updates`, a change of `limits` / `justification` is ONE
  *   PATCH; once decided, a change replaces it with a new request (the preview says why);
- * - preview fails on an unknown quota name (shared rules), on a requested value not
- *   above the current limit (`GET /api/v1/quota/{service}`, once per process), and on
- *   an open request for the same quota that is not this resource (naming it and how to
- *   adopt it), or for the same quota as another QuotaRequest of the same program
- *   (both new, so neither is open yet), so no duplicate request is ever filed;
+ * - preview fails on an unknown quota name (shared rules), on a `projectId` other than
+ *   the key's project, on a requested value not above the current limit
+ *   (`GET /api/v1/quota/{service}`, once per process), and on an open request for the
+ *   same quota that is not this resource (naming it and how to adopt it), or for the
+ *   same quota as another QuotaRequest of the same program (both new, so neither is
+ *   open yet), so no duplicate request is ever filed. A project-wide quota (`vcpu`,
+ *   `ram_gb`, ...) is the same quota whatever region a request names;
  * - `waitForDecision` waits after create/update until approved or rejected;
  * - delete withdraws an open request; a decided one is dropped from the state with a note.
  */
 import { z } from "zod";
-import { OPEN_QUOTA_REQUEST_STATES, QUOTA_SERVICES, quotaRequestViolations, type QuotaRequestRecord, type QuotaRequestState } from "../../rules/quota";
+import { OPEN_QUOTA_REQUEST_STATES, QUOTA_SCOPES, QUOTA_SERVICES, quotaRequestViolations, type QuotaRequestRecord, type QuotaRequestState } from "../../rules/quota";
 import { isApiError } from "../client";
 import { note, PartialFailure } from "../engine/errors";
 import type { ApplyContext, CheckFailure, OperationContext, Props, ResourceDefinition } from "../engine/fields";
 import { containsUnknown } from "../engine/unknown";
-import { currentLimits } from "./quota-limits";
+import { claimQuotas, regionOf } from "./quota-claims";
+import { currentLimits, otherProjectThanKey } from "./quota-limits";
 import { unlessUnreachable } from "../engine/remote-checks";
 import { interruptedCreatePending } from "../engine/reconcile";
 import { createBody } from "../engine/resource-provider";
@@ -29,7 +32,9 @@ const DECIDED: QuotaRequestState[] = ["approved", "rejected"];
 /** Poll backoff while waiting for a decision: first wait, growth, cap (ms). */
 export const DECISION_POLL = { firstMs: 250, factor: 1.6, maxMs: 5_000 };
 
-const where = (service: unknown, region: unknown) => `${String(service)}${region ? ` in ${String(region)}` : ""}`;
+/** Where `names` are counted, for messages: `compute in us-east-1`, or `compute (project-wide)`. */
+const where = (service: unknown, region: unknown, names: string[]) =>
+  `${String(service)}${names.every((n) => QUOTA_SCOPES[n] === "project") ? " (project-wide)" : region ? ` in ${String(region)}` : ""}`;
 
 /** Open requests of the project (never cached: a duplicate must be seen as soon as it exists). */
 async function openRequests(ctx: OperationContext, projectId: unknown): Promise<QuotaRequestRecord[] | undefined> {
@@ -41,31 +46,13 @@ async function openRequests(ctx: OperationContext, projectId: unknown): Promise<
   }
 }
 
-/**
- * Quotas claimed by the new or changed requests this process has checked, per
- * connection (one workspace): project, service, region and quota name → the claiming
- * resource's name. Two new requests of one program for the same quota are both checked
- * here before either is filed, so the service's list cannot show the clash yet.
- */
-const claims = new WeakMap<OperationContext["client"], Map<string, string>>();
-
-/** The first other resource of this program already asking for one of `names`; else the quotas are claimed for `resource`. */
-function claimQuotas(ctx: OperationContext, resource: string, scope: unknown[], names: string[]): { name: string; by: string } | undefined {
-  let byQuota = claims.get(ctx.client);
-  if (!byQuota) claims.set(ctx.client, (byQuota = new Map()));
-  const keyOf = (name: string) => JSON.stringify([...scope, name]);
-  for (const name of names) {
-    const by = byQuota.get(keyOf(name));
-    if (by !== undefined && by !== resource) return { name, by };
-  }
-  for (const name of names) byQuota.set(keyOf(name), resource);
-  return undefined;
-}
-
 /** Preview: each requested value above the current limit; no open request for the same quota but this one. */
 async function checkAgainstService(inputs: Props, ctx: OperationContext, olds: Props): Promise<CheckFailure[]> {
   const { service, region, limits, projectId } = inputs;
   if ([service, region, limits, projectId].some(containsUnknown) || typeof service !== "string" || !(service in QUOTA_SERVICES)) return [];
+  // Before the reads naming the project, which the service would refuse.
+  const otherProject = await otherProjectThanKey(ctx, "quota request", inputs);
+  if (otherProject.length > 0) return otherProject;
   const requested = (limits ?? {}) as Record<string, number>;
   const isNew = olds.service === undefined;
   const limitsChanged = isNew || JSON.stringify(olds.limits) !== JSON.stringify(limits);
@@ -75,9 +62,13 @@ async function checkAgainstService(inputs: Props, ctx: OperationContext, olds: P
     for (const [name, value] of Object.entries(requested)) {
       const limit = current?.[name];
       if (typeof limit === "number" && typeof value === "number" && value <= limit)
-        failures.push({ property: `limits.${name}`, reason: `Requested ${value} is not above the current limit of ${limit} for ${where(service, region)}: a request can only raise a quota. Ask for more than ${limit}, or remove ${name}.` });
+        failures.push({ property: `limits.${name}`, reason: `Requested ${value} is not above the current limit of ${limit} for ${where(service, region, [name])}: a request can only raise a quota. Ask for more than ${limit}, or remove ${name}.` });
     }
   }
+  // Accepted (requests filed when vcpu was counted per region did so), but meaningless: say so while it can still be dropped.
+  const names = Object.keys(requested);
+  if (isNew && typeof region === "string" && names.length > 0 && names.every((n) => QUOTA_SCOPES[n] === "project"))
+    note(`${names.join(", ")} ${names.length > 1 ? "are" : "is"} project-wide (one figure for the project's running VMs in every region): the region "${region}" does not apply to ${names.length > 1 ? "them" : "it"}. Omit region.`);
   // A new request, or new limits (an edit, or a new request replacing a decided one), must
   // not duplicate an open request; this resource's own is the one adopted or the one
   // holding its old inputs.
@@ -87,22 +78,21 @@ async function checkAgainstService(inputs: Props, ctx: OperationContext, olds: P
       r.id === adoptId || (!isNew && r.service === olds.service && JSON.stringify(r.limits) === JSON.stringify(olds.limits) && r.justification === olds.justification);
     // An earlier run killed while filing this very request: the create adopts what it filed.
     const resumes = isNew && interruptedCreatePending(quotaRequestDefinition, ctx.client, createBody(quotaRequestDefinition, inputs));
-    const clash = resumes ? undefined : (await openRequests(ctx, projectId))?.find(
-      (r) => !own(r) && r.service === service && (r.region ?? null) === (region ?? null) && Object.keys(r.limits).some((n) => n in requested),
-    );
+    const same = (r: QuotaRequestRecord) => Object.keys(r.limits).filter((n) => n in requested && regionOf(n, r.region) === regionOf(n, region));
+    const clash = resumes ? undefined : (await openRequests(ctx, projectId))?.find((r) => !own(r) && r.service === service && same(r).length > 0);
     // Resources of this program: the SDK passes each one's name (absent from older state: not checked).
-    const twin = typeof inputs.resourceName === "string" ? claimQuotas(ctx, inputs.resourceName, [projectId ?? null, service, region ?? null], Object.keys(requested)) : undefined;
+    const twin = typeof inputs.resourceName === "string" ? claimQuotas(ctx, inputs.resourceName, ["infra:QuotaRequest", projectId ?? null, service], region, names) : undefined;
     if (twin) {
       failures.push({
         property: "limits",
-        reason: `QuotaRequest "${twin.by}" of this program also asks for ${twin.name} of ${where(service, region)}: both would be filed as open requests for the same quota. Put the quotas in one QuotaRequest (its limits take several names), or remove one of the two.`,
+        reason: `QuotaRequest "${twin.by}" of this program also asks for ${twin.name} of ${where(service, region, [twin.name])}: both would be filed as open requests for the same quota. Put the quotas in one QuotaRequest (its limits take several names), or remove one of the two.`,
       });
     }
     if (clash) {
-      const names = Object.keys(clash.limits).filter((n) => n in requested).join(", ");
+      const clashing = same(clash);
       failures.push({
         property: "limits",
-        reason: `An open quota request ${clash.id} (${clash.state}) for ${names} of ${where(service, region)} already exists in project ${clash.project_id}, so filing another would duplicate it. Set \`adoptId: "${clash.id}"\` on this resource to adopt it (its limits and justification are then edited with one PATCH), or withdraw it first.`,
+        reason: `An open quota request ${clash.id} (${clash.state}) for ${clashing.join(", ")} of ${where(service, clash.region, clashing)} already exists in project ${clash.project_id}, so filing another would duplicate it. Set \`adoptId: "${clash.id}"\` on this resource to adopt it (its limits and justification are then edited with one PATCH), or withdraw it first.`,
       });
     }
   }

@@ -12,6 +12,7 @@ import { note, PartialFailure } from "../engine/errors";
 import { jsonEqual } from "../engine/json";
 import { listOf, renamedObject, type ApplyContext, type PlannedCall, type Props, type ResourceDefinition } from "../engine/fields";
 import { sameDeclaredFields } from "../engine/reconcile";
+import { otherProjectWithConfinedKey } from "./confined-key";
 import { maxAttemptsCeiling } from "./plan-ceilings";
 
 /** Delivery states that keep an endpoint from being deleted (failed only while a retry is scheduled). */
@@ -99,7 +100,8 @@ export const endpointDefinition: ResourceDefinition = {
   },
   hooks: {
     async checkRemote(inputs, ctx, olds) {
-      if (typeof inputs.maxAttempts !== "number") return [];
+      const confined = await otherProjectWithConfinedKey(ctx, inputs.projectId, "endpoint");
+      if (confined.length > 0 || typeof inputs.maxAttempts !== "number") return confined;
       const ceiling = await maxAttemptsCeiling(ctx);
       const violation = ceiling === undefined ? undefined : maxAttemptsViolation(inputs.maxAttempts, ceiling);
       if (!violation) return [];

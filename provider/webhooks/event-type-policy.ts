@@ -10,7 +10,7 @@
  */
 import { z } from "zod";
 import type { ApplyContext, Props, ResourceDefinition } from "../engine/fields";
-import { workspaceWideWithConfinedKey } from "./confined-key";
+import { otherProjectWithConfinedKey, workspaceWideWithConfinedKey } from "./confined-key";
 import { projectOfScopeId, projectQuery, scopeId } from "./event-type";
 
 const POLICY_PATH = "/v1/event-types/policy";
@@ -45,7 +45,10 @@ export const eventTypePolicyDefinition: ResourceDefinition = {
       description: "The policy found before the resource took over, put back on delete." },
   },
   hooks: {
-    checkRemote: async (inputs, ctx) => (inputs.projectId === undefined ? workspaceWideWithConfinedKey(ctx, "projectId", "the policy with no projectId (the workspace's)") : []),
+    checkRemote: async (inputs, ctx) =>
+      inputs.projectId === undefined
+        ? workspaceWideWithConfinedKey(ctx, "projectId", "the policy with no projectId (the workspace's)")
+        : otherProjectWithConfinedKey(ctx, inputs.projectId, "event type policy"),
   },
   singleton: {
     idOf: (inputs) => scopeId(inputs.projectId),

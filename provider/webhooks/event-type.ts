@@ -16,7 +16,7 @@ import { eventTypeTextViolations } from "../../rules/event-type";
 import type { RuleViolation } from "../../rules/types";
 import type { OperationContext, Props, ResourceDefinition } from "../engine/fields";
 import { containsUnknown } from "../engine/unknown";
-import { workspaceWideWithConfinedKey } from "./confined-key";
+import { otherProjectWithConfinedKey, workspaceWideWithConfinedKey } from "./confined-key";
 import { unlessUnreachable } from "../engine/remote-checks";
 import { interruptedCreatePending } from "../engine/reconcile";
 import { createBody } from "../engine/resource-provider";
@@ -142,10 +142,8 @@ export const eventTypeDefinition: ResourceDefinition = {
   hooks: {
     async checkRemote(inputs, ctx, olds) {
       const { name, projectId } = inputs;
-      if (projectId === undefined) {
-        const confined = await workspaceWideWithConfinedKey(ctx, "projectId", "an event type with no projectId");
-        if (confined.length > 0) return confined;
-      }
+      const confined = projectId === undefined ? await workspaceWideWithConfinedKey(ctx, "projectId", "an event type with no projectId") : await otherProjectWithConfinedKey(ctx, projectId, "event type");
+      if (confined.length > 0) return confined;
       if (inputs.adoptExisting === true || typeof name !== "string" || containsUnknown(name) || containsUnknown(projectId)) return [];
       const key = JSON.stringify([inputs.profile ?? null, projectId ?? null, name]);
       // This resource's own entry (an update or a replacement keeping the name) is no clash.

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { OPERATIONAL_EVENT_TYPES, operationalEndpointViolations } from "../../rules/operational";
 import type { ResourceDefinition } from "../engine/fields";
+import { otherProjectWithConfinedKey } from "./confined-key";
 
 /** The API drops duplicate names and keeps no meaningful order: compare as sets. */
 const sameNames = (a: unknown, b: unknown) =>
@@ -31,4 +32,7 @@ export const operationalEndpointDefinition: ResourceDefinition = {
     createdAt: { mode: "output", api: "created_at", type: z.string(), description: "ISO 8601 UTC." },
   },
   rules: operationalEndpointViolations,
+  hooks: {
+    checkRemote: (inputs, ctx) => otherProjectWithConfinedKey(ctx, inputs.projectId, "operational endpoint"),
+  },
 };

@@ -12,6 +12,7 @@ import { jsonEqual } from "../engine/json";
 import type { Props, ResourceDefinition } from "../engine/fields";
 import { writtenUnseen } from "../engine/resource-provider";
 import { containsUnknown } from "../engine/unknown";
+import { otherProjectWithConfinedKey } from "./confined-key";
 import { planHasFeature, readWorkspace } from "./plan-ceilings";
 
 const text = z.string().max(255);
@@ -92,7 +93,8 @@ export const sourceDefinition: ResourceDefinition = {
   rules: sourceRules,
   hooks: {
     async checkRemote(inputs, ctx, olds) {
-      if (containsUnknown(inputs.provider) || !needsBrokerFeature(inputs, olds)) return [];
+      const confined = await otherProjectWithConfinedKey(ctx, inputs.projectId, "source");
+      if (confined.length > 0 || containsUnknown(inputs.provider) || !needsBrokerFeature(inputs, olds)) return confined;
       const ws = await readWorkspace(ctx);
       if (!ws || planHasFeature(ws.plan, "broker_sources") !== false) return [];
       return [

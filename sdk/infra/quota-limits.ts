@@ -18,7 +18,12 @@ export interface QuotaLimitsArgs {
   service: pulumi.Input<string>;
   /** Omit for the key's project. */
   projectId?: pulumi.Input<string>;
-  /** Region of per-region quotas; omit for the default region (or a service with only project-wide quotas). */
+  /**
+   * Region of the per-region quotas (e.g. `vms`); omit for the default region (or a
+   * service with only project-wide quotas). Project-wide quotas (`vcpu`, `ram_gb`,
+   * `block_storage_gb`, ...) are one figure whatever the region: two QuotaLimits of a
+   * program setting the same one fail the preview.
+   */
   region?: pulumi.Input<string>;
   /**
    * Quota name → limit. Only the names given are managed: create and every change

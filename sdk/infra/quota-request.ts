@@ -26,7 +26,13 @@ export interface QuotaRequestArgs {
   service: pulumi.Input<string>;
   /** Omit for the key's project (a key acts on its own project only). Changing it REPLACES the request. */
   projectId?: pulumi.Input<string>;
-  /** Required when a named quota is per region (e.g. `vms`); omit for project-wide ones. Changing it REPLACES the request. */
+  /**
+   * Required when a named quota is per region (e.g. `vms`). It does not apply to the
+   * project-wide quotas (`vcpu`, `ram_gb`: one figure across the running VMs of every
+   * region; `block_storage_gb`, `dns_zones`, `users`): omit it for a request naming only
+   * those (a new one naming a region anyway gets a warning; `dns` and `iam` refuse one).
+   * Changing it REPLACES the request.
+   */
   region?: pulumi.Input<string>;
   /**
    * Quota name → requested value, each above the current limit (the preview fails

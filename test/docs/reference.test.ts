@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFINITIONS } from "../../provider/registry";
+import * as svc from "../../sdk";
 import { pageName, REFERENCE_DIR, renderReference } from "../../scripts/docs";
 import { isArgument } from "../../scripts/schema";
 
@@ -37,5 +38,21 @@ describe("docs/reference", () => {
     expect(endpoint).toMatch(/^\| `customHeaders` .*\| secret \|/m);
     expect(endpoint).toMatch(/^\| `signingSecret` .*\| secret \|/m);
     expect(pages.get("inboxes-inbox.md")!).toContain("String should have at most 200 characters");
+  });
+
+  // Issue 25, item 10: "say which [walk rule] in the reference page".
+  it("has a functions page listing every data function of the SDK, each with how it reads, and the walk rule of sdk/walk.ts", () => {
+    const page = pages.get("functions.md")!;
+    for (const [product, members] of Object.entries({ webhooks: svc.webhooks, inboxes: svc.inboxes, infra: svc.infra })) {
+      const functions = Object.entries(members).filter(([name, value]) => typeof value === "function" && /^get[A-Z]/.test(name));
+      expect(functions.length, product).toBeGreaterThan(0);
+      for (const [name] of functions) expect(page, `svc.${product}.${name}`).toMatch(new RegExp(`^\\| \`${name}\\(`, "m"));
+    }
+    expect(page).toMatch(/^\| `getDeliveries\(.*\| every page, each object once, as the list stood when the call began \(rules 1 and 2\) \|/m);
+    expect(page).toMatch(/^\| `getMessages\(.*\(rules 1 and 2\) \|/m);
+    expect(page).toMatch(/^\| `getEndpoints\(.*\| every page, each object once \(rule 1\) \|/m);
+    expect(page).toMatch(/^1\. Every walk keeps each object once/m);
+    expect(page).toMatch(/^2\. A newest-first list with an inclusive `until` bound/m);
+    expect(pages.get("README.md")).toContain("(functions.md)");
   });
 });

@@ -33,7 +33,8 @@ describe.skipIf(CLI_MISSING !== undefined)("QuotaLimits in two regions", () => {
     expect(removeEu.result.ok, errorsOf(removeEu.result)).toBe(true);
     expect(removeEu.writes).toEqual(["PATCH /api/v1/quota/compute"]);
     expect(await quota("us-east-1")).toEqual({ vms: 100, vcpu: 300, ram_gb: 900 });
-    expect(await quota("eu-west-1")).toEqual({ vms: 50, vcpu: 200, ram_gb: 800 });
+    // vms is back in eu-west-1 alone; vcpu and ram_gb are the project's one figure (spec 3: "across running VMs").
+    expect(await quota("eu-west-1")).toEqual({ vms: 50, vcpu: 300, ram_gb: 900 });
 
     // A name no longer declared goes back to what it was before the resource wrote it.
     const dropRam = limitsOf("compute-us", "us-east-1", { vms: 100 });
@@ -50,5 +51,15 @@ describe.skipIf(CLI_MISSING !== undefined)("QuotaLimits in two regions", () => {
     expect(destroy.writes).toEqual(["PATCH /api/v1/quota/compute"]);
     // The admin's raise stays; the resource's own name is back to the default it found.
     expect(await quota("us-east-1")).toEqual({ vms: 50, vcpu: 300, ram_gb: 800 });
+  }, RUNS_TIMEOUT_MS);
+
+  // Issue 25, item 9c: vcpu is one figure per project, so two regions' resources setting it would undo each other.
+  it("two QuotaLimits setting vcpu from two regions: preview fails naming the other, and nothing is written", async () => {
+    const s = await stack("quota-vcpu-twice");
+    const twice = [limitsOf("compute-us", "us-east-1", { vms: 100, vcpu: 300 }), limitsOf("compute-eu", "eu-west-1", { vcpu: 400 })];
+    const preview = await s.writes("preview", twice);
+    expect(preview.result.ok).toBe(false);
+    expect(errorsOf(preview.result)).toMatch(/QuotaLimits of compute in (us-east-1|eu-west-1) of this program also sets vcpu, which is project-wide/);
+    expect(preview.writes).toEqual([]);
   }, RUNS_TIMEOUT_MS);
 });

@@ -84,3 +84,11 @@ for (const engine of ["cli", "stand-in"] as const) {
     });
   });
 }
+
+// Issue 25, "What to build" 3: the gate runs the real Pulumi CLI when it is available (it validates policy config as users will see it).
+it("with no --engine, preview:ci previews with the Pulumi CLI when it is installed, else with the stand-in saying why", async () => {
+  const r = await gate(["--policy-config", path.join(dir, "missing-default-engine.json")]);
+  expect(r.output).toContain(cliRunner.unavailable ? `with the engine stand-in (${cliRunner.unavailable})` : "with the Pulumi CLI");
+  expect(packProcesses()).toEqual([]);
+  expect(r.code, r.output).toBe(1);
+});

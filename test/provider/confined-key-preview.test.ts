@@ -7,6 +7,7 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { closeSharedDispatcher, providers } from "../../provider";
 import { clearReadCache } from "../../provider/engine/resource-provider";
 import { call, control, useEmulator } from "../support/emulator";
+import { CLI_MISSING, errorsOf, RUNS_TIMEOUT_MS, useOwnershipStacks, type Declared } from "../ownership/support";
 import { configure, Driver, type Workspace } from "./support";
 
 const emu = useEmulator();
@@ -49,4 +50,51 @@ describe("a project-confined key at preview", () => {
     expect(await checkWith("webhooks:EventType", confinedKey, { name: "order.created" })).toEqual(confined("projectId"));
     expect(await checkWith("webhooks:EventType", confinedKey, { name: "order.created", projectId: project })).toEqual([]);
   });
+});
+
+/**
+ * Issue 25, item 9b's provider side: a confined key naming another project of the
+ * workspace is 403 `forbidden`, reason `project` at the service; the preview says so
+ * first, for every kind that takes a projectId, naming both projects and the fix.
+ */
+describe("a project-confined key naming another project, at preview", () => {
+  const HOOK = "https://hooks.example.com/orders";
+  const otherProject = () => ws.project_id;
+  const named = (noun: string) => [{ property: "projectId", reason: expect.stringMatching(new RegExp(`confined to project ${project}, and this ${noun} names project ${otherProject()}.*reason project.*Set projectId to "${project}"`)) }];
+  const kinds: [keyof typeof providers, string, Record<string, unknown>][] = [
+    ["webhooks:Endpoint", "endpoint", { url: HOOK }],
+    ["webhooks:Source", "source", { provider: "generic", name: "orders" }],
+    ["webhooks:OperationalEndpoint", "operational endpoint", { url: HOOK, eventTypes: ["delivery.dead"] }],
+    ["webhooks:EventType", "event type", { name: "order.created" }],
+    ["webhooks:EventTypePolicy", "event type policy", { policy: "strict" }],
+  ];
+
+  it.each(kinds)("%s: fails naming both projects; its own project passes; a workspace key passes", async (kind, noun, inputs) => {
+    expect(await checkWith(kind, confinedKey, { ...inputs, projectId: otherProject() })).toEqual(named(noun));
+    expect(await checkWith(kind, confinedKey, { ...inputs, projectId: project })).toEqual([]);
+    clearReadCache();
+    expect(await checkWith(kind, ws.webhooks.admin, { ...inputs, projectId: otherProject() })).toEqual([]);
+  });
+
+  it("the service refuses the same create: 403 forbidden, reason project", async () => {
+    const api = await call(emu(), "POST", "/webhooks/v1/endpoints", { key: confinedKey, body: { url: HOOK, project_id: otherProject() } });
+    expect([api.status, api.body.error.code, api.body.error.details.reason]).toEqual([403, "forbidden", "project"]);
+  });
+});
+
+describe.skipIf(CLI_MISSING !== undefined)("a project-confined key naming another project, under the real Pulumi CLI", () => {
+  const stack = useOwnershipStacks(emu);
+
+  it("preview fails naming both projects and writes nothing; with its own project the up creates the endpoint in it", async () => {
+    const s = await stack("confined-other-project", { ...ws, webhooks: { ...ws.webhooks, admin: confinedKey } });
+    const endpoint = (projectId: string): Declared => ({ kind: "webhooks:Endpoint", name: "orders", inputs: { url: "https://hooks.example.com/orders", projectId } });
+    const refused = await s.writes("preview", [endpoint(ws.project_id)]);
+    expect(refused.result.ok).toBe(false);
+    expect(errorsOf(refused.result)).toMatch(new RegExp(`confined to project ${project}, and this endpoint names project ${ws.project_id}.*Set projectId to "${project}"`));
+    expect(refused.writes).toEqual([]);
+    const up = await s.run("up", [endpoint(project)]);
+    expect(up.ok, errorsOf(up)).toBe(true);
+    const created = await call(emu(), "GET", `/webhooks/v1/endpoints/${s.id("orders")}`, { key: confinedKey });
+    expect(created.body.project_id).toBe(project);
+  }, RUNS_TIMEOUT_MS);
 });

@@ -59,12 +59,12 @@ describe("QuotaLimits: lifecycle and call counts", () => {
 
   it("delete writes back the declared names' earlier values with one PATCH in its region; other names and regions keep theirs", async () => {
     const { id, outs } = await d().create(declared);
-    await call(emu(), "PATCH", "/infra/api/v1/quota/compute", { key: ws.infra.admin, body: { limits: { vcpu: 250 } } });
+    await call(emu(), "PATCH", "/infra/api/v1/quota/compute", { key: ws.infra.admin, body: { limits: { vms: 70 } } });
     await call(emu(), "PATCH", "/infra/api/v1/quota/compute", { key: ws.infra.admin, body: { limits: { vcpu: 300 }, region: "eu-west-1" } });
     const { writes } = await d().calls(() => provider.delete!(id, outs));
     expect(writes).toEqual(["PATCH /api/v1/quota/compute"]);
     expect(await quota("compute", "eu-west-1")).toEqual({ ...DEFAULTS, vcpu: 300 });
-    expect(await quota("compute")).toEqual({ ...DEFAULTS, vcpu: 250 });
+    expect(await quota("compute")).toEqual({ ...DEFAULTS, vms: 70, vcpu: 300 });
   });
 
   it("renamed without an alias (the new resource is created before the old one's delete): the old delete leaves the new one's limits", async () => {
@@ -97,6 +97,25 @@ describe("QuotaLimits: refusals", () => {
     expect(err.message).not.toContain(ws.infra.member);
     // Nothing was taken over (the first write was refused): a plain error, so the engine records nothing.
     expect(err).not.toBeInstanceOf(PartialFailure);
+  });
+
+  it("preview: a projectId other than the key's project fails naming both, not the key", async () => {
+    const other = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "pro" });
+    const { failures } = await d().check({ service: "compute", projectId: other.project_id, limits: { vms: 60 } });
+    expect(failures).toEqual([{ property: "projectId", reason: expect.stringMatching(new RegExp(`acts on project ${ws.project_id} only, and this quota limits resource names project ${other.project_id}`)) }]);
+    expect((await d().check({ service: "compute", projectId: ws.project_id, limits: { vms: 60 } })).failures).toEqual([]);
+  });
+
+  // Issue 25, item 9c: vcpu and ram_gb are one figure per project (emulator/README.md, "Where the spec is silent").
+  it("preview: two QuotaLimits of one program setting vcpu from two regions fail (each up would undo the other's); vms per region does not", async () => {
+    expect((await d().check({ service: "compute", region: "us-east-1", limits: { vms: 60, vcpu: 300 } })).failures).toEqual([]);
+    const { failures } = await d().check({ service: "compute", region: "eu-west-1", limits: { vms: 60, vcpu: 400 } });
+    expect(failures).toEqual([{ property: "limits.vcpu", reason: expect.stringMatching(/QuotaLimits of compute in us-east-1 of this program also sets vcpu, which is project-wide.*one QuotaLimits/) }]);
+    // Omitting the region is the default region's resource: the same clash.
+    expect((await d().check({ service: "compute", limits: { vcpu: 400 } })).failures!.map((f) => f.property)).toEqual(["limits.vcpu"]);
+    // The same resource checked again, and vms (per region) in another region: no clash.
+    expect((await d().check({ service: "compute", region: "us-east-1", limits: { vms: 60, vcpu: 300 } })).failures).toEqual([]);
+    expect((await d().check({ service: "compute", region: "ap-1", limits: { vms: 70 } })).failures).toEqual([]);
   });
 
   it("preview: an unknown name, a value not above 0, an unknown service", async () => {

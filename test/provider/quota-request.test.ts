@@ -247,6 +247,44 @@ describe("QuotaRequest: preview refusals", () => {
     expect((await d().check({ ...VMS, region: "eu-west-1", resourceName: "eu-vms" })).failures).toEqual([]);
   });
 
+  it("a projectId other than the key's project fails naming both (the service refuses it: 403 forbidden, reason project), not the key", async () => {
+    const other = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "pro" });
+    const { result, calls } = await d().calls(() => d().check({ ...VMS, projectId: other.project_id }));
+    expect(result.failures).toEqual([{ property: "projectId", reason: expect.stringMatching(new RegExp(`acts on project ${ws.project_id} only, and this quota request names project ${other.project_id}.*reason project.*Omit projectId`)) }]);
+    expect(calls).toEqual(["GET /api/v1/quota/compute"]);
+    expect((await d().check({ ...VMS, projectId: ws.project_id })).failures).toEqual([]);
+    const api = await raw("POST", Q, { ...VMS, project_id: other.project_id });
+    expect([api.status, api.body.error.details.reason]).toEqual([403, "project"]);
+  });
+
+  // Issue 25, item 9c: vcpu and ram_gb are one figure per project (emulator/README.md, "Where the spec is silent").
+  it("vcpu is project-wide: an open request for it in another region, or with no region, is the same quota", async () => {
+    const filed = await raw("POST", Q, { ...VMS, region: "eu-west-1", limits: { vcpu: 300 } });
+    const { region: _omitted, ...noRegion } = VMS;
+    const { failures } = await d().check({ ...noRegion, limits: { vcpu: 400 } });
+    expect(failures).toEqual([{ property: "limits", reason: expect.stringMatching(new RegExp(`open quota request ${filed.body.id} \\(pending\\) for vcpu of compute \\(project-wide\\).*adoptId: "${filed.body.id}"`)) }]);
+    expect((await d().check({ ...VMS, region: "ap-1", limits: { vms: 60, vcpu: 400 } })).failures).toEqual([{ property: "limits", reason: expect.stringContaining(filed.body.id) }]);
+    // vms stays per region: the same request in another region is no duplicate.
+    expect((await d().check({ ...VMS, region: "ap-1", limits: { vms: 60 } })).failures).toEqual([]);
+  });
+
+  it("two requests of one program for vcpu in two regions: the second one's preview fails naming the first", async () => {
+    expect((await d().check({ ...VMS, limits: { vcpu: 300 }, resourceName: "cpu-us" })).failures).toEqual([]);
+    const { failures } = await d().check({ ...VMS, region: "eu-west-1", limits: { vcpu: 400 }, resourceName: "cpu-eu" });
+    expect(failures).toEqual([{ property: "limits", reason: expect.stringMatching(/QuotaRequest "cpu-us" of this program also asks for vcpu of compute \(project-wide\)/) }]);
+  });
+
+  it("a new request naming a region with only project-wide quotas passes, with a warning that the region does not apply to them", async () => {
+    const { result, text } = await notes(() => d().check({ ...VMS, region: "eu-west-1", limits: { vcpu: 300, ram_gb: 900 } }));
+    expect(result.failures).toEqual([]);
+    expect(text).toMatch(/vcpu, ram_gb .*project-wide.*region "eu-west-1" does not apply/);
+    // A request already filed with it (as when vcpu was per region) is unchanged: no warning, no failure.
+    const filed = { ...VMS, region: "eu-west-1", limits: { vcpu: 300 } };
+    const again = await notes(() => d().check(filed, filed));
+    expect(again.result.failures).toEqual([]);
+    expect(again.text).not.toMatch(/does not apply/);
+  });
+
   it("new limits for a decided request: the preview fails on another open request for the quota, not on this one's own", async () => {
     const { id, outs } = await d().create(VMS);
     expect((await d().check({ ...VMS, limits: { vms: 85 } }, outs)).failures).toEqual([]); // its own open request

@@ -1,5 +1,9 @@
 /** Infrastructure quotas: entries, per-service limits and usage, admin changes, reset, the 429 refusal. */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { startEmulator } from "../../../emulator";
 import { call, control, errorOf, useEmulator } from "../../support/emulator";
 import { QUOTA_SERVICES } from "../../../rules/quota";
 
@@ -46,7 +50,8 @@ describe("Infrastructure quotas", () => {
     expect([...names].sort()).toEqual(Object.values(QUOTA_SERVICES).flatMap((n) => Object.keys(n)).sort());
 
     const usage = (await call(emu(), "GET", "/infra/v1/quotas/usage", { key: member() })).body.items;
-    expect(usage.find((e: { name: string; region: string }) => e.name === "vcpu" && e.region === "eu-west-1")).toEqual({ service: "compute", name: "vcpu", scope: "region: eu-west-1", region: "eu-west-1", usage: 4 });
+    expect(usage.find((e: { name: string; region: string }) => e.name === "vms" && e.region === "eu-west-1")).toEqual({ service: "compute", name: "vms", scope: "region: eu-west-1", region: "eu-west-1", usage: 2 });
+    expect(usage.find((e: { name: string }) => e.name === "vcpu")).toEqual({ service: "compute", name: "vcpu", scope: "project", region: null, usage: 4 });
   });
 
   it("GET /api/v1/quota/{service}: current limits, or defaults; usage", async () => {
@@ -132,10 +137,12 @@ describe("Infrastructure quota refusal", () => {
   });
 
   it("vCPU counts across running VMs only", async () => {
-    const key = emu().keys.infra.admin;
-    await call(emu(), "PATCH", "/infra/api/v1/quota/compute", { key, body: { limits: { vcpu: 8 }, region: "cpu-1" } });
-    await control(emu(), "POST", "/infra/vms", { count: 2, region: "cpu-1", vcpu: 4 });
-    await control(emu(), "POST", "/infra/vms", { count: 2, region: "cpu-1", vcpu: 4, state: "stopped" });
+    // A project of its own: vCPU counts the running VMs of every region (the tests above made some).
+    const other = await control<{ project_id: string; infra: { admin: string } }>(emu(), "POST", "/workspaces", {});
+    const key = other.infra.admin;
+    await call(emu(), "PATCH", "/infra/api/v1/quota/compute", { key, body: { limits: { vcpu: 8 } } });
+    await control(emu(), "POST", "/infra/vms", { count: 2, region: "cpu-1", vcpu: 4, project_id: other.project_id });
+    await control(emu(), "POST", "/infra/vms", { count: 2, region: "cpu-1", vcpu: 4, state: "stopped", project_id: other.project_id });
     const res = await call(emu(), "POST", "/infra/v1/vms", { key, body: { name: "x", region: "cpu-1", vcpu: 1 } });
     expect(res.status).toBe(429);
     expect(errorOf(res).details).toMatchObject({ quota: "vcpu", limit: 8, current: 8 });
@@ -148,5 +155,100 @@ describe("Infrastructure quota refusal", () => {
     expect((await call(emu(), "POST", "/_emulator/infra/snapshots", { body: { region: "s-1" } })).status).toBe(429);
     await control(emu(), "PATCH", `/infra/snapshots/${snap!.id}`, { state: "deleted" });
     expect((await call(emu(), "POST", "/_emulator/infra/snapshots", { body: { region: "s-1" } })).status).toBe(201);
+  });
+});
+
+/**
+ * Issue 25, item 9c. Spec document 3's table gives vCPU and RAM one figure "across
+ * running VMs", where VMs, snapshots and the rest say "per region": vCPU and RAM are
+ * counted and limited once per project, whatever the VMs' regions.
+ */
+describe("vCPU and RAM: one figure per project across running VMs", () => {
+  const emu = useEmulator();
+  const admin = () => emu().keys.infra.admin;
+  const member = () => emu().keys.infra.member;
+
+  it("running VMs of every region count towards one vcpu and ram_gb limit; the refusal's scope is project", async () => {
+    const other = await control<{ project_id: string; infra: { admin: string } }>(emu(), "POST", "/workspaces", {});
+    const key = other.infra.admin;
+    await call(emu(), "PATCH", "/infra/api/v1/quota/compute", { key, body: { limits: { vcpu: 8, ram_gb: 100 } } });
+    await control(emu(), "POST", "/infra/vms", { count: 1, region: "r-1", vcpu: 4, project_id: other.project_id });
+    await control(emu(), "POST", "/infra/vms", { count: 1, region: "r-2", vcpu: 4, project_id: other.project_id });
+    const res = await call(emu(), "POST", "/infra/v1/vms", { key, body: { name: "x", region: "r-3", vcpu: 1 } });
+    expect(res.status).toBe(429);
+    expect(errorOf(res).details).toMatchObject({ quota: "vcpu", scope: "project", limit: 8, current: 8, requested: 1 });
+    for (const region of ["r-1", "us-east-1"]) {
+      const usage = (await call(emu(), "GET", `/infra/api/v1/quota/compute/usage?region=${region}`, { key })).body.usage;
+      expect(usage).toMatchObject({ vcpu: 8, ram_gb: 8 });
+    }
+    const usage = (await call(emu(), "GET", "/infra/api/v1/quota/compute/usage?region=r-1", { key })).body.usage;
+    expect(usage.vms).toBe(1);
+  });
+
+  it("/v1/quotas has one vcpu and one ram_gb entry, scope project, region null, usage summed over regions", async () => {
+    await control(emu(), "POST", "/infra/vms", { count: 2, region: "eu-west-1" });
+    await control(emu(), "POST", "/infra/vms", { count: 1, region: "ap-1" });
+    const { items } = (await call(emu(), "GET", "/infra/v1/quotas", { key: member() })).body;
+    for (const name of ["vcpu", "ram_gb"]) {
+      const entries = items.filter((e: { name: string }) => e.name === name);
+      expect(entries).toEqual([expect.objectContaining({ scope: "project", region: null })]);
+    }
+    expect(items.find((e: { name: string }) => e.name === "vcpu")).toMatchObject({ limit: 200, usage: 6 });
+    expect(items.find((e: { name: string }) => e.name === "ram_gb")).toMatchObject({ usage: 12 });
+  });
+
+  it("an admin's PATCH of vcpu, in whatever region it names, is the project's one figure; vms stays per region", async () => {
+    const other = await control<{ infra: { admin: string } }>(emu(), "POST", "/workspaces", {});
+    const key = other.infra.admin;
+    await call(emu(), "PATCH", "/infra/api/v1/quota/compute", { key, body: { limits: { vcpu: 300, vms: 70 }, region: "eu-west-1" } });
+    const limits = async (region: string) => (await call(emu(), "GET", `/infra/api/v1/quota/compute?region=${region}`, { key })).body.limits;
+    expect(await limits("eu-west-1")).toEqual({ vms: 70, vcpu: 300, ram_gb: 800 });
+    expect(await limits("us-east-1")).toEqual({ vms: 50, vcpu: 300, ram_gb: 800 });
+  });
+
+  it("a quota request for vcpu takes no region (null) or any region; approved, it raises the project's figure", async () => {
+    const other = await control<{ infra: { admin: string; member: string } }>(emu(), "POST", "/workspaces", {});
+    const file = (region: string | null, limits: Record<string, number>) =>
+      call(emu(), "POST", "/infra/api/v1/quota-request/", { key: other.infra.member, body: { service: "compute", region, limits, justification: "build farm" } });
+    const noRegion = await file(null, { vcpu: 300 });
+    expect(noRegion.status).toBe(201);
+    expect(noRegion.body.region).toBe(null);
+    // A request filed with a region (as per-region vcpu needed): accepted, the region does not apply to vcpu.
+    const withRegion = await file("eu-west-1", { ram_gb: 1000 });
+    expect(withRegion.status).toBe(201);
+    // vms is per region: a request naming it still needs one.
+    const mixed = await file(null, { vms: 60, vcpu: 400 });
+    expect(mixed.status).toBe(422);
+    expect(errorOf(mixed).details.errors[0]).toMatchObject({ loc: ["body", "region"], type: "missing" });
+    for (const r of [noRegion.body, withRegion.body]) {
+      expect((await call(emu(), "POST", "/infra/api/v1/quota-request/approve", { key: other.infra.admin, body: { id: r.id } })).status).toBe(200);
+    }
+    const limits = (await call(emu(), "GET", "/infra/api/v1/quota/compute?region=ap-1", { key: other.infra.member })).body.limits;
+    expect(limits).toEqual({ vms: 50, vcpu: 300, ram_gb: 1000 });
+  });
+});
+
+describe("a state file from an emulator that kept vcpu and ram_gb per region", () => {
+  it("is read with those limits as the project's: the default region's value, else the highest", async () => {
+    const stateFile = join(mkdtempSync(join(tmpdir(), "svc-quota-scope-")), "state.json");
+    const first = await startEmulator({ port: 0, stateFile });
+    const { project_id } = first.keys;
+    await call(first, "PATCH", "/infra/api/v1/quota/compute", { key: first.keys.infra.admin, body: { limits: { vms: 60 } } });
+    await first.close();
+    const saved = JSON.parse(readFileSync(stateFile, "utf8"));
+    // As 0.1.0's emulator wrote an admin's PATCH of vcpu and ram_gb in two regions.
+    saved.products.infra = {
+      ...(saved.products.infra ?? { quotaRequests: {}, vms: {}, snapshots: {}, ipSeq: 0 }),
+      limits: { [project_id]: { "region:eu-west-1": { vms: 70, vcpu: 500, ram_gb: 900 }, "region:us-east-1": { vcpu: 300 } } },
+    };
+    writeFileSync(stateFile, JSON.stringify(saved));
+    const second = await startEmulator({ port: 0, stateFile });
+    try {
+      const limits = async (region: string) => (await call(second, "GET", `/infra/api/v1/quota/compute?region=${region}`, { key: second.keys.infra.member })).body.limits;
+      expect(await limits("eu-west-1")).toEqual({ vms: 70, vcpu: 300, ram_gb: 900 });
+      expect(await limits("ap-1")).toEqual({ vms: 50, vcpu: 300, ram_gb: 900 });
+    } finally {
+      await second.close();
+    }
   });
 });

@@ -22,6 +22,8 @@ describe("quota tables", () => {
     for (const names of Object.values(QUOTA_SERVICES)) for (const n of Object.keys(names)) expect(QUOTA_SCOPES[n]).toMatch(/^(region|project)$/);
     expect(quotaScopeLabel("vms", "eu-1")).toBe("region: eu-1");
     expect(quotaScopeLabel("users", "eu-1")).toBe("project");
+    // Spec document 3: "across running VMs", one figure, unlike the VMs' "per region".
+    expect([QUOTA_SCOPES.vms, QUOTA_SCOPES.vcpu, QUOTA_SCOPES.ram_gb]).toEqual(["region", "project", "project"]);
   });
   it("lists the states", () => {
     expect(QUOTA_REQUEST_STATES).toEqual(["pending", "needs_updates", "approved", "rejected", "withdrawn"]);
@@ -43,7 +45,11 @@ describe("quotaRequestViolations", () => {
     ["empty limits", { ...ok, limits: {} }, [{ path: ["limits"], type: "too_short", params: { count: 1 } }]],
     ["missing limits", { ...ok, limits: undefined }, [{ path: ["limits"], type: "missing" }]],
     ["region missing for per-region quota", { ...ok, region: null }, [{ path: ["region"], type: "missing" }]],
-    ["region given for project-wide quota", { service: "iam", region: "eu", limits: { users: 30 }, justification: "x" }, [{ path: ["region"], type: "none_required" }]],
+    ["region given for a service with only project-wide quotas", { service: "iam", region: "eu", limits: { users: 30 }, justification: "x" }, [{ path: ["region"], type: "none_required" }]],
+    ["vcpu and ram_gb (project-wide) need no region", { ...ok, region: null, limits: { vcpu: 300, ram_gb: 900 } }, []],
+    ["a region given with vcpu does not apply to it, and is no error", { ...ok, limits: { vcpu: 300 } }, []],
+    ["a region that is not a string, with only project-wide quotas", { ...ok, region: 7, limits: { vcpu: 300 } }, [{ path: ["region"], type: "string_type" }]],
+    ["vms (per region) with vcpu still needs a region", { ...ok, region: null, limits: { vms: 60, vcpu: 300 } }, [{ path: ["region"], type: "missing" }]],
     ["justification missing", { ...ok, justification: undefined }, [{ path: ["justification"], type: "missing" }]],
     ["justification blank", { ...ok, justification: "  " }, [{ path: ["justification"], type: "string_too_short", params: { count: 1 } }]],
     ["justification too long", { ...ok, justification: "j".repeat(2001) }, [{ path: ["justification"], type: "string_too_long", params: { count: 2000 } }]],
