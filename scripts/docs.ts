@@ -20,6 +20,7 @@
  */
 import { readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
+import ts from "typescript";
 import { z } from "zod";
 import { CONFIG_KEYS } from "../provider/config-keys";
 import { checkInputs } from "../provider/engine/check";

@@ -155,7 +155,7 @@ export interface QuotaRequestInputs {
   service: Value<string>;
   /** Omit for the key's project (a key acts on its own project only). Changing it REPLACES the request. */
   projectId: Value<string>;
-  /** Required when a named quota is per region (e.g. `vms`); omit for project-wide ones. Changing it REPLACES the request. */
+  /** Required when a named quota is per region (e.g. `vms`). It does not apply to the project-wide quotas (`vcpu`, `ram_gb`: one figure across the running VMs of every region; `block_storage_gb`, `dns_zones`, `users`): omit it for a request naming only those (a new one naming a region anyway gets a warning; `dns` and `iam` refuse one). Changing it REPLACES the request. */
   region: Value<string>;
   /** Quota name → requested value, each above the current limit (the preview fails otherwise, and on a name the service does not have). While the request is open a change is one PATCH; once decided, a change files a new request (replace). */
   limits: Value<Record<string, Value<number>>>;
@@ -176,7 +176,7 @@ export interface QuotaLimitsInputs {
   service: Value<string>;
   /** Omit for the key's project. */
   projectId: Value<string>;
-  /** Region of per-region quotas; omit for the default region (or a service with only project-wide quotas). */
+  /** Region of the per-region quotas (e.g. `vms`); omit for the default region (or a service with only project-wide quotas). Project-wide quotas (`vcpu`, `ram_gb`, `block_storage_gb`, ...) are one figure whatever the region: two QuotaLimits of a program setting the same one fail the preview. */
   region: Value<string>;
   /** Quota name → limit. Only the names given are managed: create and every change are ONE PATCH with the entries that differ; a name removed here is written back to the value it had before this resource first set it (in this region and project only). */
   limits: Value<Record<string, Value<number>>>;

@@ -140,7 +140,7 @@ export const quotaLimitsDefinition: ResourceDefinition = {
     // The key's project when omitted (a key acts on its own project only).
     projectId: { mode: "createOnly", api: "project_id", input: z.string().min(1), whenOmitted: "unmanaged", description: "Omit for the key's project." },
     // The default region when omitted; null for a service with only project-wide quotas.
-    region: { mode: "createOnly", api: "region", input: z.string().min(1), whenOmitted: "unmanaged", outputType: z.string().nullable(), description: "Region of per-region quotas; omit for the default region (or a service with only project-wide quotas)." },
+    region: { mode: "createOnly", api: "region", input: z.string().min(1), whenOmitted: "unmanaged", outputType: z.string().nullable(), description: "Region of the per-region quotas (e.g. `vms`); omit for the default region (or a service with only project-wide quotas). Project-wide quotas (`vcpu`, `ram_gb`, `block_storage_gb`, ...) are one figure whatever the region: two QuotaLimits of a program setting the same one fail the preview." },
     limits: {
       mode: "patch",
       api: "limits",
