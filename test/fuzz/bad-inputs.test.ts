@@ -15,7 +15,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { providers } from "../../provider";
-import { runEngine, type EngineResult } from "../engine/engine";
+import type { EngineResult } from "../engine/types";
+import { describeWithCli } from "../support/cli-suite";
+import { runCli } from "../support/pulumi-cli";
 import { configure, type Workspace } from "../provider/support";
 import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { allProductsConfig } from "../support/stack-config";
@@ -93,10 +95,10 @@ describe("numbers beyond their bounds never reach the service", () => {
   });
 });
 
-describe("through the engine: the same mistakes in a program", () => {
+describeWithCli("through the engine: the same mistakes in a program", () => {
   const errorsOf = (r: EngineResult) => r.diagnostics.filter((d) => d.severity === "error").map((d) => d.message).join("\n");
   const run = (verb: "preview" | "up", kase: string, config: Record<string, string> = {}) =>
-    runEngine({
+    runCli({
       verb,
       cwd: join(__dirname, "..", "provider", "fixtures", "mistakes"),
       stack: kase,
