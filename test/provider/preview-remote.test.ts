@@ -13,7 +13,7 @@ import { mkdtempSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { providers } from "../../provider";
 import * as svc from "../../sdk";
 import type { EngineResult } from "../engine/types";

@@ -21,8 +21,8 @@ import type { EngineEvent, StepEventMetadata, StepEventStateMetadata } from "@pu
 import { locatePulumiCli } from "../../scripts/pulumi-cli/locate";
 import { DEFAULT_TEST_PASSPHRASE } from "../engine/crypter";
 import { defaultStateFile, type Checkpoint, type Deployment, type ResourceState } from "../engine/state";
-import type { Diagnostic, EngineOptions, EngineResult, PendingOperationReport, PolicyViolation, Step, StepOp } from "../engine/types";
-import { SECRET_SIG, SIG_KEY, UNKNOWN, type Json } from "../engine/values";
+import type { Diagnostic, EngineOptions, EngineResult, PolicyViolation, Step, StepOp } from "../engine/types";
+import { SECRET_SIG, SIG_KEY, UNKNOWN, isObject, isSecret, unwrapSecrets, type Json } from "../engine/values";
 
 const located = locatePulumiCli();
 
@@ -315,20 +315,59 @@ export function stackProcesses(opts: Pick<EngineOptions, "cwd" | "stack" | "stat
   return found;
 }
 
-/** The state's resources with secrets decrypted and unwrapped, as the stand-in's loadState gives them. */
-export function loadCliState(opts: Pick<EngineOptions, "cwd" | "stack" | "stateFile" | "passphrase">): ResourceState[] {
-  if (!fs.existsSync(stackPaths(stateFileOf(opts)).configFile)) return [];
+/**
+ * The stack's deployment through `pulumi stack export --show-secrets`, secrets decrypted and
+ * wrapped as the stand-in's StateFile.load gives them ({sig, value}): empty before the first run.
+ */
+export function loadCliDeployment(opts: Pick<EngineOptions, "cwd" | "stack" | "stateFile" | "passphrase">): Deployment {
+  if (!fs.existsSync(stackPaths(stateFileOf(opts)).configFile)) return { manifest: { time: "", magic: "", version: "" }, resources: [], pending_operations: [] };
   const text = pulumiSync(opts, ["stack", "export", "--stack", opts.stack, "--show-secrets"]);
-  const resources = (JSON.parse(text) as { deployment?: Deployment }).deployment?.resources ?? [];
-  return resources.map((r) => ({ ...r, inputs: revealed(r.inputs as Json) as ResourceState["inputs"], outputs: revealed(r.outputs as Json) as ResourceState["outputs"] }));
+  const deployment = (JSON.parse(text) as { deployment: Deployment }).deployment;
+  const wrap = (r: ResourceState): ResourceState => ({ ...r, inputs: secretsWrapped(r.inputs as Json) as ResourceState["inputs"], outputs: secretsWrapped(r.outputs as Json) as ResourceState["outputs"] });
+  return { ...deployment, resources: (deployment.resources ?? []).map(wrap), pending_operations: (deployment.pending_operations ?? []).map((op) => ({ ...op, resource: wrap(op.resource) })) };
 }
 
-/** `--show-secrets` gives a secret as {sig, plaintext: JSON text}: the value itself. */
-function revealed(v: Json): Json {
-  if (Array.isArray(v)) return v.map(revealed);
-  if (v && typeof v === "object") {
-    if (v[SIG_KEY] === SECRET_SIG && typeof v["plaintext"] === "string") return revealed(JSON.parse(v["plaintext"]) as Json);
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, revealed(x)]));
+/** The state's resources with secrets decrypted and unwrapped, as the stand-in's runner gives them. */
+export function loadCliState(opts: Pick<EngineOptions, "cwd" | "stack" | "stateFile" | "passphrase">): ResourceState[] {
+  return loadCliDeployment(opts).resources.map((r) => ({ ...r, inputs: unwrapSecrets(r.inputs as Json) as ResourceState["inputs"], outputs: unwrapSecrets(r.outputs as Json) as ResourceState["outputs"] }));
+}
+
+/**
+ * Replaces the stack's state with `deployment` (secrets wrapped as StateFile.load gives them)
+ * through `pulumi stack import`, as a user moves a state in: the stack is created with this
+ * run's config first, and the secrets are encrypted with its passphrase.
+ */
+export function importCliState(opts: EngineOptions, deployment: Deployment): void {
+  prepareStack(opts);
+  const p = stackPaths(stateFileOf(opts));
+  const salt = /^encryptionsalt: (.*)$/m.exec(fs.readFileSync(p.configFile, "utf8"))?.[1];
+  const plain = (r: ResourceState): ResourceState => ({ ...r, inputs: secretsAsPlaintext(r.inputs as Json) as ResourceState["inputs"], outputs: secretsAsPlaintext(r.outputs as Json) as ResourceState["outputs"] });
+  const file = `${p.configFile}.import.json`;
+  // A manifest of its own: the CLI refuses another engine's version with a magic cookie that does not match it.
+  const imported = { manifest: { time: new Date().toISOString(), magic: "", version: "" }, ...(salt ? { secrets_providers: { type: "passphrase", state: { salt } } } : {}), resources: deployment.resources.map(plain), pending_operations: (deployment.pending_operations ?? []).map((op) => ({ ...op, resource: plain(op.resource) })) };
+  fs.writeFileSync(file, JSON.stringify({ version: 3, deployment: imported }), { mode: 0o600 });
+  try {
+    pulumiSync(opts, ["stack", "import", "--stack", opts.stack, "--file", file]);
+  } finally {
+    fs.rmSync(file, { force: true });
   }
+  copyCheckpoint(stateFileOf(opts), opts.stack);
+}
+
+/** `--show-secrets` gives a secret as {sig, plaintext: JSON text}; the stand-in's StateFile.load as {sig, value}. */
+function secretsWrapped(v: Json): Json {
+  if (Array.isArray(v)) return v.map(secretsWrapped);
+  if (isObject(v)) {
+    if (v[SIG_KEY] === SECRET_SIG && typeof v["plaintext"] === "string") return { [SIG_KEY]: SECRET_SIG, value: secretsWrapped(JSON.parse(v["plaintext"]) as Json) };
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, secretsWrapped(x)]));
+  }
+  return v;
+}
+
+/** The inverse, for `stack import`, which encrypts {sig, plaintext} with the stack's secrets provider. */
+function secretsAsPlaintext(v: Json): Json {
+  if (isSecret(v)) return { [SIG_KEY]: SECRET_SIG, plaintext: JSON.stringify(unwrapSecrets(v.value)) };
+  if (Array.isArray(v)) return v.map(secretsAsPlaintext);
+  if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, secretsAsPlaintext(x)]));
   return v;
 }
