@@ -12,17 +12,20 @@ import type { PathSegment } from "./unknown";
  * A create or update that did part of its work. The dynamic-provider plugin turns
  * an error carrying `id`, `properties` and `reasons` into ErrorResourceInitFailed:
  * the engine keeps the resource in state with these properties and retries the
- * update on the next run.
+ * update on the next run. The engine shows the user the reasons alone, never the
+ * message (pkg/resource/plugin/provider_plugin.go, InitError), so the message is the reason.
  */
 export class PartialFailure extends Error {
+  readonly reasons: string[];
+
   constructor(
     message: string,
     readonly id: string,
     readonly properties: Props,
-    readonly reasons: string[],
   ) {
     super(message);
     this.name = "PartialFailure";
+    this.reasons = [message];
   }
 }
 

@@ -204,7 +204,7 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
     const error = isApiError(err) ? explainApiError(def, err, operation, news, id) : (err as Error);
     if (!anyDone && (operation === "update" || def.singleton)) throw error;
     const properties = { ...completeOutputs(def, outputs), [PROVIDER_KEY]: news[PROVIDER_KEY] };
-    throw new PartialFailure(`The ${def.noun} ${id} exists but was not fully brought to the declared state: ${error.message}`, id, properties, [error.message]);
+    throw new PartialFailure(`The ${def.noun} ${id} exists but was not fully brought to the declared state: ${error.message}`, id, properties);
   }
 
   async function converge(ctx: ApplyContext, calls: PlannedCall[], olds: Props | undefined, news: Props, outputs: Props, operation: "create" | "update" | "adopt", created: boolean): Promise<Props> {

@@ -105,20 +105,20 @@ async function waitForDecision(ctx: ApplyContext, outputs: Props, news: Props, c
   const deadline = Date.now() + seconds * 1000;
   let current = outputs;
   let pause = DECISION_POLL.firstMs;
-  const keep = (message: string, reason: string): never => {
-    throw new PartialFailure(message, ctx.id, { ...current, __provider: news.__provider }, [reason]);
+  const keep = (message: string): never => {
+    throw new PartialFailure(message, ctx.id, { ...current, __provider: news.__provider });
   };
   for (;;) {
     const state = current.state as QuotaRequestState;
     if (state === "approved") return current;
     if (state === "rejected")
-      keep(`Quota request ${ctx.id} was rejected${current.adminMessage ? `: "${String(current.adminMessage)}"` : ""}. Change limits or justification to file a new request (the rejected one is replaced), or remove the resource.`, "rejected");
+      keep(`Quota request ${ctx.id} was rejected${current.adminMessage ? `: "${String(current.adminMessage)}"` : ""}. Change limits or justification to file a new request (the rejected one is replaced), or remove the resource.`);
     if (state === "needs_updates")
-      keep(`Quota request ${ctx.id} needs updates${current.adminMessage ? `: "${String(current.adminMessage)}"` : ""}. Change limits or justification as asked and run \`pulumi up\` again (one PATCH returns it to pending).`, "needs_updates");
-    if (state === "withdrawn") keep(`Quota request ${ctx.id} was withdrawn outside Pulumi. Run \`pulumi refresh\`, then \`pulumi up\` to file a new one.`, "withdrawn");
+      keep(`Quota request ${ctx.id} needs updates${current.adminMessage ? `: "${String(current.adminMessage)}"` : ""}. Change limits or justification as asked and run \`pulumi up\` again (one PATCH returns it to pending).`);
+    if (state === "withdrawn") keep(`Quota request ${ctx.id} was withdrawn outside Pulumi. Run \`pulumi refresh\`, then \`pulumi up\` to file a new one.`);
     if (seconds <= 0) return current;
     if (Date.now() >= deadline)
-      keep(`Quota request ${ctx.id} was ${created ? "filed" : "updated"} but is still ${state} after waiting ${seconds} s for a decision. It stays in the state: the next \`pulumi up\` waits again, and no second request is filed.`, "timeout");
+      keep(`Quota request ${ctx.id} was ${created ? "filed" : "updated"} but is still ${state} after waiting ${seconds} s for a decision. It stays in the state: the next \`pulumi up\` waits again, and no second request is filed.`);
     await new Promise((r) => setTimeout(r, Math.min(pause, Math.max(0, deadline - Date.now()))));
     pause = Math.min(DECISION_POLL.maxMs, pause * DECISION_POLL.factor);
     const remote = (await ctx.client.request<Props>({ method: "GET", path: ctx.itemPath })).body ?? {};

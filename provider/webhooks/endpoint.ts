@@ -162,7 +162,6 @@ export const endpointDefinition: ResourceDefinition = {
         `Endpoint ${ctx.id} was ${created ? "created" : "updated"} but is not verified (${reason}). Make ${String(news.url)} answer the signed webhook.verify event with a 2xx that echoes the challenge token, then run \`pulumi up\` again: the endpoint is kept in the state and verification is retried. Set verify: false to skip verification.`,
         ctx.id,
         { ...outputs, verified: false, __provider: news.__provider },
-        [reason],
       );
     },
 

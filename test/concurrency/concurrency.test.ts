@@ -1,11 +1,14 @@
 /**
- * Concurrency, through the engine stand-in with the benchmark's program (bench/program):
- *   - two `up` runs of different stacks against one workspace at once finish without
- *     interfering: each state holds its own resources, the workspace holds both;
- *   - an `up` killed while its creates are in flight (latency injected on the creates)
- *     leaves the state recording those operations as pending; the next run reports
- *     them by URN (and refresh clears them, saying the objects may exist) instead of
- *     passing over them in silence.
+ * Concurrency, with the benchmark's program (bench/program):
+ *   - under the real Pulumi CLI, two `up` runs of different stacks against one workspace
+ *     at once finish without interfering: each state holds its own resources, the
+ *     workspace holds both;
+ *   - through the engine stand-in (what `npm run engine` and the demo use on a machine
+ *     without Go), an `up` killed while its creates are in flight (latency injected on
+ *     the creates) leaves the state recording those operations as pending; the next run
+ *     reports them by URN (and refresh clears them, saying the objects may exist)
+ *     instead of passing over them in silence. What the real CLI does then:
+ *     test/reconcile/interrupted-cli.test.ts.
  * Counts come from the emulator's listings and the state files, never from timing.
  */
 import { spawn } from "node:child_process";
@@ -16,6 +19,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stackKinds } from "../../bench/stack";
 import { DEFINITIONS } from "../../provider/registry";
 import { runEngine, type EngineResult } from "../engine/engine";
+import type { EngineOptions } from "../engine/types";
+import { describeWithCli } from "../support/cli-suite";
+import { runCli } from "../support/pulumi-cli";
 import { call, control, useEmulator } from "../support/emulator";
 
 const program = resolve(__dirname, "../../bench/program");
@@ -45,19 +51,19 @@ function settings(count: number, offset: number, kinds: string[]) {
   };
 }
 
-const run = (verb: "up" | "preview" | "refresh" | "destroy", stack: string, count: number, offset: number, kinds: string[]) =>
+const run = (verb: "up" | "preview" | "refresh" | "destroy", stack: string, count: number, offset: number, kinds: string[], engine: (o: EngineOptions) => Promise<EngineResult> = runCli) =>
   // A refresh here is `refresh --clear-pending-creates`: the real engine keeps pending creates otherwise.
-  runEngine({ verb, cwd: program, stack, stateFile: join(dir, `${stack}.json`), ...settings(count, offset, kinds), env: { SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_API_KEY: "" }, clearPendingCreates: verb === "refresh" });
+  engine({ verb, cwd: program, stack, stateFile: join(dir, `${stack}.json`), ...settings(count, offset, kinds), env: { SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_API_KEY: "" }, clearPendingCreates: verb === "refresh" });
 
 const stateOf = (stack: string) => JSON.parse(readFileSync(join(dir, `${stack}.json`), "utf8")).checkpoint.latest as { resources: { urn: string; id?: string; type: string }[]; pending_operations?: { type: string; resource: { urn: string } }[] };
-const managed = (stack: string) => stateOf(stack).resources.filter((r) => r.type.includes("svc/"));
+const managed = (stack: string) => (stateOf(stack).resources ?? []).filter((r) => r.type.includes("svc/"));
 
 async function endpointIds(): Promise<string[]> {
   const res = await call(emu(), "GET", "/webhooks/v1/endpoints?limit=200", { key: ws.webhooks.admin });
   return (res.body.data as { id: string }[]).map((e) => e.id);
 }
 
-describe("two stacks, one workspace, at once", () => {
+describeWithCli("two stacks, one workspace, at once", () => {
   const kinds = stackKinds(Object.keys(DEFINITIONS));
 
   it("both ups succeed; each state holds its own objects; the workspace holds both; both destroy cleanly", async () => {
@@ -85,7 +91,7 @@ describe("two stacks, one workspace, at once", () => {
   });
 });
 
-describe("an up killed while its creates are in flight", () => {
+describe("an up killed while its creates are in flight (the engine stand-in)", () => {
   const kinds = ["webhooks:Endpoint"];
   const LATENCY_MS = 6_000;
 
@@ -120,13 +126,13 @@ describe("an up killed while its creates are in flight", () => {
     // died: up to three objects no state holds, which only the pending operations point at.
     expect(orphans.length).toBeLessThanOrEqual(3);
 
-    const preview = await run("preview", "killed", 3, 500, kinds);
+    const preview = await run("preview", "killed", 3, 500, kinds, runEngine);
     expect(preview.pendingOperations.map((p) => p.urn).sort()).toEqual(urns);
     const warning = preview.diagnostics.find((d) => d.severity === "warning" && d.message.includes("pending operation"));
     expect(warning?.message).toMatch(/interrupted while creating/);
     expect(warning?.message).toMatch(/refresh/);
 
-    const refresh = await run("refresh", "killed", 3, 500, kinds);
+    const refresh = await run("refresh", "killed", 3, 500, kinds, runEngine);
     expect(refresh.ok, errorsOf(refresh)).toBe(true);
     const cleared = refresh.diagnostics.filter((d) => d.severity === "warning" && /may exist in the service/.test(d.message));
     expect(cleared.map((d) => d.urn).sort()).toEqual(urns);

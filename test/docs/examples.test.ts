@@ -7,9 +7,11 @@
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../testing";
-import { runEngine, type EngineResult } from "../engine/engine";
+import type { EngineResult } from "../engine/types";
+import { describeWithCli } from "../support/cli-suite";
+import { runCli } from "../support/pulumi-cli";
 
 const EXAMPLES = resolve(__dirname, "../../docs/examples");
 let emu: TestEmulator;
@@ -28,12 +30,12 @@ function run(verb: "up" | "destroy", page: string): Promise<EngineResult> {
   const secret = (key: string) => key.endsWith("ApiKey");
   const config = Object.fromEntries(Object.entries(emu.config).filter(([k]) => !secret(k)));
   const secrets = { ...Object.fromEntries(Object.entries(emu.config).filter(([k]) => secret(k))), teamToken: "docs-example-token" };
-  return runEngine({ verb, cwd: join(EXAMPLES, page), stack: "docs", stateFile: join(dir, `${page}.json`), config, secrets, env: { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "" } });
+  return runCli({ verb, cwd: join(EXAMPLES, page), stack: "docs", stateFile: join(dir, `${page}.json`), config, secrets, env: { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "" } });
 }
 
 const errors = (r: EngineResult) => r.diagnostics.filter((d) => d.severity === "error").map((d) => d.message).join("\n");
 
-describe("the reference pages' examples", () => {
+describeWithCli("the reference pages' examples", () => {
   it.each(readdirSync(EXAMPLES))("%s applies against the emulator and destroys cleanly", async (page) => {
     const up = await run("up", page);
     expect(errors(up)).toBe("");

@@ -19,6 +19,16 @@ export interface DiffResult {
   diffs: string[];
 }
 
+/**
+ * What the engine says of an ErrorResourceInitFailed: its reasons, as hashicorp/multierror
+ * prints them; the status message is dropped (pkg/resource/plugin/provider_plugin.go, InitError).
+ */
+function initErrorText(reasons: string[]): string {
+  if (reasons.length === 0) return "resource init failed";
+  const n = reasons.length;
+  return `${n} error${n === 1 ? "" : "s"} occurred:\n${reasons.map((r) => `\t* ${r}`).join("\n")}\n\n`;
+}
+
 /** A create/update that did part of its work (ErrorResourceInitFailed). */
 export class InitFailedError extends Error {
   constructor(
@@ -214,7 +224,7 @@ function initFailed(e: unknown): Error {
     for (const any of status.getDetailsList()) {
       if (any.getTypeName() === "pulumirpc.ErrorResourceInitFailed") {
         const d = provproto.ErrorResourceInitFailed.deserializeBinary(any.getValue_asU8());
-        return new InitFailedError(err.details || err.message, d.getId(), fromStruct(d.getProperties()), d.getReasonsList());
+        return new InitFailedError(initErrorText(d.getReasonsList()), d.getId(), fromStruct(d.getProperties()), d.getReasonsList());
       }
     }
   }

@@ -1,23 +1,25 @@
 /**
- * State written by earlier releases (test/fixtures/state/<version>/), managed by
- * today's code through the engine stand-in: preview shows no change, refresh no
+ * State written by earlier releases (test/fixtures/state/<version>/), moved into a stack of
+ * the real Pulumi CLI with `pulumi stack import` and managed by today's code: preview shows no change, refresh no
  * drift, a no-op up writes nothing, one field change is one call, destroy leaves
  * nothing; and a state whose shape is newer than this package knows fails the
  * preview naming both shapes, with nothing written.
  */
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DEFINITIONS } from "../../provider/registry";
 import { SHAPE_KEY } from "../../provider/engine/upgrade";
 import { RESOURCE_KINDS, TYPE_TOKENS } from "../../sdk/tokens";
 import { DEFAULT_TEST_PASSPHRASE } from "../engine/crypter";
-import { runEngine, type EngineResult } from "../engine/engine";
-import { StateFile } from "../engine/state";
+import type { EngineResult } from "../engine/engine";
+import { StateFile, type Deployment } from "../engine/state";
+import { importCliState, loadCliState, runCli } from "../support/pulumi-cli";
+import { describeWithCli } from "../support/cli-suite";
 import type { Workspace } from "../provider/support";
-import { errorsOf, loadState, stackOptions, writesDuring, type Declared } from "./stack";
+import { errorsOf, stackOptions, writesDuring, type Declared } from "./stack";
 
 const STATES = join(__dirname, "../fixtures/state");
 /** One run of a 9-resource stack: seconds on a quiet machine, about a minute on a loaded one. */
@@ -33,28 +35,29 @@ interface Meta {
 const kindSteps = (r: EngineResult) => r.steps.filter((s) => s.type.startsWith("pulumi-nodejs:dynamic/svc/"));
 
 for (const version of readdirSync(STATES).filter((d) => existsSync(join(STATES, d, "stack.json")))) {
-  describe(`state written by ${version}`, () => {
+  describeWithCli(`state written by ${version}`, () => {
     const meta = JSON.parse(readFileSync(join(STATES, version, "stack-meta.json"), "utf8")) as Meta;
     let emu: RunningEmulator;
     let dir: string;
     const stateFile = () => join(dir, "stack.json");
     let resources = meta.resources;
+    const released = (from: string, to: string): Deployment => JSON.parse(JSON.stringify(new StateFile(join(STATES, version, "stack.json"), DEFAULT_TEST_PASSPHRASE).load()).replaceAll(from, to)) as Deployment;
 
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), `svc-state-${version}-`));
       copyFileSync(join(STATES, version, "service.json"), join(dir, "service.json"));
       emu = await startEmulator({ stateFile: join(dir, "service.json") });
-      // The stored provider config (secret profiles included) points at the emulator that wrote the state.
-      copyFileSync(join(STATES, version, "stack.json"), stateFile());
-      const store = new StateFile(stateFile(), DEFAULT_TEST_PASSPHRASE);
-      store.save("release", JSON.parse(JSON.stringify(store.load()).replaceAll(meta.emulatorUrl, emu.url)));
+      // The fixture is the stand-in's state file (its own encryption): decrypted, its stored
+      // provider config (secret profiles included) pointed at this emulator, then imported.
+      importCliState(options("preview"), released(meta.emulatorUrl, emu.url));
     }, RUN_TIMEOUT);
     afterAll(async () => {
       await emu?.close();
       rmSync(dir, { recursive: true, force: true });
     }, RUN_TIMEOUT);
 
-    const run = (verb: "preview" | "up" | "refresh" | "destroy", file = stateFile()) => runEngine(stackOptions(emu, meta.workspace, verb, "release", file, resources));
+    const options = (verb: "preview" | "up" | "refresh" | "destroy", file = stateFile()) => stackOptions(emu, meta.workspace, verb, "release", file, resources);
+    const run = (verb: "preview" | "up" | "refresh" | "destroy", file = stateFile()) => runCli(options(verb, file));
     const callsDuring = (fn: () => Promise<EngineResult>) => writesDuring(emu, fn);
 
     it("holds every registered kind", () => {
@@ -64,10 +67,10 @@ for (const version of readdirSync(STATES).filter((d) => existsSync(join(STATES, 
 
     it("a state whose shape is newer than this package knows fails the preview naming both shapes; nothing written", async () => {
       const newer = join(dir, "newer.json");
-      const state = JSON.parse(readFileSync(stateFile(), "utf8"));
-      const inbox = state.checkpoint.latest.resources.find((r: { type: string }) => r.type === TYPE_TOKENS["inboxes:Inbox"]);
+      const state = released(meta.emulatorUrl, emu.url);
+      const inbox = state.resources.find((r) => r.type === TYPE_TOKENS["inboxes:Inbox"])!;
       inbox.outputs[SHAPE_KEY] = 99;
-      writeFileSync(newer, JSON.stringify(state));
+      importCliState(options("preview", newer), state);
       const { result: r, writes } = await callsDuring(() => run("preview", newer));
       expect(r.ok).toBe(false);
       expect(errorsOf(r)).toMatch(/state shape 99.*knows shapes up to 1.*Upgrade the pulumi-svc package/);
@@ -90,7 +93,7 @@ for (const version of readdirSync(STATES).filter((d) => existsSync(join(STATES, 
     }, RUN_TIMEOUT);
 
     it("a no-op up writes nothing, and leaves the state's outputs as they were (no __shape added)", async () => {
-      const load = () => loadState(stateFile());
+      const load = () => loadCliState(options("up"));
       const before = load();
       const { result: r, writes } = await callsDuring(() => run("up"));
       expect(r.ok, errorsOf(r)).toBe(true);
@@ -114,7 +117,7 @@ for (const version of readdirSync(STATES).filter((d) => existsSync(join(STATES, 
       const ids = JSON.parse(readFileSync(stateFile(), "utf8")).checkpoint.latest.resources.filter((x: { custom: boolean }) => x.custom).map((x: { id: string }) => x.id);
       const r = await run("destroy");
       expect(r.ok, errorsOf(r)).toBe(true);
-      expect(JSON.parse(readFileSync(stateFile(), "utf8")).checkpoint.latest.resources).toEqual([]);
+      expect(JSON.parse(readFileSync(stateFile(), "utf8")).checkpoint.latest.resources ?? []).toEqual([]);
       const ws = meta.workspace;
       const get = (product: "webhooks" | "inboxes" | "infra", path: string, key: string) => fetch(`${emu.url}/${product}${path}`, { headers: { authorization: `Bearer ${key}` } });
       const endpoints = (await (await get("webhooks", "/v1/endpoints", ws.webhooks.admin)).json()) as { total: number };

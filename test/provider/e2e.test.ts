@@ -8,8 +8,10 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runEngine, type EngineResult } from "../engine/engine";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { EngineResult } from "../engine/types";
+import { describeWithCli } from "../support/cli-suite";
+import { runCli } from "../support/pulumi-cli";
 import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import type { Workspace } from "./support";
 
@@ -29,7 +31,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function run(verb: "preview" | "up" | "refresh" | "destroy", config: Record<string, string> = {}, cwd = program, file = stateFile()) {
-  return runEngine({
+  return runCli({
     verb,
     cwd,
     stack: "dev",
@@ -60,7 +62,7 @@ function expectNoPlaintextSecrets(text: string, signingSecrets: string[]) {
   expect(text).not.toMatch(/whsec_[A-Za-z0-9+/=]{8,}/);
 }
 
-describe("Endpoint end to end", () => {
+describeWithCli("Endpoint end to end", () => {
   const signingSecrets: string[] = [];
   const seen: string[] = [];
 
@@ -149,7 +151,7 @@ describe("Endpoint end to end", () => {
   });
 });
 
-describe("quickstart end to end (root Pulumi.yaml)", () => {
+describeWithCli("quickstart end to end (root Pulumi.yaml)", () => {
   it("up exports the endpoint id, then destroy", async () => {
     const file = join(dir, "quickstart.json");
     const up = await run("up", {}, root, file);

@@ -177,8 +177,9 @@ describe("Endpoint: verification", () => {
     expect(err).toBeInstanceOf(PartialFailure);
     expect(err.id).toMatch(/^ep_/);
     expect(err.properties).toMatchObject({ url: "https://down.example.com/h", verified: false, __provider: "shim" });
-    expect(err.reasons[0]).toMatch(/connection_failed/);
-    expect(err.message).toMatch(/not verified \(connection_failed/);
+    // The engine shows the reasons alone: they carry the whole explanation.
+    expect(err.reasons).toEqual([err.message]);
+    expect(err.message).toMatch(/not verified \(connection_failed.*Set verify: false to skip verification/);
   });
 
   it("a URL change with verify: true verifies again", async () => {

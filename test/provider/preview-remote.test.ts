@@ -10,34 +10,32 @@
  * when none is set.
  */
 import { mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { providers } from "../../provider";
 import * as svc from "../../sdk";
-import { runEngine, type EngineResult } from "../engine/engine";
+import type { EngineResult } from "../engine/types";
+import { describeWithCli } from "../support/cli-suite";
+import { runCli } from "../support/pulumi-cli";
 import { control, useEmulator } from "../support/emulator";
 import { configure, type Workspace } from "./support";
 
 const emu = useEmulator();
 let ws: Workspace;
-let closedPort: number;
+// A port nothing listens on. Not one bound and let go: the test's own Pulumi processes bind
+// ports meanwhile, and one took it (a gRPC server answering the HTTP request: HTTPParserError).
+const closedPort = 1;
 
 beforeAll(async () => {
   ws = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "free" });
-  // A port nothing listens on: bind one, then let it go.
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  closedPort = (server.address() as { port: number }).port;
-  await new Promise((r) => server.close(r));
 });
 
 const text = (r: EngineResult) => r.diagnostics.map((d) => d.message).join("\n");
 const errors = (r: EngineResult) => r.diagnostics.filter((d) => d.severity === "error").map((d) => d.message).join("\n");
 
 function preview(settings: { url?: string; key?: string; config?: Record<string, string>; env?: Record<string, string> }) {
-  return runEngine({
+  return runCli({
     verb: "preview",
     cwd: join(__dirname, "fixtures", "mistakes"),
     stack: "remote",
@@ -48,7 +46,7 @@ function preview(settings: { url?: string; key?: string; config?: Record<string,
   });
 }
 
-describe("preview fails when its remote checks cannot run", () => {
+describeWithCli("preview fails when its remote checks cannot run", () => {
   const WRONG_KEY = "svc_wrong_key_2f9c0e1d7a6b";
 
   it("a key the service refuses: fails naming svc:inboxesApiKey and the address, never the key", async () => {
@@ -91,7 +89,7 @@ describe("preview fails when its remote checks cannot run", () => {
   });
 });
 
-describe("errors about the connection name the address and the setting", () => {
+describeWithCli("errors about the connection name the address and the setting", () => {
   const endpoint = providers["webhooks:Endpoint"]!;
 
   it("create against a closed port: the address tried and svc:webhooksUrl", async () => {
@@ -124,7 +122,7 @@ describe("errors about the connection name the address and the setting", () => {
   });
 });
 
-describe("the missing-config message", () => {
+describeWithCli("the missing-config message", () => {
   const inbox = providers["inboxes:Inbox"]!;
 
   it("no address: no --secret for a URL, and no `profile` named when none is set", async () => {

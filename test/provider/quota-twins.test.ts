@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { runEngine } from "../engine/engine";
+import { describeWithCli } from "../support/cli-suite";
+import { runCli } from "../support/pulumi-cli";
 import { control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import type { Workspace } from "./support";
 
@@ -24,7 +25,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function run(verb: "preview" | "up") {
   const since = await lastSeq(emu());
-  const result = await runEngine({
+  const result = await runCli({
     verb,
     // The second test is about an up WITHOUT its preview (which would stop it first).
     skipPreview: true,
@@ -40,19 +41,21 @@ async function run(verb: "preview" | "up") {
   return { ok: result.ok, errors, writes };
 }
 
-// Check runs concurrently: whichever request comes second names the other.
-const TWIN = /QuotaRequest "(more-vms|launch-capacity)" of this program also asks for vms of compute in us-east-1/;
+describeWithCli("two QuotaRequests for one quota in one program", () => {
+  // Check runs concurrently: whichever request comes second names the other.
+  const TWIN = /QuotaRequest "(more-vms|launch-capacity)" of this program also asks for vms of compute in us-east-1/;
 
-it("preview fails on the second request for vms, naming the first; nothing is filed", async () => {
-  const { ok, errors, writes } = await run("preview");
-  expect(ok).toBe(false);
-  expect(errors).toMatch(TWIN);
-  expect(writes).toEqual([]);
-});
+  it("preview fails on the second request for vms, naming the first; nothing is filed", async () => {
+    const { ok, errors, writes } = await run("preview");
+    expect(ok).toBe(false);
+    expect(errors).toMatch(TWIN);
+    expect(writes).toEqual([]);
+  });
 
-it("an up without a preview files one of the two, never both", async () => {
-  const { ok, errors, writes } = await run("up");
-  expect(ok).toBe(false);
-  expect(errors).toMatch(TWIN);
-  expect(writes).toEqual(["POST /infra/api/v1/quota-request/"]);
+  it("an up without a preview files one of the two, never both", async () => {
+    const { ok, errors, writes } = await run("up");
+    expect(ok).toBe(false);
+    expect(errors).toMatch(TWIN);
+    expect(writes).toEqual(["POST /infra/api/v1/quota-request/"]);
+  });
 });

@@ -10,8 +10,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runEngine, type EngineResult } from "../engine/engine";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { EngineResult } from "../engine/types";
+import { describeWithCli } from "../support/cli-suite";
+import { runCli } from "../support/pulumi-cli";
 import { call, control, useEmulator } from "../support/emulator";
 import type { Workspace } from "./support";
 
@@ -35,7 +37,7 @@ async function stack(plan: "free" | "pro" = "pro") {
   const ws = await control<Workspace>(emu(), "POST", "/workspaces", { plan });
   const stateFile = join(dir, `${ws.workspace_id}.json`);
   const run = (verb: "preview" | "up", resources: Spec[], skipPreview = false) =>
-    runEngine({
+    runCli({
       verb,
       skipPreview,
       cwd: PROGRAM,
@@ -70,7 +72,7 @@ async function replaces(before: Spec, after: Spec, plan: "free" | "pro" = "pro")
 const list = async (path: string, key: string) => (await call<{ data: Record<string, unknown>[] }>(emu(), "GET", path, { key })).body.data;
 
 // Each test runs the program three to five times; under load (8 helpers on 2 cores) that took up to 5 minutes.
-describe("replacement under the engine's second Check (no old inputs)", { timeout: 900_000 }, () => {
+describeWithCli("replacement under the engine's second Check (no old inputs)", () => {
   it("EventType: a description edit replaces the entry (delete first) instead of failing with event_type_exists", async () => {
     const schema = { type: "object", properties: { id: { type: "string" } } };
     const { ws } = await replaces(
@@ -146,4 +148,4 @@ describe("replacement under the engine's second Check (no old inputs)", { timeou
     const open = (await call<{ items: { region: string }[] }>(emu(), "GET", "/infra/api/v1/quota-request/list?states=pending,needs_updates", { key: ws.infra.admin })).body.items;
     expect(open.map((r) => r.region)).toEqual(["eu-west-1"]);
   });
-});
+}, { timeout: 900_000 });

@@ -10,8 +10,10 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runEngine, type EngineResult } from "../engine/engine";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { EngineResult } from "../engine/types";
+import { describeWithCli } from "../support/cli-suite";
+import { runCli } from "../support/pulumi-cli";
 import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import type { Workspace } from "./support";
 
@@ -27,7 +29,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function run(verb: "preview" | "up" | "refresh" | "destroy", config: Record<string, string> = {}) {
-  return runEngine({
+  return runCli({
     verb,
     cwd: program,
     stack: "ci",
@@ -51,7 +53,7 @@ async function writesDuring<T>(fn: () => Promise<T>): Promise<{ result: T; write
   return { result, writes };
 }
 
-describe("examples/test-environment end to end", () => {
+describeWithCli("examples/test-environment end to end", () => {
   const seen: string[] = [];
 
   it("preview: four creates, nothing written", async () => {

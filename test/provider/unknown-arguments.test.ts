@@ -12,7 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { providers, type ResourceProviderOf } from "../../provider";
-import { runEngine } from "../engine/engine";
+import { describeWithCli } from "../support/cli-suite";
+import { runCli } from "../support/pulumi-cli";
 import { control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { configure, type Workspace } from "./support";
 
@@ -86,7 +87,7 @@ describe("type errors name the expected and the given type", () => {
   });
 });
 
-describe("through the engine: a misspelled argument in a JavaScript program fails preview", () => {
+describeWithCli("through the engine: a misspelled argument in a JavaScript program fails preview", () => {
   const emu = useEmulator();
   let ws: Workspace;
   beforeAll(async () => {
@@ -95,7 +96,7 @@ describe("through the engine: a misspelled argument in a JavaScript program fail
 
   it("`new Inbox(\"x\", { transprot: \"http\" })`: preview fails naming transprot and transport; nothing is created", async () => {
     const since = await lastSeq(emu());
-    const r = await runEngine({
+    const r = await runCli({
       verb: "preview",
       cwd: join(__dirname, "fixtures", "mistakes"),
       stack: "typo",

@@ -79,7 +79,7 @@ describe("upgrading(provider)", () => {
     },
     async update(_id: string, olds: Props, _news: Props) {
       seen.update = olds;
-      throw new PartialFailure("half done", "x", { a: 2 }, ["half done"]);
+      throw new PartialFailure("half done", "x", { a: 2 });
     },
     async delete(_id: string, props: Props) {
       seen.delete = props;

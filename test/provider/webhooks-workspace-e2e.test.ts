@@ -12,8 +12,10 @@ import { createHmac } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runEngine, type EngineResult } from "../engine/engine";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { EngineResult } from "../engine/types";
+import { describeWithCli } from "../support/cli-suite";
+import { runCli } from "../support/pulumi-cli";
 import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import type { Workspace } from "./support";
 
@@ -44,7 +46,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function run(verb: "preview" | "up" | "refresh" | "destroy", config: Record<string, string> = {}) {
-  return runEngine({
+  return runCli({
     verb,
     cwd: program,
     stack: "dev",
@@ -79,7 +81,7 @@ function expectNoPlaintextSecrets(text: string) {
 
 const ALL = ["order-created", "order-shipped", "invoice-paid", "production-strict", "settings", "orders", "billing", "payments", "partners", "on-call"];
 
-describe("examples/webhooks-workspace end to end", () => {
+describeWithCli("examples/webhooks-workspace end to end", () => {
   it("preview: every resource planned, no write, at most one catalog listing per scope", async () => {
     const { result: r, calls, writes } = await during(() => run("preview"));
     expect(r.ok, errorsOf(r)).toBe(true);

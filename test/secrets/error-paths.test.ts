@@ -17,7 +17,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { providers } from "../../provider";
-import { runEngine, type EngineResult } from "../engine/engine";
+import type { EngineResult } from "../engine/types";
+import { describeWithCli } from "../support/cli-suite";
+import { runCli } from "../support/pulumi-cli";
 import { configure } from "../provider/support";
 import { call, control, useEmulator } from "../support/emulator";
 
@@ -51,7 +53,7 @@ const SECRETS = {
 
 async function run(verb: "preview" | "up", kase: string, config: Record<string, string> = {}): Promise<{ r: EngineResult; everything: string }> {
   const stateFile = join(dir, `${kase}-${verb}.json`);
-  const r = await runEngine({
+  const r = await runCli({
     verb,
     cwd: program,
     stack: kase,
@@ -76,7 +78,7 @@ function expectNoSecret(everything: string) {
   expect(everything).not.toContain(ws.webhooks.admin);
 }
 
-describe("error paths never print a secret input", () => {
+describeWithCli("error paths never print a secret input", () => {
   it("a failed verification of an endpoint whose URL is a secret: the failure is reported, the URL and token are not", async () => {
     const { r, everything } = await run("up", "verify");
     expect(r.ok).toBe(false);

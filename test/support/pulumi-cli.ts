@@ -14,14 +14,15 @@
  * stand-in.
  */
 import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { EngineEvent, StepEventMetadata, StepEventStateMetadata } from "@pulumi/pulumi/automation";
 import { locatePulumiCli } from "../../scripts/pulumi-cli/locate";
 import { DEFAULT_TEST_PASSPHRASE } from "../engine/crypter";
 import { defaultStateFile, type Checkpoint, type Deployment, type ResourceState } from "../engine/state";
-import type { Diagnostic, EngineOptions, EngineResult, PendingOperationReport, PolicyViolation, Step, StepOp } from "../engine/types";
-import { SECRET_SIG, SIG_KEY, type Json } from "../engine/values";
+import type { Diagnostic, EngineOptions, EngineResult, PolicyViolation, Step, StepOp } from "../engine/types";
+import { SECRET_SIG, SIG_KEY, UNKNOWN, isObject, isSecret, unwrapSecrets, type Json } from "../engine/values";
 
 const located = locatePulumiCli();
 
@@ -91,12 +92,18 @@ function prepareStack(opts: EngineOptions): void {
     fs.renameSync(path.join(initDir, `Pulumi.${opts.stack}.yaml`), p.configFile);
   }
   // The config is what this run gives, as the stand-in takes it: the file keeps only its salt.
+  // Each `pulumi` command that encrypts derives the passphrase's key (about half a second), so
+  // the file is rewritten only when this run's config differs from the last one written.
+  const given = createHash("sha256").update(JSON.stringify([opts.config ?? {}, opts.secrets ?? {}])).digest("hex");
+  const givenFile = `${p.configFile}.given`;
+  if (fs.existsSync(givenFile) && fs.readFileSync(givenFile, "utf8") === given) return;
   const salt = /^encryptionsalt: .*$/m.exec(fs.readFileSync(p.configFile, "utf8"))?.[0];
   fs.writeFileSync(p.configFile, salt ? `${salt}\n` : "");
   const pairs: string[] = [];
   for (const [k, v] of Object.entries(opts.config ?? {})) pairs.push("--plaintext", `${k}=${v}`);
   for (const [k, v] of Object.entries(opts.secrets ?? {})) pairs.push("--secret", `${k}=${v}`);
   if (pairs.length) pulumiSync(opts, ["config", "set-all", "--stack", opts.stack, "--config-file", p.configFile, ...pairs]);
+  fs.writeFileSync(givenFile, given);
 }
 
 const EXIT_CODES = new Set([0, 1, 7, 8]);
@@ -146,7 +153,6 @@ export async function runCli(opts: CliOptions): Promise<EngineResult> {
   const checkpoint = copyCheckpoint(stateFile, opts.stack);
   const result = resultOf(opts, events.slice(previewEnd), code, output, stateFile, checkpoint);
   if (previewEnd) result.preview = resultOf({ ...opts, verb: "preview" }, events.slice(0, previewEnd), 0, "", stateFile, checkpoint);
-  if (opts.verb === "up" && code === 0) result.outputs = stackOutputs(opts);
   return result;
 }
 
@@ -173,11 +179,6 @@ function copyCheckpoint(stateFile: string, stack: string): Checkpoint | undefine
   fs.mkdirSync(path.dirname(stateFile), { recursive: true });
   fs.copyFileSync(file, stateFile);
   return JSON.parse(fs.readFileSync(stateFile, "utf8")) as Checkpoint;
-}
-
-/** The stack's outputs as the CLI shows them (secrets as "[secret]"). */
-function stackOutputs(opts: EngineOptions): Record<string, unknown> {
-  return JSON.parse(pulumiSync(opts, ["stack", "output", "--stack", opts.stack, "--json"]) || "{}") as Record<string, unknown>;
 }
 
 function stepOp(op: string): StepOp | undefined {
@@ -213,6 +214,7 @@ function resultOf(opts: EngineOptions, events: EngineEvent[], code: number, outp
     byUrn.set(m.urn, step);
   };
   let cancelled = false;
+  let outputs: Record<string, unknown> = {};
   for (const e of events) {
     const pre = e.resourcePreEvent?.metadata;
     if (pre && visible(pre)) {
@@ -223,6 +225,7 @@ function resultOf(opts: EngineOptions, events: EngineEvent[], code: number, outp
       if (op && opts.verb !== "refresh") add(pre, op, shown);
     }
     const out = e.resOutputsEvent?.metadata;
+    if (out?.type === "pulumi:pulumi:Stack" && out.new) outputs = shownOutputs(out.new.outputs ?? {});
     if (out && visible(out) && opts.verb === "refresh") {
       // A refresh step's outcome: gone (no new state), drift (the engine's diff), or the same.
       // The engine decided it (through the provider's Diff); its event names no keys.
@@ -258,7 +261,7 @@ function resultOf(opts: EngineOptions, events: EngineEvent[], code: number, outp
     ok: code === 0,
     verb: opts.verb,
     steps,
-    outputs: {},
+    outputs,
     diagnostics,
     pendingOperations,
     policyViolations,
@@ -267,6 +270,18 @@ function resultOf(opts: EngineOptions, events: EngineEvent[], code: number, outp
     ...(EXIT_CODES.has(code) ? { exitCode: code as 0 | 1 | 7 | 8 } : {}),
     ...(cancelled || code === 8 ? { cancelled: true } : {}),
   };
+}
+
+/** The stack's outputs as an event carries them, in the stand-in's words: secrets as "[secret]", a preview's unknowns as "[unknown]". */
+function shownOutputs(outputs: Record<string, unknown>): Record<string, unknown> {
+  const shown = (v: unknown): unknown => {
+    if (v === UNKNOWN) return "[unknown]";
+    if (v && typeof v === "object" && (v as Record<string, unknown>)[SIG_KEY] === SECRET_SIG) return "[secret]";
+    if (Array.isArray(v)) return v.map(shown);
+    if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shown(x)]));
+    return v;
+  };
+  return shown(outputs) as Record<string, unknown>;
 }
 
 /**
@@ -300,20 +315,59 @@ export function stackProcesses(opts: Pick<EngineOptions, "cwd" | "stack" | "stat
   return found;
 }
 
-/** The state's resources with secrets decrypted and unwrapped, as the stand-in's loadState gives them. */
-export function loadCliState(opts: Pick<EngineOptions, "cwd" | "stack" | "stateFile" | "passphrase">): ResourceState[] {
-  if (!fs.existsSync(stackPaths(stateFileOf(opts)).configFile)) return [];
+/**
+ * The stack's deployment through `pulumi stack export --show-secrets`, secrets decrypted and
+ * wrapped as the stand-in's StateFile.load gives them ({sig, value}): empty before the first run.
+ */
+export function loadCliDeployment(opts: Pick<EngineOptions, "cwd" | "stack" | "stateFile" | "passphrase">): Deployment {
+  if (!fs.existsSync(stackPaths(stateFileOf(opts)).configFile)) return { manifest: { time: "", magic: "", version: "" }, resources: [], pending_operations: [] };
   const text = pulumiSync(opts, ["stack", "export", "--stack", opts.stack, "--show-secrets"]);
-  const resources = (JSON.parse(text) as { deployment?: Deployment }).deployment?.resources ?? [];
-  return resources.map((r) => ({ ...r, inputs: revealed(r.inputs as Json) as ResourceState["inputs"], outputs: revealed(r.outputs as Json) as ResourceState["outputs"] }));
+  const deployment = (JSON.parse(text) as { deployment: Deployment }).deployment;
+  const wrap = (r: ResourceState): ResourceState => ({ ...r, inputs: secretsWrapped(r.inputs as Json) as ResourceState["inputs"], outputs: secretsWrapped(r.outputs as Json) as ResourceState["outputs"] });
+  return { ...deployment, resources: (deployment.resources ?? []).map(wrap), pending_operations: (deployment.pending_operations ?? []).map((op) => ({ ...op, resource: wrap(op.resource) })) };
 }
 
-/** `--show-secrets` gives a secret as {sig, plaintext: JSON text}: the value itself. */
-function revealed(v: Json): Json {
-  if (Array.isArray(v)) return v.map(revealed);
-  if (v && typeof v === "object") {
-    if (v[SIG_KEY] === SECRET_SIG && typeof v["plaintext"] === "string") return revealed(JSON.parse(v["plaintext"]) as Json);
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, revealed(x)]));
+/** The state's resources with secrets decrypted and unwrapped, as the stand-in's runner gives them. */
+export function loadCliState(opts: Pick<EngineOptions, "cwd" | "stack" | "stateFile" | "passphrase">): ResourceState[] {
+  return loadCliDeployment(opts).resources.map((r) => ({ ...r, inputs: unwrapSecrets(r.inputs as Json) as ResourceState["inputs"], outputs: unwrapSecrets(r.outputs as Json) as ResourceState["outputs"] }));
+}
+
+/**
+ * Replaces the stack's state with `deployment` (secrets wrapped as StateFile.load gives them)
+ * through `pulumi stack import`, as a user moves a state in: the stack is created with this
+ * run's config first, and the secrets are encrypted with its passphrase.
+ */
+export function importCliState(opts: EngineOptions, deployment: Deployment): void {
+  prepareStack(opts);
+  const p = stackPaths(stateFileOf(opts));
+  const salt = /^encryptionsalt: (.*)$/m.exec(fs.readFileSync(p.configFile, "utf8"))?.[1];
+  const plain = (r: ResourceState): ResourceState => ({ ...r, inputs: secretsAsPlaintext(r.inputs as Json) as ResourceState["inputs"], outputs: secretsAsPlaintext(r.outputs as Json) as ResourceState["outputs"] });
+  const file = `${p.configFile}.import.json`;
+  // A manifest of its own: the CLI refuses another engine's version with a magic cookie that does not match it.
+  const imported = { manifest: { time: new Date().toISOString(), magic: "", version: "" }, ...(salt ? { secrets_providers: { type: "passphrase", state: { salt } } } : {}), resources: deployment.resources.map(plain), pending_operations: (deployment.pending_operations ?? []).map((op) => ({ ...op, resource: plain(op.resource) })) };
+  fs.writeFileSync(file, JSON.stringify({ version: 3, deployment: imported }), { mode: 0o600 });
+  try {
+    pulumiSync(opts, ["stack", "import", "--stack", opts.stack, "--file", file]);
+  } finally {
+    fs.rmSync(file, { force: true });
   }
+  copyCheckpoint(stateFileOf(opts), opts.stack);
+}
+
+/** `--show-secrets` gives a secret as {sig, plaintext: JSON text}; the stand-in's StateFile.load as {sig, value}. */
+function secretsWrapped(v: Json): Json {
+  if (Array.isArray(v)) return v.map(secretsWrapped);
+  if (isObject(v)) {
+    if (v[SIG_KEY] === SECRET_SIG && typeof v["plaintext"] === "string") return { [SIG_KEY]: SECRET_SIG, value: secretsWrapped(JSON.parse(v["plaintext"]) as Json) };
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, secretsWrapped(x)]));
+  }
+  return v;
+}
+
+/** The inverse, for `stack import`, which encrypts {sig, plaintext} with the stack's secrets provider. */
+function secretsAsPlaintext(v: Json): Json {
+  if (isSecret(v)) return { [SIG_KEY]: SECRET_SIG, plaintext: JSON.stringify(unwrapSecrets(v.value)) };
+  if (Array.isArray(v)) return v.map(secretsAsPlaintext);
+  if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, secretsAsPlaintext(x)]));
   return v;
 }

@@ -1,8 +1,10 @@
-import type { Reporter, TestModule } from "vitest/node" with { "resolution-mode": "import" };
+import type { Reporter, TestCase, TestModule, TestSuite } from "vitest/node" with { "resolution-mode": "import" };
 
 /**
  * Prints one plain closing line, "N passed, N failed, N skipped", that CI reads
  * to know how many tests ran (vitest's own summary is not in the list it parses).
+ * A test that never ran because a hook of its suite or file failed (a `beforeAll`
+ * that threw) counts as failed: vitest marks it skipped.
  */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
@@ -13,10 +15,17 @@ export default class SummaryReporter implements Reporter {
       for (const test of mod.children.allTests()) {
         const state = test.result().state;
         if (state === "passed") passed++;
-        else if (state === "failed") failed++;
+        else if (state === "failed" || (test.options.mode === "run" && underFailedHook(test))) failed++;
         else skipped++;
       }
     }
     process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+  }
+}
+
+function underFailedHook(test: TestCase): boolean {
+  for (let p: TestSuite | TestModule = test.parent; ; p = p.parent) {
+    if (p.state() === "failed") return true;
+    if (p.type === "module") return false;
   }
 }
