@@ -81,8 +81,10 @@ export function partialFailureOf(err: unknown): { id: string; properties: Props;
   return { id: err.id, properties: plain(err.properties), reasons: err.reasons };
 }
 
-/** Inputs the service never returns (custom header values, signing secrets): an import cannot learn them. */
-export function writeOnlyInputs(token: string): string[] {
+/** Inputs the service never returns (custom header values, signing secrets, create-only settings): an import cannot learn them. */
+export function writeOnlyInputs(token: string): { name: string; createOnly: boolean }[] {
   const def = providerFor(kindOf(token)).definition;
-  return Object.entries(def.fields).filter(([, spec]) => spec.writeOnly).map(([name]) => name);
+  return Object.entries(def.fields)
+    .filter(([, spec]) => spec.writeOnly)
+    .map(([name, spec]) => ({ name, createOnly: spec.mode === "createOnly" }));
 }

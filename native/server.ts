@@ -164,12 +164,14 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
       if (!r) return new provproto.ReadResponse();
       if (importing) {
         const unknowable = ops.writeOnlyInputs(token);
-        if (unknowable.length)
-          await warn(
-            req.getUrn(),
-            `Imported without ${unknowable.map((n) => `\`${n}\``).join(", ")}: the service never returns ${unknowable.length > 1 ? "these values" : "this value"}, so neither the state nor the generated code holds ${unknowable.length > 1 ? "them" : "it"}. ` +
-              `To manage ${unknowable.length > 1 ? "them" : "it"}, set ${unknowable.length > 1 ? "them" : "it"} in the program (as a secret); the next update writes ${unknowable.length > 1 ? "them" : "it"}. Left unset, the object keeps what it has.`,
-          );
+        // What the read learnt of them (a custom header's name, never its value) is no value a program could declare:
+        // the state holds none, as for a resource that never set them, so the generated code previews with no change.
+        for (const { name } of unknowable) {
+          delete r.inputs[name];
+          r.outputs[name] = null;
+        }
+        const message = importWarning(unknowable, new Set(secretIn(schema.resources[token]?.inputProperties)));
+        if (message) await warn(req.getUrn(), message);
       }
       const res = new provproto.ReadResponse().setId(r.id).setProperties(wrap(r.outputs, secretOutputs(token, secretNames)));
       return res.setInputs(wrap(r.inputs, secretInputs(token, secretNames)));
@@ -198,4 +200,24 @@ function configSource(props: ops.Props): (key: string) => string | undefined {
     if (v === undefined || v === null) return undefined;
     return typeof v === "string" ? v : JSON.stringify(v);
   };
+}
+
+const listed = (names: string[]) => names.map((n) => `\`${n}\``).join(", ");
+
+/** What an import could not learn, and what the user does about each: set it (the next update writes it), or leave it out. */
+function importWarning(unknowable: { name: string; createOnly: boolean }[], secret: Set<string>): string | undefined {
+  const settable = unknowable.filter((f) => !f.createOnly).map((f) => f.name);
+  const createOnly = unknowable.filter((f) => f.createOnly).map((f) => f.name);
+  const parts: string[] = [];
+  if (settable.length) {
+    const secrets = settable.filter((n) => secret.has(n));
+    parts.push(
+      `Imported without ${listed(settable)}: the service never returns ${settable.length > 1 ? "these values" : "this value"}, so neither the state nor the generated code holds ${settable.length > 1 ? "them" : "it"}. ` +
+        `To manage ${settable.length > 1 ? "them" : "it"}, set ${settable.length > 1 ? "them" : "it"} in the program${secrets.length ? ` (${listed(secrets)} from a secret)` : ""}: the next update writes ${settable.length > 1 ? "them" : "it"}. ` +
+        `Do so before a \`pulumi refresh\`: a refresh reads what the object has, and the next update then writes what the program declares.`,
+    );
+  }
+  if (createOnly.length)
+    parts.push(`${listed(createOnly)}: taken on create only and never returned, so not imported; leave ${createOnly.length > 1 ? "them" : "it"} out of the program (setting ${createOnly.length > 1 ? "one" : "it"} replaces the object).`);
+  return parts.length ? parts.join(" ") : undefined;
 }

@@ -3,13 +3,15 @@
  * as the package's bin puts it there for a user (a launcher of dist/native/main.js, so
  * `npm run build` first), and a stack of a YAML program written by the test.
  */
+import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { RunningEmulator } from "../../emulator";
 import type { EngineOptions, Verb } from "../engine/types";
+import type { Workspace } from "../provider/support";
 import { control } from "../support/emulator";
-import { cliBinDir, PULUMI_CLI_MISSING, pulumiSync, runCli } from "../support/pulumi-cli";
+import { cliBinDir, cliEnv, PULUMI_CLI_MISSING, runCli, stackArgs } from "../support/pulumi-cli";
 
 export const PLUGIN_MAIN = path.resolve(__dirname, "../../dist/native/main.js");
 
@@ -33,19 +35,14 @@ export function pluginBinDir(): string {
 /** PATH with the plugin first, then the CLI's directory (the YAML host), then the rest. */
 export const nativePath = () => [pluginBinDir(), cliBinDir(), process.env["PATH"] ?? ""].join(path.delimiter);
 
-export interface Workspace {
-  webhooks: { admin: string };
-  inboxes: { admin: string };
-}
-
 export interface NativeStack {
   dir: string;
   ws: Workspace;
   /** Options of one run of the program with these project config values (`key` in the project's namespace). */
   options(verb: Verb, config?: Record<string, string>, secrets?: Record<string, string>): EngineOptions;
   run(verb: Verb, config?: Record<string, string>, secrets?: Record<string, string>): ReturnType<typeof runCli>;
-  /** `pulumi ARGS` in the program's directory with the stack's environment. */
-  pulumi(args: string[]): string;
+  /** `pulumi ARGS` of this stack (made by a run first) in the program's directory: its output, stdout and stderr. */
+  pulumi(args: string[]): Promise<{ code: number; output: string }>;
 }
 
 /** A fresh workspace of the emulator and a stack of the YAML program `program` (Pulumi.yaml's text after `name` and `runtime`). */
@@ -54,14 +51,14 @@ export async function nativeStack(emu: RunningEmulator, name: string, program: s
   fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: yaml\n${program}`);
   const ws = await control<Workspace>(emu, "POST", "/workspaces", { plan: "enterprise" });
   const stateFile = path.join(dir, "state", "stack.json");
-  const env = { PATH: nativePath(), SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_API_KEY: "", SVC_WEBHOOKS_URL: "", SVC_INBOXES_URL: "" };
+  const env = { PATH: nativePath(), SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_API_KEY: "", SVC_WEBHOOKS_URL: "", SVC_INBOXES_URL: "", SVC_INFRA_URL: "" };
   const options = (verb: Verb, config: Record<string, string> = {}, secrets: Record<string, string> = {}): EngineOptions => ({
     verb,
     cwd: dir,
     stack: "dev",
     stateFile,
-    config: { "svc:webhooksUrl": emu.webhooksUrl, "svc:inboxesUrl": emu.inboxesUrl, ...prefixed(name, config) },
-    secrets: { "svc:webhooksApiKey": ws.webhooks.admin, "svc:inboxesApiKey": ws.inboxes.admin, ...prefixed(name, secrets) },
+    config: { "svc:webhooksUrl": emu.webhooksUrl, "svc:inboxesUrl": emu.inboxesUrl, "svc:infraUrl": emu.infraUrl, ...prefixed(name, config) },
+    secrets: { "svc:webhooksApiKey": ws.webhooks.admin, "svc:inboxesApiKey": ws.inboxes.admin, "svc:infraApiKey": ws.infra.member, ...prefixed(name, secrets) },
     env,
   });
   return {
@@ -69,7 +66,7 @@ export async function nativeStack(emu: RunningEmulator, name: string, program: s
     ws,
     options,
     run: (verb, config, secrets) => runCli(options(verb, config, secrets)),
-    pulumi: (args) => pulumiSync(options("preview"), args, dir),
+    pulumi: (args) => pulumiAsync(options("preview"), [...args, ...stackArgs(options("preview"))]),
   };
 }
 
@@ -77,3 +74,12 @@ const prefixed = (project: string, values: Record<string, string>) => Object.fro
 
 /** API writes (anything but GET) among `requests`, as "METHOD path". */
 export const writesOf = (requests: { method: string; path: string }[]) => requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
+
+/** Not spawnSync: the emulator answering the CLI's plugin runs in this process. */
+function pulumiAsync(opts: EngineOptions, args: string[]): Promise<{ code: number; output: string }> {
+  const child = spawn(path.join(cliBinDir(), "pulumi"), [...args, "--non-interactive"], { cwd: opts.cwd, env: cliEnv(opts), stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (b: Buffer) => (output += b.toString()));
+  child.stderr.on("data", (b: Buffer) => (output += b.toString()));
+  return new Promise((resolve) => child.once("close", (code) => resolve({ code: code ?? 1, output })));
+}
