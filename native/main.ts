@@ -6,6 +6,7 @@
  */
 import * as grpc from "@grpc/grpc-js";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import { preload } from "./operations";
 import { providerService } from "./server";
 
 async function main(): Promise<void> {
@@ -17,6 +18,7 @@ async function main(): Promise<void> {
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
   );
   process.stdout.write(`${port}\n`);
+  preload();
 }
 
 main().catch((err: unknown) => {

@@ -8,7 +8,23 @@
  * the provider uses to keep those values out of its messages.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { PartialFailure, providerFor, providers } from "../provider";
+import type * as Provider from "../provider";
+
+let loaded: typeof Provider | undefined;
+/**
+ * The provider package, loaded on first use (zod, undici and every definition: most of
+ * the plugin's start-up time), so the port line is not kept waiting for it.
+ */
+function provider(): typeof Provider {
+  return (loaded ??= require("../provider") as typeof Provider);
+}
+
+/** Load the provider now, off the start-up path (after the port line), so the first call does not wait for it. */
+export function preload(): void {
+  setImmediate(provider);
+}
+
+const providerFor = (kind: string) => provider().providerFor(kind);
 
 export type Props = Record<string, unknown>;
 export interface Failure {
@@ -40,7 +56,7 @@ function plain(props: Props | undefined): Props {
 
 /** Hands the stack's `svc:` config to the provider (`key` without its namespace). */
 export async function configure(get: (key: string) => string | undefined): Promise<void> {
-  const any = Object.values(providers)[0]!;
+  const any = Object.values(provider().providers)[0]!;
   await any.configure!({ config: { get: (namespaced: string) => get(namespaced.replace(/^svc:/, "")) } as unknown as pulumi.Config });
 }
 
@@ -77,7 +93,7 @@ export async function remove(token: string, id: string, props: Props, secretName
 
 /** A failure after the object was made: it exists with `properties` (the provider's PartialFailure). */
 export function partialFailureOf(err: unknown): { id: string; properties: Props; reasons: string[] } | undefined {
-  if (!(err instanceof PartialFailure)) return undefined;
+  if (!loaded || !(err instanceof loaded.PartialFailure)) return undefined;
   return { id: err.id, properties: plain(err.properties), reasons: err.reasons };
 }
 

@@ -55,8 +55,9 @@ describe.skipIf(NATIVE_MISSING !== undefined)("pulumi import of native resources
     const generated = path.join(s.dir, "generated.yaml");
     fs.writeFileSync(file, JSON.stringify({ resources: imports }));
     let since = await lastSeq(emu());
-    const { code: exit, output } = await s.pulumi(["import", "--file", file, "--out", generated, "--yes", "--color", "never"]);
-    expect(exit, output).toBe(0);
+    const run = await s.pulumi(["import", "--file", file, "--out", generated, "--yes", "--color", "never"]);
+    const output = run.output + run.stderr;
+    expect(run.code, output).toBe(0);
     expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
     for (const { name } of imports) expect(output).toMatch(new RegExp(`=\\s+svc:\\S+\\s+${name}\\s+import`));
     // Which values the user must set, by resource.

@@ -41,8 +41,8 @@ export interface NativeStack {
   /** Options of one run of the program with these project config values (`key` in the project's namespace). */
   options(verb: Verb, config?: Record<string, string>, secrets?: Record<string, string>): EngineOptions;
   run(verb: Verb, config?: Record<string, string>, secrets?: Record<string, string>): ReturnType<typeof runCli>;
-  /** `pulumi ARGS` of this stack (made by a run first) in the program's directory: its output, stdout and stderr. */
-  pulumi(args: string[]): Promise<{ code: number; output: string }>;
+  /** `pulumi ARGS` of this stack (made by a run first; `withStack: false` for a command of no stack) in the program's directory: its exit code and stdout. */
+  pulumi(args: string[], opts?: { withStack?: boolean }): Promise<{ code: number; output: string; stderr: string }>;
 }
 
 /** A fresh workspace of the emulator and a stack of the YAML program `program` (Pulumi.yaml's text after `name` and `runtime`). */
@@ -66,7 +66,7 @@ export async function nativeStack(emu: RunningEmulator, name: string, program: s
     ws,
     options,
     run: (verb, config, secrets) => runCli(options(verb, config, secrets)),
-    pulumi: (args) => pulumiAsync(options("preview"), [...args, ...stackArgs(options("preview"))]),
+    pulumi: (args, { withStack = true } = {}) => pulumiAsync(options("preview"), withStack ? [...args, ...stackArgs(options("preview"))] : args),
   };
 }
 
@@ -76,10 +76,11 @@ const prefixed = (project: string, values: Record<string, string>) => Object.fro
 export const writesOf = (requests: { method: string; path: string }[]) => requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
 
 /** Not spawnSync: the emulator answering the CLI's plugin runs in this process. */
-function pulumiAsync(opts: EngineOptions, args: string[]): Promise<{ code: number; output: string }> {
+function pulumiAsync(opts: EngineOptions, args: string[]): Promise<{ code: number; output: string; stderr: string }> {
   const child = spawn(path.join(cliBinDir(), "pulumi"), [...args, "--non-interactive"], { cwd: opts.cwd, env: cliEnv(opts), stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
+  let stderr = "";
   child.stdout.on("data", (b: Buffer) => (output += b.toString()));
-  child.stderr.on("data", (b: Buffer) => (output += b.toString()));
-  return new Promise((resolve) => child.once("close", (code) => resolve({ code: code ?? 1, output })));
+  child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
+  return new Promise((resolve) => child.once("close", (code) => resolve({ code: code ?? 1, output, stderr })));
 }
