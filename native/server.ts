@@ -92,6 +92,8 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
   return {
     getPluginInfo: unary(async () => new pluginproto.PluginInfo().setVersion(PACKAGE_VERSION)),
     attach: unary(empty),
+    // The engine stops starting operations (Ctrl-C); those in flight run to their end so that their
+    // outcome reaches the state: a create cut off mid-call leaves an object the state does not know.
     cancel: unary(empty),
     getSchema: unary(async (req: provproto.GetSchemaRequest) => {
       if (req.getSubpackageName()) throw new Error(`pulumi-resource-svc has no subpackage ${req.getSubpackageName()}`);

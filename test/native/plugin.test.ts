@@ -10,8 +10,10 @@ import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_VERSION } from "../../provider/version";
-import { emptyproto, pluginproto, provproto, provrpc, unary } from "../engine/proto";
-import { useEmulator } from "../support/emulator";
+import { emptyproto, fromStruct, pluginproto, provproto, provrpc, toStruct, unary } from "../engine/proto";
+import { SECRET_SIG, SIG_KEY, type Json } from "../engine/values";
+import type { Workspace } from "../provider/support";
+import { control, useEmulator } from "../support/emulator";
 import { runCli } from "../support/pulumi-cli";
 import { NATIVE_MISSING, nativeStack, PLUGIN_MAIN, pluginBinDir } from "./support";
 
@@ -19,31 +21,56 @@ const KINDS = ["svc:inboxes:Inbox", "svc:infra:QuotaLimits", "svc:infra:QuotaReq
 
 const schemaKinds = (text: string) => Object.keys((JSON.parse(text) as { resources: Record<string, unknown> }).resources).sort();
 
+/** The plugin started as the engine starts it; its client, and a stop. */
+async function startPlugin(): Promise<{ client: provrpc.ResourceProviderClient; stdout: () => string; startMs: number; stop: () => void }> {
+  const started = process.hrtime.bigint();
+  const child = spawn(process.execPath, [PLUGIN_MAIN], { stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  child.stdout.on("data", (b: Buffer) => (stdout += b.toString()));
+  while (!stdout.includes("\n")) await new Promise((r) => setTimeout(r, 5));
+  const startMs = Number(process.hrtime.bigint() - started) / 1e6;
+  const client = new provrpc.ResourceProviderClient(`127.0.0.1:${stdout.trim()}`, grpc.credentials.createInsecure());
+  return { client, stdout: () => stdout, startMs, stop: () => (client.close(), child.kill()) };
+}
+
+const emu = useEmulator();
+
 describe.skipIf(NATIVE_MISSING !== undefined)("pulumi-resource-svc", () => {
   it("writes its port as the only line of stdout and answers GetPluginInfo and GetSchema", async () => {
-    const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [PLUGIN_MAIN], { stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    child.stdout.on("data", (b: Buffer) => (stdout += b.toString()));
+    const plugin = await startPlugin();
     try {
-      while (!stdout.includes("\n")) await new Promise((r) => setTimeout(r, 5));
-      console.log(`pulumi-resource-svc: port line after ${Number(process.hrtime.bigint() - started) / 1e6} ms`);
-      expect(stdout).toMatch(/^\d+\n$/);
-      const client = new provrpc.ResourceProviderClient(`127.0.0.1:${stdout.trim()}`, grpc.credentials.createInsecure());
-      const info = await unary<pluginproto.PluginInfo>((cb) => client.getPluginInfo(new emptyproto.Empty(), cb));
+      console.log(`pulumi-resource-svc: port line after ${plugin.startMs} ms`);
+      expect(plugin.stdout()).toMatch(/^\d+\n$/);
+      const info = await unary<pluginproto.PluginInfo>((cb) => plugin.client.getPluginInfo(new emptyproto.Empty(), cb));
       expect(info.getVersion()).toBe(PACKAGE_VERSION);
-      const schema = await unary<provproto.GetSchemaResponse>((cb) => client.getSchema(new provproto.GetSchemaRequest(), cb));
+      const schema = await unary<provproto.GetSchemaResponse>((cb) => plugin.client.getSchema(new provproto.GetSchemaRequest(), cb));
       expect(schemaKinds(schema.getSchema())).toEqual(KINDS);
-      client.close();
       // Nothing more on stdout: the engine reads the port line only.
-      expect(stdout).toMatch(/^\d+\n$/);
+      expect(plugin.stdout()).toMatch(/^\d+\n$/);
     } finally {
-      child.kill();
+      plugin.stop();
+    }
+  });
+
+  it("returns the outputs the schema marks secret as secrets, whatever the program asked (the API key from a secret config value)", async () => {
+    const ws = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "enterprise" });
+    const plugin = await startPlugin();
+    try {
+      const secret = (value: Json) => ({ [SIG_KEY]: SECRET_SIG, value });
+      const configure = new provproto.ConfigureRequest().setArgs(toStruct({ webhooksUrl: emu().webhooksUrl, webhooksApiKey: secret(ws.webhooks.admin) }));
+      const answer = await unary<provproto.ConfigureResponse>((cb) => plugin.client.configure(configure, cb));
+      expect(answer.getAcceptsecrets()).toBe(true);
+      const create = new provproto.CreateRequest().setUrn("urn:pulumi:dev::p::svc:webhooks:Endpoint::orders").setType("svc:webhooks:Endpoint");
+      create.setProperties(toStruct({ url: "https://hooks.example.com/orders", customHeaders: { "X-Team": "fulfilment" } }));
+      const created = fromStruct((await unary<provproto.CreateResponse>((cb) => plugin.client.create(create, cb))).getProperties());
+      expect(created["signingSecret"]).toMatchObject({ [SIG_KEY]: SECRET_SIG, value: expect.stringMatching(/^whsec_/) });
+      expect(created["customHeaders"]).toEqual(secret({ "X-Team": "fulfilment" }));
+      expect(created["url"]).toBe("https://hooks.example.com/orders");
+    } finally {
+      plugin.stop();
     }
   });
 });
-
-const emu = useEmulator();
 
 const PROGRAM = `
 resources:

@@ -68,8 +68,13 @@ describe.skipIf(NATIVE_MISSING !== undefined)("a YAML program of native resource
     expect(writesOf(await requestsSince(emu(), since)).sort()).toEqual([`PATCH /inboxes/v1/inboxes/${inboxId}`, `PATCH /webhooks/v1/endpoints/${endpointId}`]);
     const state = loadCliState(s.options("up"));
     expect(state.find((r) => r.type === "svc:webhooks:Endpoint")?.outputs).toMatchObject({ description: "v2", customHeaders: { Authorization: TOKEN } });
-    // Decrypted above; as stored and as shown, never in plaintext.
-    expect(fs.readFileSync(changed.stateFile, "utf8")).not.toContain("tok-4242");
+    // Decrypted above; as stored and as shown, never in plaintext: the header (a secret input) and
+    // the signing secret the service made (an output the schema marks secret) are stored encrypted.
+    const stored = fs.readFileSync(changed.stateFile, "utf8");
+    expect(stored).not.toContain("tok-4242");
+    const signingSecret = state.find((r) => r.type === "svc:webhooks:Endpoint")?.outputs["signingSecret"];
+    expect(signingSecret).toMatch(/^whsec_/);
+    expect(stored).not.toContain(String(signingSecret));
     expect(up.summary + again.summary + changed.summary).not.toContain("tok-4242");
 
     since = await lastSeq(emu());
