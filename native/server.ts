@@ -157,12 +157,11 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
     }, (req) => secretOutputs(typeOf(req), unwrap(req.getProperties()).secretNames)),
     read: unary(async (req: provproto.ReadRequest) => {
       const token = typeOf(req);
+      // The state's outputs hold all the provider needs, write-only values as last applied; an import has none.
       const state = unwrap(req.getProperties());
-      const inputs = unwrap(req.getInputs());
       const importing = Object.keys(state.props).length === 0;
-      const secretNames = [...state.secretNames, ...inputs.secretNames];
-      // Write-only values live only in the state; an import starts without them.
-      const r = await ops.read(token, req.getId(), { ...inputs.props, ...state.props }, secretNames);
+      const secretNames = state.secretNames;
+      const r = await ops.read(token, req.getId(), state.props, secretNames);
       if (!r) return new provproto.ReadResponse();
       if (importing) {
         const unknowable = ops.writeOnlyInputs(token);

@@ -2,7 +2,8 @@
  * A Pulumi YAML program of native resources (`svc:webhooks:Endpoint`, `svc:inboxes:Inbox`)
  * through the real CLI, the YAML language host and `pulumi-resource-svc` on PATH, against
  * the emulator: create, a no-op, an update, destroy, with the API calls counted from the
- * emulator's request log, and the custom header's secret value nowhere in plaintext.
+ * emulator's request log, a refresh that finds nothing moved, and the custom header's
+ * secret value nowhere in plaintext.
  */
 import * as fs from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -44,7 +45,7 @@ const TOKEN = "Bearer tok-4242-native-yaml-secret";
 
 if (NATIVE_MISSING) console.log(`native plugin under the real CLI: skipped: ${NATIVE_MISSING}`);
 describe.skipIf(NATIVE_MISSING !== undefined)("a YAML program of native resources under the real CLI", () => {
-  it("creates with one POST each, a rerun writes nothing, a change is one PATCH each, destroy deletes both; the secret header stays secret", async () => {
+  it("creates with one POST each, a rerun and a refresh write nothing, a change is one PATCH each, destroy deletes both; the secret header stays secret", async () => {
     const s = await nativeStack(emu(), "native-yaml", PROGRAM);
     const secrets = { token: TOKEN };
     let since = await lastSeq(emu());
@@ -60,6 +61,15 @@ describe.skipIf(NATIVE_MISSING !== undefined)("a YAML program of native resource
     const again = await s.run("up", { description: "v1", label: "first" }, secrets);
     expect(again.ok, again.summary).toBe(true);
     expect(again.steps.filter((st) => st.op !== "same")).toEqual([]);
+    expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
+
+    // A refresh finds nothing moved (Read gives back the inputs as declared), and the up after it writes nothing.
+    since = await lastSeq(emu());
+    const refreshed = await s.run("refresh", { description: "v1", label: "first" }, secrets);
+    expect(refreshed.ok, refreshed.summary).toBe(true);
+    expect(refreshed.steps.filter((st) => st.op !== "same")).toEqual([]);
+    const afterRefresh = await s.run("up", { description: "v1", label: "first" }, secrets);
+    expect(afterRefresh.steps.filter((st) => st.op !== "same"), afterRefresh.summary).toEqual([]);
     expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
 
     since = await lastSeq(emu());
