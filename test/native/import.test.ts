@@ -1,5 +1,5 @@
 /**
- * `pulumi import` of every kind that has an id, with `pulumi-resource-svc` on PATH, under
+ * `pulumi import` of every kind that has an id (and two settings, by scope), with `pulumi-resource-svc` on PATH, under
  * the real CLI: objects made with the API (an endpoint with a custom header value and a
  * signing secret, a source with its secret: values the service never returns) are imported
  * in one `pulumi import --file`, with no write; the code it generates, as the program,
@@ -23,7 +23,7 @@ const HEADER_VALUE = "hdr-7f3a-never-returned";
 const ENDPOINT_SECRET = "whsec_aW1wb3J0LXNlY3JldC0xMjM0NTY3ODkw";
 const SOURCE_SECRET = "src-secret-import-5b7e0a91";
 
-/** Kinds with an id of their own (settings are scoped singletons: no object to import by id). */
+/** Kinds whose objects have an id of their own; the settings (singletons) are imported by their scope below. */
 const IMPORTABLE = (Object.keys(FIXTURES) as ResourceKind[]).filter((kind) => !DEFINITIONS[kind]!.singleton);
 
 const extra: Partial<Record<ResourceKind, Record<string, unknown>>> = {
@@ -50,6 +50,11 @@ describe.skipIf(NATIVE_MISSING !== undefined)("pulumi import of native resources
       expect(res.status, `${kind}: ${res.text}`).toBeLessThan(300);
       imports.push({ type: `svc:${kind}`, name: kind.split(":")[1]!.toLowerCase(), id: def.idOf ? def.idOf(res.body) : String(res.body[def.idField ?? "id"]) });
     }
+
+    // Settings always exist: imported by their scope's id. (QuotaLimits too, `service/region`, but it needs
+    // an admin key as the stack's infra key, and the stack's is a member's.)
+    imports.push({ type: "svc:webhooks:WorkspaceSettings", name: "settings", id: "workspace" });
+    imports.push({ type: "svc:webhooks:EventTypePolicy", name: "policy", id: `project/${s.ws.project_id}` });
 
     const file = path.join(s.dir, "import.json");
     const generated = path.join(s.dir, "generated.yaml");
