@@ -1,5 +1,6 @@
-// npm run pulumi:install: builds the real Pulumi CLI from the Go module proxy into a cache
-// outside git, beside our Node.js language host and the SDK's dynamic-provider shim, and
+// npm run pulumi:install: builds the real Pulumi CLI and Pulumi YAML's language host from the
+// Go module proxy into a cache outside git, beside our Node.js language host and the SDK's
+// dynamic-provider shim, and
 // prints the bin directory as its last line. A second run finds the build and takes a second.
 //
 //   npm run pulumi:install             build when missing; fail when it cannot
@@ -13,9 +14,10 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { build } from "esbuild";
-import { CLI_MODULE_DIR, cachedBinDir, cliVersionOf, pinnedCliVersion } from "./pulumi-cli/locate";
+import { CLI_MODULE_DIR, YAML_MODULE_DIR, cachedBinDir, cliVersionOf, pinnedCliVersion } from "./pulumi-cli/locate";
 
 const CLI_PACKAGE = "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi";
+const YAML_HOST_PACKAGE = "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml";
 
 function fail(message: string): never {
   console.error(`pulumi:install: ${message}`);
@@ -51,19 +53,24 @@ async function main(): Promise<void> {
   const staging = `${binDir}.partial-${process.pid}`;
   fs.rmSync(staging, { recursive: true, force: true });
   fs.mkdirSync(staging, { recursive: true });
-  console.log(`pulumi:install: building pulumi v${version} with ${go} (the first build, modules downloaded, took 3-4 minutes on 2 cores; the Go build cache keeps later ones to seconds)`);
+  console.log(`pulumi:install: building pulumi v${version} and pulumi-language-yaml with ${go} (the first build, modules downloaded, took 3-4 minutes on 2 cores; the Go build cache keeps later ones to seconds)`);
   const started = Date.now();
-  const r = spawnSync(
-    "go",
-    ["build", "-tags", "osusergo,grpcnotrace", "-trimpath", "-ldflags", `-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v${version}`, "-o", path.join(staging, "pulumi"), CLI_PACKAGE],
-    { cwd: CLI_MODULE_DIR, stdio: "inherit", env: { ...process.env, GOFLAGS: `${process.env["GOFLAGS"] ?? ""} -mod=readonly`.trim() } },
-  );
-  if (r.status !== 0) {
-    fail(
-      `go build of ${CLI_PACKAGE} v${version} failed (exit ${r.status}); see above. ` +
-        `A network error means the Go module proxy (GOPROXY=${spawnSync("go", ["env", "GOPROXY"], { encoding: "utf8" }).stdout.trim()}) is not reachable.`,
-    );
-  }
+  const goBuild = (pkg: string, moduleDir: string, out: string, ldflags: string[] = []) => {
+    const r = spawnSync("go", ["build", "-tags", "osusergo,grpcnotrace", "-trimpath", ...ldflags, "-o", path.join(staging, out), pkg], {
+      cwd: moduleDir,
+      stdio: "inherit",
+      env: { ...process.env, GOFLAGS: `${process.env["GOFLAGS"] ?? ""} -mod=readonly`.trim() },
+    });
+    if (r.status !== 0) {
+      fail(
+        `go build of ${pkg} (module ${path.relative(process.cwd(), moduleDir) || "."}) failed (exit ${r.status}); see above. ` +
+          `A network error means the Go module proxy (GOPROXY=${spawnSync("go", ["env", "GOPROXY"], { encoding: "utf8" }).stdout.trim()}) is not reachable.`,
+      );
+    }
+  };
+  goBuild(CLI_PACKAGE, CLI_MODULE_DIR, "pulumi", ["-ldflags", `-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v${version}`]);
+  // Pulumi YAML's language host: programs of the native provider (pulumi-resource-svc) in YAML.
+  goBuild(YAML_HOST_PACKAGE, YAML_MODULE_DIR, "pulumi-language-yaml");
   console.log(`pulumi:install: built in ${Math.round((Date.now() - started) / 1000)} s`);
 
   // Our Node.js language host, bundled so that it needs no checkout of this repository.

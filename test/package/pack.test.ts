@@ -60,11 +60,11 @@ describe("the tarball", () => {
         /vitest|tsconfig/.test(f),
     );
     expect(strays).toEqual([]);
-    for (const f of ["package.json", "README.md", "LICENSE", "dist/sdk/index.js", "dist/sdk/index.d.ts", "dist/emulator/cli.js", "dist/testing/index.d.ts", "dist/policy/index.js", "policy/package.json", "policy/PulumiPolicy.yaml"]) {
+    for (const f of ["package.json", "README.md", "LICENSE", "dist/sdk/index.js", "dist/sdk/index.d.ts", "dist/emulator/cli.js", "dist/native/main.js", "schema.json", "dist/testing/index.d.ts", "dist/policy/index.js", "policy/package.json", "policy/PulumiPolicy.yaml"]) {
       expect(files).toContain(f);
     }
-    // Everything else is the build or documentation.
-    expect(files.filter((f) => !/^dist\/.*\.(js|d\.ts)$/.test(f) && !f.endsWith(".md") && !["package.json", "LICENSE", "policy/package.json", "policy/PulumiPolicy.yaml"].includes(f))).toEqual([]);
+    // Everything else is the build or documentation (schema.json: the native plugin's GetSchema).
+    expect(files.filter((f) => !/^dist\/.*\.(js|d\.ts)$/.test(f) && !f.endsWith(".md") && !["package.json", "LICENSE", "schema.json", "policy/package.json", "policy/PulumiPolicy.yaml"].includes(f))).toEqual([]);
   });
 
   it("carries a LICENSE matching the declared licence", () => {
@@ -197,6 +197,19 @@ const { connectTestEmulator } = require("pulumi-svc/testing");
       expect(out.after).toBe(0);
     } finally {
       process.kill(-child.pid!, "SIGTERM");
+    }
+  });
+
+  it("the native plugin's bin (node_modules/.bin/pulumi-resource-svc) starts and writes its port as the one line of stdout", async () => {
+    const plugin = spawn(join(project, "node_modules/.bin/pulumi-resource-svc"), [], { cwd: project, stdio: ["ignore", "pipe", "pipe"] });
+    try {
+      const first = await new Promise<string>((resolve, reject) => {
+        createInterface({ input: plugin.stdout! }).once("line", resolve);
+        plugin.once("exit", (code) => reject(new Error(`pulumi-resource-svc exited ${code}`)));
+      });
+      expect(first).toMatch(/^\d+$/);
+    } finally {
+      plugin.kill();
     }
   });
 

@@ -69,6 +69,11 @@ export function cliEnv(opts: Pick<EngineOptions, "cwd" | "stack" | "stateFile" |
   };
 }
 
+/** The arguments that name this stack and its config file, for a command runCli does not run (e.g. `pulumi import`); the stack must exist (a run made it). */
+export function stackArgs(opts: Pick<EngineOptions, "cwd" | "stack" | "stateFile">): string[] {
+  return ["--stack", opts.stack, "--config-file", stackPaths(stateFileOf(opts)).configFile];
+}
+
 /** `pulumi ARGS` for this stack, synchronously: for setup and export, not for runs under test. */
 export function pulumiSync(opts: Parameters<typeof cliEnv>[0], args: string[], cwd = opts.cwd): string {
   const r = spawnSync(path.join(cliBinDir(), "pulumi"), [...args, "--non-interactive"], { cwd, env: cliEnv(opts), encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });

@@ -1,0 +1,106 @@
+/**
+ * The one place the native plugin meets the provider: each kind's operations as the
+ * dynamic front end calls them (`providerFor(kind)` in provider/index.ts). When the
+ * provider's typed operations land, this file is the only one that changes.
+ *
+ * Values here are plain: the server (server.ts) has already unwrapped the engine's
+ * secret envelopes and hands over the names of the inputs that were secret, which
+ * the provider uses to keep those values out of its messages.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type * as Provider from "../provider";
+
+let loaded: typeof Provider | undefined;
+/**
+ * The provider package, loaded on first use (zod, undici and every definition: most of
+ * the plugin's start-up time), so the port line is not kept waiting for it.
+ */
+function provider(): typeof Provider {
+  return (loaded ??= require("../provider") as typeof Provider);
+}
+
+/** Load the provider now, off the start-up path (after the port line), so the first call does not wait for it. */
+export function preload(): void {
+  setImmediate(provider);
+}
+
+const providerFor = (kind: string) => provider().providerFor(kind);
+
+export type Props = Record<string, unknown>;
+export interface Failure {
+  property: string;
+  reason: string;
+}
+
+/** Where the dynamic front end lists secret inputs (sdk/props.ts): the provider's redaction reads it. */
+const SECRET_INPUTS_KEY = "__secretInputs";
+/** The dynamic front end's serialized provider: never part of a native resource. */
+const DYNAMIC_PROVIDER_KEY = "__provider";
+
+/** `svc:webhooks:Endpoint` -> `webhooks:Endpoint`; throws for a token of another package or an unknown kind. */
+export function kindOf(token: string): string {
+  if (!token.startsWith("svc:")) throw new Error(`pulumi-resource-svc serves svc:* resources, not ${token}`);
+  return token.slice("svc:".length);
+}
+
+function withSecretNames(props: Props, secretNames: readonly string[]): Props {
+  return secretNames.length ? { ...props, [SECRET_INPUTS_KEY]: [...secretNames] } : props;
+}
+
+/** The provider's answer without the dynamic front end's own keys (or undefined values, which gRPC cannot carry). */
+function plain(props: Props | undefined): Props {
+  const out: Props = {};
+  for (const [k, v] of Object.entries(props ?? {})) if (v !== undefined && k !== SECRET_INPUTS_KEY && k !== DYNAMIC_PROVIDER_KEY) out[k] = v;
+  return out;
+}
+
+/** Hands the stack's `svc:` config to the provider (`key` without its namespace). */
+export async function configure(get: (key: string) => string | undefined): Promise<void> {
+  const any = Object.values(provider().providers)[0]!;
+  await any.configure!({ config: { get: (namespaced: string) => get(namespaced.replace(/^svc:/, "")) } as unknown as pulumi.Config });
+}
+
+export async function check(token: string, olds: Props, news: Props, secretNames: readonly string[]): Promise<{ inputs: Props; failures: Failure[] }> {
+  const result = await providerFor(kindOf(token)).check!(olds, withSecretNames(news, secretNames));
+  return { inputs: plain(result.inputs as Props), failures: [...(result.failures ?? [])] };
+}
+
+export async function diff(token: string, id: string, olds: Props, news: Props, secretNames: readonly string[]): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }> {
+  const d = await providerFor(kindOf(token)).diff!(id, olds, withSecretNames(news, secretNames));
+  return { changes: d.changes ?? false, replaces: [...(d.replaces ?? [])], deleteBeforeReplace: d.deleteBeforeReplace ?? false };
+}
+
+export async function create(token: string, inputs: Props, secretNames: readonly string[]): Promise<{ id: string; outputs: Props }> {
+  const r = await providerFor(kindOf(token)).create(withSecretNames(inputs, secretNames));
+  return { id: String(r.id), outputs: plain(r.outs as Props) };
+}
+
+/** The object as the service has it; none (gone) when it no longer exists. `previous` is empty for an import. */
+export async function read(token: string, id: string, previous: Props, secretNames: readonly string[]): Promise<{ id: string; outputs: Props; inputs: Props } | undefined> {
+  const r = await providerFor(kindOf(token)).read!(id, withSecretNames(previous, secretNames));
+  if (!r.id) return undefined;
+  return { id: String(r.id), outputs: plain(r.props as Props), inputs: plain(r.inputs as Props) };
+}
+
+export async function update(token: string, id: string, olds: Props, news: Props, secretNames: readonly string[]): Promise<Props> {
+  const r = await providerFor(kindOf(token)).update!(id, olds, withSecretNames(news, secretNames));
+  return plain(r.outs as Props);
+}
+
+export async function remove(token: string, id: string, props: Props, secretNames: readonly string[]): Promise<void> {
+  await providerFor(kindOf(token)).delete!(id, withSecretNames(props, secretNames));
+}
+
+/** A failure after the object was made: it exists with `properties` (the provider's PartialFailure). */
+export function partialFailureOf(err: unknown): { id: string; properties: Props; reasons: string[] } | undefined {
+  if (!loaded || !(err instanceof loaded.PartialFailure)) return undefined;
+  return { id: err.id, properties: plain(err.properties), reasons: err.reasons };
+}
+
+/** Inputs the service never returns (custom header values, signing secrets, create-only settings): an import cannot learn them. */
+export function writeOnlyInputs(token: string): { name: string; createOnly: boolean }[] {
+  const def = providerFor(kindOf(token)).definition;
+  return Object.entries(def.fields)
+    .filter(([, spec]) => spec.writeOnly)
+    .map(([name, spec]) => ({ name, createOnly: spec.mode === "createOnly" }));
+}

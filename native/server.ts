@@ -1,0 +1,224 @@
+/**
+ * The ResourceProvider gRPC service of `pulumi-resource-svc`, on the generated stubs
+ * shipped in @pulumi/pulumi (its own `provider.main` server never calls CheckConfig or
+ * Configure with the config, hands secrets over as raw envelopes and gives Read no
+ * inputs: pulumi#10915). Every resource operation goes to operations.ts; values cross
+ * through values.ts.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as grpc from "@grpc/grpc-js";
+import * as anyproto from "google-protobuf/google/protobuf/any_pb";
+import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
+import * as enginerpc from "@pulumi/pulumi/proto/engine_grpc_pb";
+import * as engineproto from "@pulumi/pulumi/proto/engine_pb";
+import * as pluginproto from "@pulumi/pulumi/proto/plugin_pb";
+import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import * as statusproto from "@pulumi/pulumi/proto/status_pb";
+import { resolveConnection, InvalidSettingError, PRODUCTS } from "../provider/config";
+import { PACKAGE_ROOT, PACKAGE_VERSION } from "../provider/version";
+import * as ops from "./operations";
+import { unwrap, wrap } from "./values";
+
+interface SchemaResource {
+  properties?: Record<string, { secret?: boolean }>;
+  inputProperties?: Record<string, { secret?: boolean }>;
+}
+
+/** schema.json as shipped beside package.json (`npm run schema` writes it from the definitions). */
+function loadSchema(): { text: string; resources: Record<string, SchemaResource> } {
+  if (!PACKAGE_ROOT) throw new Error("pulumi-resource-svc cannot find its package directory (package.json of pulumi-svc)");
+  const text = fs.readFileSync(path.join(PACKAGE_ROOT, "schema.json"), "utf8");
+  return { text, resources: (JSON.parse(text) as { resources: Record<string, SchemaResource> }).resources };
+}
+
+const secretIn = (props: Record<string, { secret?: boolean }> | undefined) => Object.entries(props ?? {}).filter(([, p]) => p.secret).map(([n]) => n);
+
+/** The resource type of a request: its `type`, else the last type of its URN (`...::parent$svc:x:Y::name`). */
+function typeOf(req: { getType(): string; getUrn(): string }): string {
+  return req.getType() || (req.getUrn().split("::")[2] ?? "").split("$").pop()!;
+}
+
+/** A gRPC error; a PartialFailure (the object exists) carries its id and properties, as the engine expects. */
+function toGrpcError(err: unknown, secret: Iterable<string>): Partial<grpc.StatusObject> {
+  const message = err instanceof Error ? err.message : String(err);
+  const metadata = new grpc.Metadata();
+  const partial = ops.partialFailureOf(err);
+  if (partial) {
+    const detail = new provproto.ErrorResourceInitFailed();
+    detail.setId(partial.id);
+    detail.setProperties(wrap(partial.properties, secret));
+    detail.setReasonsList(partial.reasons);
+    const any = new anyproto.Any();
+    any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+    const status = new statusproto.Status();
+    status.setCode(grpc.status.UNKNOWN);
+    status.setMessage(message);
+    status.addDetails(any);
+    metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
+  }
+  return { code: grpc.status.UNKNOWN, details: message, metadata };
+}
+
+export function providerService(engineAddress: string | undefined): provrpc.IResourceProviderServer {
+  const schema = loadSchema();
+  /** Outputs that go back secret: the schema's secret properties and whatever came in secret. */
+  const secretOutputs = (token: string, inputSecrets: readonly string[]) => [...secretIn(schema.resources[token]?.properties), ...inputSecrets];
+  const secretInputs = (token: string, inputSecrets: readonly string[]) => [...secretIn(schema.resources[token]?.inputProperties), ...inputSecrets];
+  const engine = engineAddress ? new enginerpc.EngineClient(engineAddress, grpc.credentials.createInsecure()) : undefined;
+
+  function warn(urn: string, message: string): Promise<void> {
+    if (!engine) return Promise.resolve();
+    const req = new engineproto.LogRequest();
+    req.setSeverity(engineproto.LogSeverity.WARNING);
+    req.setUrn(urn);
+    req.setMessage(message);
+    return new Promise((resolve) => engine.log(req, () => resolve()));
+  }
+
+  /** One unary handler: the answer, or the error as the engine reads it. */
+  function unary<Req, Res>(handle: (req: Req) => Promise<Res>, secretOf: (req: Req) => Iterable<string> = () => []): grpc.handleUnaryCall<Req, Res> {
+    return (call, callback) => {
+      handle(call.request).then(
+        (res) => callback(null, res),
+        (err: unknown) => callback(toGrpcError(err, secretOf(call.request))),
+      );
+    };
+  }
+
+  const empty = () => Promise.resolve(new emptyproto.Empty());
+
+  return {
+    getPluginInfo: unary(async () => new pluginproto.PluginInfo().setVersion(PACKAGE_VERSION)),
+    attach: unary(empty),
+    // The engine stops starting operations (Ctrl-C); those in flight run to their end so that their
+    // outcome reaches the state: a create cut off mid-call leaves an object the state does not know.
+    cancel: unary(empty),
+    getSchema: unary(async (req: provproto.GetSchemaRequest) => {
+      if (req.getSubpackageName()) throw new Error(`pulumi-resource-svc has no subpackage ${req.getSubpackageName()}`);
+      return new provproto.GetSchemaResponse().setSchema(schema.text);
+    }),
+
+    checkConfig: unary(async (req: provproto.CheckRequest) => {
+      const { props } = unwrap(req.getNews());
+      const source = configSource(props);
+      const reasons = new Set<string>();
+      // A setting that cannot be read fails the preview here; a missing one fails only the resources that need it.
+      for (const product of PRODUCTS) {
+        try {
+          resolveConnection(source, product);
+        } catch (err) {
+          if (err instanceof InvalidSettingError || (err as Error).message.includes("svc:profiles")) reasons.add((err as Error).message);
+        }
+      }
+      const res = new provproto.CheckResponse().setInputs(req.getNews());
+      res.setFailuresList([...reasons].map((reason) => new provproto.CheckFailure().setReason(reason)));
+      return res;
+    }),
+    diffConfig: unary(async (req: provproto.DiffRequest) => {
+      // The connection is read per operation: a config change replaces nothing and needs no provider diff.
+      const same = JSON.stringify(unwrap(req.getOldInputs()).props) === JSON.stringify(unwrap(req.getNews()).props);
+      return new provproto.DiffResponse().setChanges(same ? provproto.DiffResponse.DiffChanges.DIFF_NONE : provproto.DiffResponse.DiffChanges.DIFF_SOME);
+    }),
+    configure: unary(async (req: provproto.ConfigureRequest) => {
+      const args = req.getArgs();
+      const props = args ? unwrap(args).props : Object.fromEntries([...req.getVariablesMap().entries()].map(([k, v]) => [k.replace(/^svc:(config:)?/, ""), v]));
+      await ops.configure(configSource(props));
+      return new provproto.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(true);
+    }),
+
+    check: unary(async (req: provproto.CheckRequest) => {
+      const token = typeOf(req);
+      const olds = unwrap(req.getOlds());
+      const news = unwrap(req.getNews());
+      const { inputs, failures } = await ops.check(token, olds.props, news.props, news.secretNames);
+      const res = new provproto.CheckResponse().setInputs(wrap(inputs, secretInputs(token, news.secretNames)));
+      res.setFailuresList(failures.map((f) => new provproto.CheckFailure().setProperty(f.property).setReason(f.reason)));
+      return res;
+    }),
+    diff: unary(async (req: provproto.DiffRequest) => {
+      const olds = unwrap(req.getOlds());
+      const news = unwrap(req.getNews());
+      const d = await ops.diff(typeOf(req), req.getId(), olds.props, news.props, news.secretNames);
+      const res = new provproto.DiffResponse().setChanges(d.changes ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
+      res.setReplacesList(d.replaces);
+      res.setDeletebeforereplace(d.deleteBeforeReplace);
+      return res;
+    }),
+    create: unary(async (req: provproto.CreateRequest) => {
+      const token = typeOf(req);
+      const inputs = unwrap(req.getProperties());
+      const secret = secretOutputs(token, inputs.secretNames);
+      // Preview: nothing is made; the inputs stand for the outputs, unknowns as they are.
+      if (req.getPreview()) return new provproto.CreateResponse().setProperties(wrap(inputs.props, secret));
+      const r = await ops.create(token, inputs.props, inputs.secretNames);
+      return new provproto.CreateResponse().setId(r.id).setProperties(wrap(r.outputs, secret));
+    }, (req) => secretOutputs(typeOf(req), unwrap(req.getProperties()).secretNames)),
+    read: unary(async (req: provproto.ReadRequest) => {
+      const token = typeOf(req);
+      // The state's outputs hold all the provider needs, write-only values as last applied; an import has none.
+      const state = unwrap(req.getProperties());
+      const importing = Object.keys(state.props).length === 0;
+      const secretNames = state.secretNames;
+      const r = await ops.read(token, req.getId(), state.props, secretNames);
+      if (!r) return new provproto.ReadResponse();
+      if (importing) {
+        const unknowable = ops.writeOnlyInputs(token);
+        // What the read learnt of them (a custom header's name, never its value) is no value a program could declare:
+        // the state holds none, as for a resource that never set them, so the generated code previews with no change.
+        for (const { name } of unknowable) {
+          delete r.inputs[name];
+          r.outputs[name] = null;
+        }
+        const message = importWarning(unknowable, new Set(secretIn(schema.resources[token]?.inputProperties)));
+        if (message) await warn(req.getUrn(), message);
+      }
+      const res = new provproto.ReadResponse().setId(r.id).setProperties(wrap(r.outputs, secretOutputs(token, secretNames)));
+      return res.setInputs(wrap(r.inputs, secretInputs(token, secretNames)));
+    }),
+    update: unary(async (req: provproto.UpdateRequest) => {
+      const token = typeOf(req);
+      const olds = unwrap(req.getOlds());
+      const news = unwrap(req.getNews());
+      const secret = secretOutputs(token, [...olds.secretNames, ...news.secretNames]);
+      if (req.getPreview()) return new provproto.UpdateResponse().setProperties(wrap({ ...olds.props, ...news.props }, secret));
+      const outputs = await ops.update(token, req.getId(), olds.props, news.props, news.secretNames);
+      return new provproto.UpdateResponse().setProperties(wrap(outputs, secret));
+    }, (req) => secretOutputs(typeOf(req), [...unwrap(req.getOlds()).secretNames, ...unwrap(req.getNews()).secretNames])),
+    delete: unary(async (req: provproto.DeleteRequest) => {
+      const state = unwrap(req.getProperties());
+      await ops.remove(typeOf(req), req.getId(), state.props, state.secretNames);
+      return new emptyproto.Empty();
+    }),
+  } as Partial<provrpc.IResourceProviderServer> as provrpc.IResourceProviderServer;
+}
+
+/** The provider's view of the stack config: each `svc:` key as text, as the dynamic front end's configure() gives it. */
+function configSource(props: ops.Props): (key: string) => string | undefined {
+  return (key) => {
+    const v = props[key];
+    if (v === undefined || v === null) return undefined;
+    return typeof v === "string" ? v : JSON.stringify(v);
+  };
+}
+
+const listed = (names: string[]) => names.map((n) => `\`${n}\``).join(", ");
+
+/** What an import could not learn, and what the user does about each: set it (the next update writes it), or leave it out. */
+function importWarning(unknowable: { name: string; createOnly: boolean }[], secret: Set<string>): string | undefined {
+  const settable = unknowable.filter((f) => !f.createOnly).map((f) => f.name);
+  const createOnly = unknowable.filter((f) => f.createOnly).map((f) => f.name);
+  const parts: string[] = [];
+  if (settable.length) {
+    const secrets = settable.filter((n) => secret.has(n));
+    parts.push(
+      `Imported without ${listed(settable)}: the service never returns ${settable.length > 1 ? "these values" : "this value"}, so neither the state nor the generated code holds ${settable.length > 1 ? "them" : "it"}. ` +
+        `To manage ${settable.length > 1 ? "them" : "it"}, set ${settable.length > 1 ? "them" : "it"} in the program${secrets.length ? ` (${listed(secrets)} from a secret)` : ""}: the next update writes ${settable.length > 1 ? "them" : "it"}. ` +
+        `Do so before a \`pulumi refresh\`: a refresh reads what the object has, and the next update then writes what the program declares.`,
+    );
+  }
+  if (createOnly.length)
+    parts.push(`${listed(createOnly)}: taken on create only and never returned, so not imported; leave ${createOnly.length > 1 ? "them" : "it"} out of the program (setting ${createOnly.length > 1 ? "one" : "it"} replaces the object).`);
+  return parts.length ? parts.join(" ") : undefined;
+}

@@ -1,0 +1,86 @@
+/**
+ * The native plugin under the real CLI: `pulumi-resource-svc` on PATH beside `pulumi`,
+ * as the package's bin puts it there for a user (a launcher of dist/native/main.js, so
+ * `npm run build` first), and a stack of a YAML program written by the test.
+ */
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import type { RunningEmulator } from "../../emulator";
+import type { EngineOptions, Verb } from "../engine/types";
+import type { Workspace } from "../provider/support";
+import { control } from "../support/emulator";
+import { cliBinDir, cliEnv, PULUMI_CLI_MISSING, runCli, stackArgs } from "../support/pulumi-cli";
+
+export const PLUGIN_MAIN = path.resolve(__dirname, "../../dist/native/main.js");
+
+/** Why these suites cannot run here, or undefined: the CLI, the YAML host and the build are needed. */
+export const NATIVE_MISSING: string | undefined =
+  PULUMI_CLI_MISSING ??
+  (!fs.existsSync(path.join(cliBinDir(), "pulumi-language-yaml")) ? "pulumi-language-yaml is not installed: run `npm run pulumi:install`" : undefined) ??
+  (!fs.existsSync(PLUGIN_MAIN) ? "dist/native/main.js is missing: run `npm run build`" : undefined);
+
+let launcherDir: string | undefined;
+
+/** A directory holding a `pulumi-resource-svc` launcher, made once per test process. */
+export function pluginBinDir(): string {
+  if (!launcherDir) {
+    launcherDir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-native-bin-"));
+    fs.writeFileSync(path.join(launcherDir, "pulumi-resource-svc"), `#!/bin/sh\nexec "${process.execPath}" "${PLUGIN_MAIN}" "$@"\n`, { mode: 0o755 });
+  }
+  return launcherDir;
+}
+
+/** PATH with the plugin first, then the CLI's directory (the YAML host), then the rest. */
+export const nativePath = () => [pluginBinDir(), cliBinDir(), process.env["PATH"] ?? ""].join(path.delimiter);
+
+export interface NativeStack {
+  dir: string;
+  ws: Workspace;
+  /** Options of one run of the program with these project config values (`key` in the project's namespace). */
+  options(verb: Verb, config?: Record<string, string>, secrets?: Record<string, string>): EngineOptions;
+  run(verb: Verb, config?: Record<string, string>, secrets?: Record<string, string>): ReturnType<typeof runCli>;
+  /** `pulumi ARGS` of this stack (made by a run first; `withStack: false` for a command of no stack) in the program's directory: its exit code and stdout. */
+  pulumi(args: string[], opts?: { withStack?: boolean }): Promise<{ code: number; output: string; stderr: string }>;
+}
+
+/** A fresh workspace of the emulator and a stack of the YAML program `program` (Pulumi.yaml's text after `name` and `runtime`). */
+export async function nativeStack(emu: RunningEmulator, name: string, program: string): Promise<NativeStack> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `svc-native-${name}-`));
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: yaml\n${program}`);
+  const ws = await control<Workspace>(emu, "POST", "/workspaces", { plan: "enterprise" });
+  const stateFile = path.join(dir, "state", "stack.json");
+  const env = { PATH: nativePath(), SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_API_KEY: "", SVC_WEBHOOKS_URL: "", SVC_INBOXES_URL: "", SVC_INFRA_URL: "" };
+  const options = (verb: Verb, config: Record<string, string> = {}, secrets: Record<string, string> = {}): EngineOptions => ({
+    verb,
+    cwd: dir,
+    stack: "dev",
+    stateFile,
+    config: { "svc:webhooksUrl": emu.webhooksUrl, "svc:inboxesUrl": emu.inboxesUrl, "svc:infraUrl": emu.infraUrl, ...prefixed(name, config) },
+    secrets: { "svc:webhooksApiKey": ws.webhooks.admin, "svc:inboxesApiKey": ws.inboxes.admin, "svc:infraApiKey": ws.infra.member, ...prefixed(name, secrets) },
+    env,
+  });
+  return {
+    dir,
+    ws,
+    options,
+    run: (verb, config, secrets) => runCli(options(verb, config, secrets)),
+    pulumi: (args, { withStack = true } = {}) => pulumiAsync(options("preview"), withStack ? [...args, ...stackArgs(options("preview"))] : args),
+  };
+}
+
+const prefixed = (project: string, values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([k, v]) => [k.includes(":") ? k : `${project}:${k}`, v]));
+
+/** API writes (anything but GET) among `requests`, as "METHOD path". */
+export const writesOf = (requests: { method: string; path: string }[]) => requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
+
+/** Not spawnSync: the emulator answering the CLI's plugin runs in this process. */
+function pulumiAsync(opts: EngineOptions, args: string[]): Promise<{ code: number; output: string; stderr: string }> {
+  const child = spawn(path.join(cliBinDir(), "pulumi"), [...args, "--non-interactive"], { cwd: opts.cwd, env: cliEnv(opts), stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  let stderr = "";
+  child.stdout.on("data", (b: Buffer) => (output += b.toString()));
+  child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
+  return new Promise((resolve) => child.once("close", (code) => resolve({ code: code ?? 1, output, stderr })));
+}
