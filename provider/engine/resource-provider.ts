@@ -20,6 +20,7 @@ import { readFromListing } from "./list-cache";
 import { createReconciled } from "./reconcile";
 import { containsUnknown } from "./unknown";
 import { upgrading } from "./upgrade";
+import { forgetStackRun } from "./stack-run";
 
 /* ---------- connections (plugin-process state, never serialized) ---------- */
 
@@ -66,9 +67,10 @@ function newOperationContext(conn: Connection, product: Product, profile: string
   };
 }
 
-/** Forget cached reads (tests that change a workspace's plan between checks). */
+/** Forget cached reads and what the checks learnt of the stack (stack-run.ts), as a new plugin process would (tests). */
 export function clearReadCache(): void {
   readCache.clear();
+  forgetStackRun();
 }
 
 /* ---------- values ---------- */

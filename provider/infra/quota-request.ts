@@ -22,6 +22,7 @@ import { containsUnknown } from "../engine/unknown";
 import { currentLimits } from "./quota-limits";
 import { unlessUnreachable } from "../engine/remote-checks";
 import { interruptedCreatePending } from "../engine/reconcile";
+import { askForQuotas } from "../engine/stack-run";
 import { createBody } from "../engine/resource-provider";
 
 const REQUEST_PATH = "/api/v1/quota-request/";
@@ -39,27 +40,6 @@ async function openRequests(ctx: OperationContext, projectId: unknown): Promise<
   } catch (err) {
     return unlessUnreachable(err);
   }
-}
-
-/**
- * Quotas claimed by the new or changed requests this process has checked, per
- * connection (one workspace): project, service, region and quota name → the claiming
- * resource's name. Two new requests of one program for the same quota are both checked
- * here before either is filed, so the service's list cannot show the clash yet.
- */
-const claims = new WeakMap<OperationContext["client"], Map<string, string>>();
-
-/** The first other resource of this program already asking for one of `names`; else the quotas are claimed for `resource`. */
-function claimQuotas(ctx: OperationContext, resource: string, scope: unknown[], names: string[]): { name: string; by: string } | undefined {
-  let byQuota = claims.get(ctx.client);
-  if (!byQuota) claims.set(ctx.client, (byQuota = new Map()));
-  const keyOf = (name: string) => JSON.stringify([...scope, name]);
-  for (const name of names) {
-    const by = byQuota.get(keyOf(name));
-    if (by !== undefined && by !== resource) return { name, by };
-  }
-  for (const name of names) byQuota.set(keyOf(name), resource);
-  return undefined;
 }
 
 /** Preview: each requested value above the current limit; no open request for the same quota but this one. */
@@ -90,8 +70,8 @@ async function checkAgainstService(inputs: Props, ctx: OperationContext, olds: P
     const clash = resumes ? undefined : (await openRequests(ctx, projectId))?.find(
       (r) => !own(r) && r.service === service && (r.region ?? null) === (region ?? null) && Object.keys(r.limits).some((n) => n in requested),
     );
-    // Resources of this program: the SDK passes each one's name (absent from older state: not checked).
-    const twin = typeof inputs.resourceName === "string" ? claimQuotas(ctx, inputs.resourceName, [projectId ?? null, service, region ?? null], Object.keys(requested)) : undefined;
+    // Resources of this program (stack-run.ts): the SDK passes each one's name (absent from older state: not checked).
+    const twin = typeof inputs.resourceName === "string" ? askForQuotas(ctx.client, inputs.resourceName, [projectId ?? null, service, region ?? null], Object.keys(requested)) : undefined;
     if (twin) {
       failures.push({
         property: "limits",

@@ -161,15 +161,14 @@ export const endpointDefinition: ResourceDefinition = {
     async onDeleteRefused(err, ctx, props) {
       if (err.reason !== "endpoint_has_pending_deliveries") throw err;
       const drainSeconds = typeof props.drainTimeoutSeconds === "number" ? props.drainTimeoutSeconds : 0;
-      const deadline = drainDeadlines.get(ctx.id) ?? Date.now() + drainSeconds * 1000;
-      drainDeadlines.set(ctx.id, deadline);
+      const deadline = drainDeadlines.get(ctx) ?? Date.now() + drainSeconds * 1000;
+      drainDeadlines.set(ctx, deadline);
       let pending = Number(err.details.count ?? 0);
       while (Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, Math.min(DRAIN_POLL_MS, Math.max(0, deadline - Date.now()))));
         pending = await countPendingDeliveries(ctx);
         if (pending === 0) return "retry";
       }
-      drainDeadlines.delete(ctx.id);
       // The service disabled it while refusing, but it stays in the state as it was: put the
       // status back, so the state and the service agree (a program that declares it again gets it as it says).
       const enabledAgain = props.status === "enabled" && (await enableAgain(ctx));
@@ -178,8 +177,11 @@ export const endpointDefinition: ResourceDefinition = {
   },
 };
 
-/** Deadlines of deletes waiting for deliveries to drain, so a re-refused DELETE does not restart the clock. */
-const drainDeadlines = new Map<string, number>();
+/**
+ * Deadlines of deletes waiting for deliveries to drain, so a re-refused DELETE does not
+ * restart the clock: one per delete (its context), never shared with a later delete.
+ */
+const drainDeadlines = new WeakMap<ApplyContext, number>();
 
 function pendingDeliveriesMessage(id: string, count: number, drainSeconds: number, enabledAgain = false): string {
   const pending = `Endpoint ${id} was not deleted: ${count} deliveries are still pending (queued, sending or waiting for a retry)${drainSeconds > 0 ? ` after waiting ${drainSeconds} s` : ""}.`;
