@@ -5,7 +5,7 @@
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { SvcApiError, SvcClient, isApiError } from "../client";
-import { InvalidSettingError, MissingSettingError, pluginConfigSource, reconcileWindowSeconds, resolveConnection, setPluginConfig, settingNames, type ConfigSource, type Connection, type Product } from "../config";
+import { InvalidSettingError, MissingSettingError, pluginConfigSource, profileOf, reconcileWindowSeconds, resolveConnection, setPluginConfig, settingNames, type ConfigSource, type Connection, type Product } from "../config";
 import { checkInputs, PROVIDER_KEY } from "./check";
 import { claimsOf, holdId } from "./claims";
 import { declared, diffFields, fieldChanged, fieldEqual } from "./diff";
@@ -75,7 +75,6 @@ export function clearReadCache(): void {
 
 /* ---------- values ---------- */
 
-const profileOf = (props: Props | undefined) => (typeof props?.profile === "string" ? props.profile : undefined);
 
 function withoutProvider(props: Props | undefined): Props {
   const { [PROVIDER_KEY]: _provider, ...rest } = props ?? {};
@@ -205,8 +204,13 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
   function failPartway(err: unknown, id: string, outputs: Props, news: Props, operation: "create" | "update" | "adopt", anyDone: boolean): never {
     const error = isApiError(err) ? explainApiError(def, err, operation, news, id) : (err as Error);
     if (!anyDone && (operation === "update" || def.singleton)) throw error;
-    const properties = { ...completeOutputs(def, outputs), [PROVIDER_KEY]: news[PROVIDER_KEY] };
-    throw new PartialFailure(`The ${def.noun} ${id} exists but was not fully brought to the declared state: ${error.message}`, id, properties, [error.message]);
+    throw keptInState(new PartialFailure(`The ${def.noun} ${id} exists but was not fully brought to the declared state: ${error.message}`, id, outputs, [error.message]), news);
+  }
+
+  /** A partial failure's properties as the state keeps them: every output, and the inputs' `__provider` (hooks leave it out). */
+  function keptInState(failure: PartialFailure, news: Props): PartialFailure {
+    const properties = { ...completeOutputs(def, failure.properties), [PROVIDER_KEY]: news[PROVIDER_KEY] };
+    return new PartialFailure(failure.message, failure.id, properties, failure.reasons);
   }
 
   async function converge(ctx: ApplyContext, calls: PlannedCall[], olds: Props | undefined, news: Props, outputs: Props, operation: "create" | "update" | "adopt", created: boolean): Promise<Props> {
@@ -223,7 +227,12 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
     }
     const complete = completeOutputs(def, current);
     if (!def.hooks?.afterApply) return complete;
-    const after = await def.hooks.afterApply(ctx, { created, olds, news, outputs: complete });
+    let after: Props;
+    try {
+      after = await def.hooks.afterApply(ctx, { created, olds, news, outputs: complete });
+    } catch (err) {
+      throw err instanceof PartialFailure ? keptInState(err, news) : err;
+    }
     // Most of the time the hook has nothing to do and hands the outputs back as they were.
     return after === complete ? complete : completeOutputs(def, after);
   }

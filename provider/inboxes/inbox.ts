@@ -16,7 +16,7 @@ import type { SvcApiError } from "../client";
 import { note } from "../engine/errors";
 import type { CheckFailure, OperationContext, Props, ResourceDefinition } from "../engine/fields";
 import { containsUnknown } from "../engine/unknown";
-import { unlessUnreachable } from "../engine/remote-checks";
+import { readForCheck } from "../engine/remote-checks";
 import { planAllocation } from "../engine/stack-run";
 
 /** `GET /v1/plan` (emulator/docs/inboxes.md). `null` limits are unlimited. */
@@ -46,17 +46,13 @@ export interface InboxAccount {
 
 /** Plan and usage, read once per process per connection; undefined when the key cannot read them. */
 export async function planAndUsage(ctx: OperationContext): Promise<InboxAccount | undefined> {
-  try {
-    return await ctx.cached("inboxes:plan+usage", async () => {
-      const [plan, usage] = await Promise.all([
-        ctx.client.request<InboxPlan>({ method: "GET", path: "/v1/plan" }),
-        ctx.client.request<InboxUsage>({ method: "GET", path: "/v1/usage" }),
-      ]);
-      return { plan: plan.body, usage: usage.body };
-    });
-  } catch (err) {
-    return unlessUnreachable(err);
-  }
+  return readForCheck(ctx, "inboxes:plan+usage", async () => {
+    const [plan, usage] = await Promise.all([
+      ctx.client.request<InboxPlan>({ method: "GET", path: "/v1/plan" }),
+      ctx.client.request<InboxUsage>({ method: "GET", path: "/v1/usage" }),
+    ]);
+    return { plan: plan.body, usage: usage.body };
+  });
 }
 
 /** Where preview judges a plan gate from an inbox's inputs (and the old inputs, empty when new). */

@@ -96,7 +96,7 @@ async function waitForDecision(ctx: ApplyContext, outputs: Props, news: Props, c
   let current = outputs;
   let pause = DECISION_POLL.firstMs;
   const keep = (message: string, reason: string): never => {
-    throw new PartialFailure(message, ctx.id, { ...current, __provider: news.__provider }, [reason]);
+    throw new PartialFailure(message, ctx.id, current, [reason]);
   };
   for (;;) {
     const state = current.state as QuotaRequestState;

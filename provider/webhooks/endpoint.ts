@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { ASSUMED_ENDPOINT_BOUNDS as BOUNDS, ENDPOINT_LIMITS, endpointViolations, maxAttemptsViolation } from "../../rules/endpoint";
-import { isApiError, type SvcApiError } from "../client";
+import type { SvcApiError } from "../client";
 import { violationFailure } from "../engine/check";
 import { note, PartialFailure } from "../engine/errors";
 import { jsonEqual } from "../engine/json";
@@ -132,7 +132,7 @@ export const endpointDefinition: ResourceDefinition = {
       throw new PartialFailure(
         `Endpoint ${ctx.id} was ${created ? "created" : "updated"} but is not verified (${reason}). Make ${String(news.url)} answer the signed webhook.verify event with a 2xx that echoes the challenge token, then run \`pulumi up\` again: the endpoint is kept in the state and verification is retried. Set verify: false to skip verification.`,
         ctx.id,
-        { ...outputs, verified: false, __provider: news.__provider },
+        { ...outputs, verified: false },
         [reason],
       );
     },
@@ -215,5 +215,3 @@ async function countPendingDeliveries(ctx: ApplyContext): Promise<number> {
   }
   return pending;
 }
-
-export const isPendingDeliveriesRefusal = (e: unknown): e is SvcApiError => isApiError(e, 409) && e.reason === "endpoint_has_pending_deliveries";

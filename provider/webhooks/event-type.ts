@@ -17,7 +17,7 @@ import type { RuleViolation } from "../../rules/types";
 import type { OperationContext, Props, ResourceDefinition } from "../engine/fields";
 import { containsUnknown } from "../engine/unknown";
 import { workspaceWideWithConfinedKey } from "./confined-key";
-import { unlessUnreachable } from "../engine/remote-checks";
+import { readForCheck } from "../engine/remote-checks";
 import { interruptedCreatePending } from "../engine/reconcile";
 import { replacedDeleteFirst } from "../engine/stack-run";
 import { createBody } from "../engine/resource-provider";
@@ -77,13 +77,8 @@ interface CatalogEntry {
 }
 
 /** The catalog of one scope: ONE listing (every page) per scope per process and connection. */
-async function catalogOf(ctx: OperationContext, projectId: string | undefined): Promise<CatalogEntry[] | undefined> {
-  try {
-    return await ctx.cached(`webhooks:event-types:${projectId ?? ""}`, () => ctx.client.listAll<CatalogEntry>("/v1/event-types", { project_id: projectId }));
-  } catch (err) {
-    // A key that cannot list: the create's own 409 is still explained (a refused key or no answer fails preview).
-    return unlessUnreachable(err);
-  }
+function catalogOf(ctx: OperationContext, projectId: string | undefined): Promise<CatalogEntry[] | undefined> {
+  return readForCheck(ctx, `webhooks:event-types:${projectId ?? ""}`, () => ctx.client.listAll<CatalogEntry>("/v1/event-types", { project_id: projectId }));
 }
 
 /** The entry's unique key (profile, scope, name), as stack-run.ts keeps it. */
