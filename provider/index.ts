@@ -5,7 +5,7 @@
  * applies to unchanged resources too.
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import type { ResourceKind } from "../sdk/tokens";
+import type { ResourceKind } from "./kinds";
 import { makeResourceProvider } from "./engine/resource-provider";
 import type { ResourceDefinition } from "./engine/fields";
 import { DEFINITIONS } from "./registry";

@@ -16,9 +16,9 @@
  */
 import { z } from "zod";
 import { quotaLimitsViolations, serviceViolations } from "../../rules/quota";
-import type { FieldDiff } from "../engine/diff";
+import type { FieldDiff } from "../engine/fields";
 import type { OperationContext, PlannedCall, Props, ResourceDefinition } from "../engine/fields";
-import { unlessUnreachable } from "../engine/remote-checks";
+import { readForCheck } from "../engine/remote-checks";
 
 const quotaPath = (service: string) => `/api/v1/quota/${encodeURIComponent(service)}`;
 
@@ -30,14 +30,10 @@ function parseId(id: string): { service: string; region: string | undefined } {
 /** `GET /api/v1/quota/{service}` limits (in a region), once per process per connection; undefined when unreadable. */
 export async function currentLimits(ctx: OperationContext, service: string, region: unknown): Promise<Record<string, number> | undefined> {
   const r = typeof region === "string" && region !== "" ? region : undefined;
-  try {
-    return await ctx.cached(`infra:quota:${service}:${r ?? ""}`, async () => {
-      const res = await ctx.client.request<{ limits: Record<string, number> }>({ method: "GET", path: quotaPath(service), query: { region: r } });
-      return res.body.limits;
-    });
-  } catch (err) {
-    return unlessUnreachable(err);
-  }
+  return readForCheck(ctx, `infra:quota:${service}:${r ?? ""}`, async () => {
+    const res = await ctx.client.request<{ limits: Record<string, number> }>({ method: "GET", path: quotaPath(service), query: { region: r } });
+    return res.body.limits;
+  });
 }
 
 /** The declared entries of a limits map that differ from `current` (all of them when nothing is known). */
