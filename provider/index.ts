@@ -27,7 +27,7 @@ export function providerFor(kind: string): ResourceProviderOf {
 
 export { SvcClient, SvcApiError, SvcConnectionError, SvcUnknownOutcomeError, closeSharedDispatcher } from "./client";
 export { resolveConnection, settingNames, MissingSettingError, InvalidSettingError, type ConfigSource, type Connection, type Product } from "./config";
-export { operationContext, clearReadCache } from "./engine/resource-provider";
+export { operationContext, clearReadCache } from "./engine/connection";
 export { PartialFailure } from "./engine/errors";
 export { UNKNOWN } from "./engine/unknown";
 export type { ResourceDefinition, FieldSpec, FieldMode, ResourceHooks } from "./engine/fields";

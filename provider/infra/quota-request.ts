@@ -23,7 +23,7 @@ import { currentLimits } from "./quota-limits";
 import { unlessUnreachable } from "../engine/remote-checks";
 import { interruptedCreatePending } from "../engine/reconcile";
 import { askForQuotas } from "../engine/stack-run";
-import { createBody } from "../engine/resource-provider";
+import { createBody } from "../engine/values";
 
 const REQUEST_PATH = "/api/v1/quota-request/";
 const DECIDED: QuotaRequestState[] = ["approved", "rejected"];

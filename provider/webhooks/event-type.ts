@@ -20,7 +20,7 @@ import { workspaceWideWithConfinedKey } from "./confined-key";
 import { readForCheck } from "../engine/remote-checks";
 import { interruptedCreatePending } from "../engine/reconcile";
 import { replacedDeleteFirst } from "../engine/stack-run";
-import { createBody } from "../engine/resource-provider";
+import { createBody } from "../engine/values";
 
 /* ---------- scopes and ids, shared with the policy resource ---------- */
 

@@ -10,7 +10,7 @@ import { brokerHostNotAllowed, brokerHostPort, EVENT_TYPE_SOURCES, SOURCE_PROVID
 import type { RuleViolation } from "../../rules/types";
 import { jsonEqual } from "../engine/json";
 import type { Props, ResourceDefinition } from "../engine/fields";
-import { writtenUnseen } from "../engine/resource-provider";
+import { writtenUnseen } from "../engine/values";
 import { containsUnknown } from "../engine/unknown";
 import { planHasFeature, readWorkspace } from "./plan-ceilings";
 
