@@ -15,7 +15,7 @@ import { guardProvider } from "./guard";
 import { operationsFor } from "./operations";
 import { upgrading } from "./upgrade";
 
-// Their earlier home: tests and benchmarks import them from here.
+// Their earlier home: tests import them from here.
 export { clearReadCache, operationContext } from "./connection";
 export { createBody, remoteFields } from "./values";
 
