@@ -19,7 +19,7 @@ import { Agent, request } from "undici";
 import { checkInputs } from "../provider/engine/check";
 import { diffFields } from "../provider/engine/diff";
 import { planUpdate } from "../provider/engine/plan";
-import { createBody } from "../provider/engine/resource-provider";
+import { createBody } from "../provider/engine/values";
 import type { Props, ResourceDefinition } from "../provider/engine/fields";
 import { DEFINITIONS } from "../provider/registry";
 import { cpuClock, newWorkspace } from "./emulator-process";

@@ -52,6 +52,11 @@ export class MissingSettingError extends Error {
 const envName = (s: string) => s.replace(/[^A-Za-z0-9]/g, "_").toUpperCase();
 
 /** The config key and env variable that hold one setting of a product in a profile. */
+/** The named profile a resource's props choose (its `profile` input), or undefined for the default one. */
+export function profileOf(props: Readonly<Record<string, unknown>> | undefined): string | undefined {
+  return typeof props?.profile === "string" ? props.profile : undefined;
+}
+
 export function settingNames(product: Product, setting: "Url" | "ApiKey", profile?: string): { configKey: string; envVar: string } {
   const key = `${product}${setting}`;
   const envSuffix = `${envName(product)}_${setting === "Url" ? "URL" : "API_KEY"}`;

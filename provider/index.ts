@@ -5,7 +5,7 @@
  * applies to unchanged resources too.
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import type { ResourceKind } from "../sdk/tokens";
+import type { ResourceKind } from "./kinds";
 import { makeResourceProvider } from "./engine/resource-provider";
 import type { ResourceDefinition } from "./engine/fields";
 import { DEFINITIONS } from "./registry";
@@ -27,7 +27,7 @@ export function providerFor(kind: string): ResourceProviderOf {
 
 export { SvcClient, SvcApiError, SvcConnectionError, SvcUnknownOutcomeError, closeSharedDispatcher } from "./client";
 export { resolveConnection, settingNames, MissingSettingError, InvalidSettingError, type ConfigSource, type Connection, type Product } from "./config";
-export { operationContext, clearReadCache } from "./engine/resource-provider";
+export { operationContext, clearReadCache } from "./engine/connection";
 export { PartialFailure } from "./engine/errors";
 export { UNKNOWN } from "./engine/unknown";
 export type { ResourceDefinition, FieldSpec, FieldMode, ResourceHooks } from "./engine/fields";

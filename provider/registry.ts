@@ -2,7 +2,7 @@
  * Every resource the provider serves, by kind. Adding a resource: write its
  * definition file (see README.md) and add one line here.
  */
-import type { ResourceKind } from "../sdk/tokens";
+import type { ResourceKind } from "./kinds";
 import type { ResourceDefinition } from "./engine/fields";
 import { inboxDefinition } from "./inboxes/inbox";
 import { quotaLimitsDefinition } from "./infra/quota-limits";

@@ -5,8 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 
-/** Where the SDK lists the inputs given as secrets (provider/engine/check.ts SECRET_INPUTS_KEY). */
-const SECRET_INPUTS_KEY = "__secretInputs";
+import { SECRET_INPUTS_KEY } from "../provider/engine/check";
 
 export function resourceProps<A extends object>(args: A, inputs: readonly (keyof A & string)[], outputs: readonly string[]): Record<string, unknown> {
   const props: Record<string, unknown> = {};

@@ -6,20 +6,9 @@
  * SDK class also carries its token as a static `__pulumiType`). Changing a token
  * later needs an alias on the class.
  */
-export const RESOURCE_KINDS = [
-  "webhooks:Endpoint",
-  "webhooks:EventType",
-  "webhooks:EventTypePolicy",
-  "webhooks:Source",
-  "webhooks:OperationalEndpoint",
-  "webhooks:WorkspaceSettings",
-  "inboxes:Inbox",
-  "infra:QuotaRequest",
-  "infra:QuotaLimits",
-] as const;
+import { RESOURCE_KINDS, type ResourceKind } from "../provider/kinds";
 
-/** A resource kind such as `webhooks:Endpoint`: product and type name. */
-export type ResourceKind = (typeof RESOURCE_KINDS)[number];
+export { RESOURCE_KINDS, type ResourceKind };
 
 /** The `module` and `type` arguments `dynamic.Resource` takes for a kind. */
 export function moduleAndType(kind: ResourceKind): { module: string; type: string } {

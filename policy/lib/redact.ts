@@ -12,12 +12,11 @@
  * JSON-escaped, URL-encoded, and a URL's query values and password.
  */
 import type { ReportViolation } from "@pulumi/policy";
+import { SECRET_INPUTS_KEY } from "../../provider/engine/check";
 import { redact, textsRevealing } from "../../provider/engine/secret-text";
 import type { ResourceKind } from "../../sdk/tokens";
 import { isRecord } from "./props";
 
-/** Where the SDK lists the inputs given as secrets (provider/engine/check.ts SECRET_INPUTS_KEY). */
-const SECRET_INPUTS_KEY = "__secretInputs";
 
 /** Properties that are secret whatever the program passed: the provider's `secret: true` fields. */
 export const ALWAYS_SECRET: Readonly<Partial<Record<ResourceKind, readonly string[]>>> = {

@@ -5,7 +5,8 @@
  *   infrastructure quota refusal is a 429 with an EMPTY `Retry-After`: retrying never
  *   helps there, so it is not retried.
  * - 5xx and connections that dropped after the request may have been sent: retried
- *   only when repeating the request is harmless (GET, PUT, DELETE, idempotent PATCH
+ *   only when repeating the request is harmless (GET, PUT, DELETE, PATCH: every PATCH
+ *   the engine sends sets absolute values, so a second one leaves what the first did;
  *   and POST actions the resource declares safe). Never a create.
  * - A connection that never opened (refused, connect timeout) is retried for any
  *   request: the service cannot have acted.

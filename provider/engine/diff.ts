@@ -5,15 +5,10 @@
  * `olds` are the previous OUTPUTS: for write-only fields they hold the last
  * applied value, for the others what the service last returned.
  */
-import { fieldEntries, isInputField, type FieldSpec, type Props, type ResourceDefinition } from "./fields";
+import { fieldEntries, isInputField, type FieldDiff, type FieldSpec, type Props, type ResourceDefinition } from "./fields";
 import { jsonEqual } from "./json";
 import { containsUnknown } from "./unknown";
 
-export interface FieldDiff {
-  changed: string[];
-  replaces: string[];
-  deleteBeforeReplace: boolean;
-}
 
 /** The value a declared input stands for: an omitted field means null (clear) unless unmanaged. */
 export function declared(spec: FieldSpec, news: Props, name: string): { managed: boolean; value: unknown } {

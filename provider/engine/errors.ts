@@ -3,7 +3,7 @@
  * add their own (hooks.explainError); what every resource shares lives here.
  */
 import { describeDetails, SvcApiError } from "../client";
-import { pluginConfigSource, resolveConnection, settingNames } from "../config";
+import { pluginConfigSource, profileOf, resolveConnection, settingNames } from "../config";
 import { apiPathToProperty, type Operation, type Props, type ResourceDefinition } from "./fields";
 import { redactCurrent } from "./redact";
 import type { PathSegment } from "./unknown";
@@ -30,7 +30,7 @@ export class PartialFailure extends Error {
 }
 
 export function explainApiError(def: ResourceDefinition, err: SvcApiError, operation: Operation, inputs: Props | undefined, id?: string): SvcApiError {
-  if (err.missingPath) return err.withMessage(missingPathMessage(def, err, typeof inputs?.profile === "string" ? inputs.profile : undefined));
+  if (err.missingPath) return err.withMessage(missingPathMessage(def, err, profileOf(inputs)));
   const own = def.hooks?.explainError?.(err, operation, inputs);
   if (own) return err.withMessage(own);
   const generic = genericExplanation(def, err, operation, inputs, id);
@@ -38,7 +38,7 @@ export function explainApiError(def: ResourceDefinition, err: SvcApiError, opera
 }
 
 function genericExplanation(def: ResourceDefinition, err: SvcApiError, operation: Operation, inputs: Props | undefined, id?: string): string | undefined {
-  const profile = typeof inputs?.profile === "string" ? inputs.profile : undefined;
+  const profile = profileOf(inputs);
   const key = settingNames(def.product, "ApiKey", profile);
   const noun = def.noun;
   const d = err.details;

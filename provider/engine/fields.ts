@@ -1,15 +1,13 @@
 /**
  * A resource is data: a table of its fields, like the spec's tables, read by the
- * generic engine (check.ts, diff.ts, plan.ts, provider.ts). See provider/README.md.
+ * generic engine (check.ts, diff.ts, plan.ts, resource-provider.ts). See provider/README.md.
  */
 import type { z } from "zod";
 import type { RuleViolation } from "../../rules/types";
 import type { Product } from "../config";
-import type { ResourceKind } from "../../sdk/tokens";
+import type { ResourceKind } from "../kinds";
 import type { SvcApiError, SvcClient } from "../client";
 import type { PathSegment } from "./unknown";
-import type { ReconcileSpec } from "./reconcile";
-import type { FieldDiff } from "./diff";
 
 /**
  * How a field changes:
@@ -107,8 +105,6 @@ export interface FieldSpec {
   put?: { path: string; bodyKey: string };
   /** For `action`: path of the POST (relative to the item path) and whether repeating it is harmless. */
   action?: { path: string; safeToRepeat: boolean; body?: (value: unknown) => unknown };
-  /** TSDoc-like note used in messages (optional). */
-  label?: string;
 }
 
 export type Fields = Record<string, FieldSpec>;
@@ -186,8 +182,6 @@ export interface ResourceHooks {
   adjustDiff?(diff: FieldDiff, olds: Props, news: Props, id: string): FieldDiff;
   /** A read answer that means the object is gone (a withdrawn quota request): refresh drops it like a 404. */
   goneWhen?(remote: Props): boolean;
-  /** Body of create beyond the fields (rare). */
-  createQuery?(inputs: Props): Record<string, string | undefined>;
 }
 
 export type Operation = "check" | "create" | "read" | "update" | "delete" | "adopt";
@@ -223,6 +217,25 @@ export interface ResourceDefinition {
    */
   reconcile?: ReconcileSpec | false;
   hooks?: ResourceHooks;
+}
+
+/** For `reconcile`: how a kind lists its objects and recognises the one a create made. */
+export interface ReconcileSpec {
+  /**
+   * Where to list (default: the create path, with `project_id` when the create body has
+   * one). `cursor`: an infrastructure list (`{items, pagination}`), walked by cursor
+   * instead of the Webhooks/Inboxes offset pages.
+   */
+  list?(body: Props, inputs: Props): { path: string; query?: Record<string, string | undefined>; cursor?: boolean };
+  /** Is this listed object the one `body` would have made? Default: every returned field sent on create is equal. */
+  matches?(remote: Props, body: Props, inputs: Props): boolean;
+}
+
+/** What diff found: the declared fields that changed, those that replace, and whether the old object goes first. */
+export interface FieldDiff {
+  changed: string[];
+  replaces: string[];
+  deleteBeforeReplace: boolean;
 }
 
 export interface AdoptionSpec {

@@ -6,7 +6,7 @@
  * safe to print.
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { pluginConfigSource, resolveConnection } from "../config";
+import { pluginConfigSource, profileOf, resolveConnection } from "../config";
 import { SECRET_INPUTS_KEY } from "./check";
 import type { Props, ResourceDefinition } from "./fields";
 import { redact, redactError, secretTexts, withSecrets } from "./redact";
@@ -68,15 +68,10 @@ function keepSecretNames(inputs: Props, outs: Props | undefined): Props | undefi
   return names === undefined || !outs ? outs : { ...outs, [SECRET_INPUTS_KEY]: names };
 }
 
-function profileOf(props: (Props | undefined)[]): string | undefined {
-  for (const p of props) if (typeof p?.profile === "string") return p.profile;
-  return undefined;
-}
-
 /** The API key the call uses (never in a message, but hidden should one echo it). */
 function apiKeyOf(def: ResourceDefinition, props: (Props | undefined)[]): string | undefined {
   try {
-    return resolveConnection(pluginConfigSource(), def.product, profileOf(props)).apiKey;
+    return resolveConnection(pluginConfigSource(), def.product, props.map(profileOf).find((p) => p !== undefined)).apiKey;
   } catch {
     return undefined;
   }

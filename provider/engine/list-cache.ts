@@ -82,8 +82,3 @@ export async function readFromListing(def: ResourceDefinition, client: SvcClient
     return undefined;
   }
 }
-
-/** Forget every listing (tests). */
-export function clearListings(client: SvcClient): void {
-  states.delete(client);
-}

@@ -39,20 +39,8 @@ import { claimsOf, type KindClaims } from "./claims";
 import { createJournal, JOURNAL_SCOPE, type CreateJournal, type HeldObject } from "./create-journal";
 import { fieldEqual } from "./diff";
 import { note } from "./errors";
-import type { Props, ResourceDefinition } from "./fields";
+import type { Props, ReconcileSpec, ResourceDefinition } from "./fields";
 import { jsonEqual } from "./json";
-
-/** How a kind lists its objects and recognises the one a create made. */
-export interface ReconcileSpec {
-  /**
-   * Where to list (default: the create path, with `project_id` when the create body has
-   * one). `cursor`: an infrastructure list (`{items, pagination}`), walked by cursor
-   * instead of the Webhooks/Inboxes offset pages.
-   */
-  list?(body: Props, inputs: Props): { path: string; query?: Record<string, string | undefined>; cursor?: boolean };
-  /** Is this listed object the one `body` would have made? Default: every returned field sent on create is equal. */
-  matches?(remote: Props, body: Props, inputs: Props): boolean;
-}
 
 /** Creates sent again after a lost answer and nothing found, before giving up with the unknown outcome. */
 const MAX_RESENDS = 4;

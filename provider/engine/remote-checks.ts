@@ -8,7 +8,7 @@
  * was not checked.
  */
 import { SvcApiError, SvcConnectionError } from "../client";
-import { pluginConfigSource, settingNames } from "../config";
+import { pluginConfigSource, profileOf, settingNames } from "../config";
 import { addressOf, missingPathMessage, note } from "./errors";
 import type { CheckFailure, OperationContext, Props, ResourceDefinition } from "./fields";
 
@@ -36,6 +36,21 @@ function skipSetting(): boolean | CheckFailure {
   return { property: "", reason: `${SKIP_REMOTE_CHECKS.configKey} (or ${SKIP_REMOTE_CHECKS.envVar}) must be true or false, not ${JSON.stringify(raw)}.` };
 }
 
+/**
+ * A read a remote check makes, once per process per connection (the context's cache):
+ * its answer, or undefined when this read is not allowed or not known (the check is
+ * skipped; the apply's own refusal still says why). A service that cannot be reached
+ * at all fails the preview instead (`remoteCheckFailures`).
+ */
+export async function readForCheck<T>(ctx: OperationContext, key: string, load: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await ctx.cached(key, load);
+  } catch (err) {
+    return unlessUnreachable(err);
+  }
+}
+
+/** Kinds whose skipped checks were noted: one warning per kind and process (a message, no result). */
 const warned = new Set<string>();
 
 /** The definition's remote checks, or the failure saying why they could not run. */
@@ -54,7 +69,7 @@ export async function remoteCheckFailures(def: ResourceDefinition, inputs: Props
     return await def.hooks.checkRemote(inputs, ctx, olds);
   } catch (err) {
     if (!isUnreachable(err)) throw err;
-    return [{ property: "", reason: unreachableMessage(def, err as Error, typeof inputs.profile === "string" ? inputs.profile : undefined) }];
+    return [{ property: "", reason: unreachableMessage(def, err as Error, profileOf(inputs)) }];
   }
 }
 

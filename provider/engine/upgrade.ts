@@ -22,7 +22,7 @@
  * wrote before the change as a fixture (test/fixtures/state/<version>/).
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import type { ResourceKind } from "../../sdk/tokens";
+import type { ResourceKind } from "../kinds";
 import { limitsBeforeOfDeclaredNames } from "../infra/quota-limits";
 import { PACKAGE_VERSION } from "../version";
 import { PartialFailure } from "./errors";

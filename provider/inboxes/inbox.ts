@@ -16,7 +16,8 @@ import type { SvcApiError } from "../client";
 import { note } from "../engine/errors";
 import type { CheckFailure, OperationContext, Props, ResourceDefinition } from "../engine/fields";
 import { containsUnknown } from "../engine/unknown";
-import { unlessUnreachable } from "../engine/remote-checks";
+import { readForCheck } from "../engine/remote-checks";
+import { planAllocation } from "../engine/stack-run";
 
 /** `GET /v1/plan` (emulator/docs/inboxes.md). `null` limits are unlimited. */
 export interface InboxPlan {
@@ -37,26 +38,21 @@ export interface InboxUsage {
 export const ALLOCATION_METRIC: Record<InboxTransport, "inboxes" | "http_bins"> = { email: "inboxes", http: "http_bins" };
 const METRIC_NOUN: Record<string, string> = { inboxes: "email addresses", http_bins: "request bins" };
 
-/** Plan and usage as preview knows them, plus the new inboxes this process has judged (so several add up). */
+/** Plan and usage as preview knows them. */
 export interface InboxAccount {
   plan: InboxPlan;
   usage: InboxUsage;
-  planned: Record<string, number>;
 }
 
 /** Plan and usage, read once per process per connection; undefined when the key cannot read them. */
 export async function planAndUsage(ctx: OperationContext): Promise<InboxAccount | undefined> {
-  try {
-    return await ctx.cached("inboxes:plan+usage", async () => {
-      const [plan, usage] = await Promise.all([
-        ctx.client.request<InboxPlan>({ method: "GET", path: "/v1/plan" }),
-        ctx.client.request<InboxUsage>({ method: "GET", path: "/v1/usage" }),
-      ]);
-      return { plan: plan.body, usage: usage.body, planned: { inboxes: 0, http_bins: 0 } };
-    });
-  } catch (err) {
-    return unlessUnreachable(err);
-  }
+  return readForCheck(ctx, "inboxes:plan+usage", async () => {
+    const [plan, usage] = await Promise.all([
+      ctx.client.request<InboxPlan>({ method: "GET", path: "/v1/plan" }),
+      ctx.client.request<InboxUsage>({ method: "GET", path: "/v1/usage" }),
+    ]);
+    return { plan: plan.body, usage: usage.body };
+  });
 }
 
 /** Where preview judges a plan gate from an inbox's inputs (and the old inputs, empty when new). */
@@ -69,17 +65,16 @@ async function planGates(inputs: Props, ctx: OperationContext, olds: Props): Pro
   if (!creating && !phraseSent) return [];
   const known = await planAndUsage(ctx);
   if (!known) return [];
-  const { plan, usage, planned } = known;
+  const { plan, usage } = known;
   const failures: CheckFailure[] = [];
   if (phraseSent && inboxNeedsPhraseGate({ phrase: inputs.phrase }) && !plan.features[PHRASE_FEATURE]) {
     failures.push({ property: "phrase", reason: phraseMessage(plan.name) });
   }
   if (creating && !containsUnknown(inputs.transport)) {
     const metric = ALLOCATION_METRIC[(inputs.transport as InboxTransport) ?? "email"];
-    const limit = plan.limits[metric];
-    const current = usage[metric] + (planned[metric] ?? 0);
-    if (limit !== null && current >= limit) failures.push({ property: "transport", reason: allocationMessage(metric, limit, current) });
-    else planned[metric] = (planned[metric] ?? 0) + 1;
+    // The new inboxes of the whole run add up (stack-run.ts).
+    const allocation = planAllocation(ctx.client, metric, usage[metric], plan.limits[metric]);
+    if (!allocation.taken) failures.push({ property: "transport", reason: allocationMessage(metric, plan.limits[metric], allocation.current) });
   }
   return failures;
 }

@@ -18,11 +18,10 @@
  */
 import { z } from "zod";
 import { QUOTA_SCOPES, quotaLimitsViolations, serviceViolations } from "../../rules/quota";
-import type { FieldDiff } from "../engine/diff";
-import type { CheckFailure, OperationContext, PlannedCall, Props, ResourceDefinition } from "../engine/fields";
-import { unlessUnreachable } from "../engine/remote-checks";
+import type { CheckFailure, FieldDiff, OperationContext, PlannedCall, Props, ResourceDefinition } from "../engine/fields";
+import { readForCheck } from "../engine/remote-checks";
 import { containsUnknown } from "../engine/unknown";
-import { claimQuotas } from "./quota-claims";
+import { claimQuotas } from "../engine/stack-run";
 
 const quotaPath = (service: string) => `/api/v1/quota/${encodeURIComponent(service)}`;
 
@@ -34,14 +33,10 @@ function parseId(id: string): { service: string; region: string | undefined } {
 /** `GET /api/v1/quota/{service}` (in a region) of the key's own project, once per process per connection; undefined when unreadable. */
 async function keyQuota(ctx: OperationContext, service: string, region: unknown): Promise<{ project_id: string; limits: Record<string, number> } | undefined> {
   const r = typeof region === "string" && region !== "" ? region : undefined;
-  try {
-    return await ctx.cached(`infra:quota:${service}:${r ?? ""}`, async () => {
-      const res = await ctx.client.request<{ project_id: string; limits: Record<string, number> }>({ method: "GET", path: quotaPath(service), query: { region: r } });
-      return res.body;
-    });
-  } catch (err) {
-    return unlessUnreachable(err);
-  }
+  return readForCheck(ctx, `infra:quota:${service}:${r ?? ""}`, async () => {
+    const res = await ctx.client.request<{ project_id: string; limits: Record<string, number> }>({ method: "GET", path: quotaPath(service), query: { region: r } });
+    return res.body;
+  });
 }
 
 /** The current limits of `service` (in a region) for the key's project; undefined when unreadable. */
@@ -105,7 +100,7 @@ async function projectWideClaimedTwice(inputs: Props, ctx: OperationContext): Pr
   if ([service, region, projectId, limits].some(containsUnknown) || typeof service !== "string") return [];
   const id = quotaLimitsDefinition.singleton!.idOf(inputs);
   const names = Object.keys(limitsOf(limits)).filter((name) => QUOTA_SCOPES[name] === "project");
-  const twin = claimQuotas(ctx, id, ["infra:QuotaLimits", projectId ?? null, service], region, names);
+  const twin = claimQuotas(ctx.client, id, ["infra:QuotaLimits", projectId ?? null, service], region, names);
   if (!twin) return [];
   const other = parseId(twin.by).region;
   return [

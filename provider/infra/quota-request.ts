@@ -16,16 +16,16 @@
  * - delete withdraws an open request; a decided one is dropped from the state with a note.
  */
 import { z } from "zod";
-import { OPEN_QUOTA_REQUEST_STATES, QUOTA_SCOPES, QUOTA_SERVICES, quotaRequestViolations, type QuotaRequestRecord, type QuotaRequestState } from "../../rules/quota";
+import { countedRegion, OPEN_QUOTA_REQUEST_STATES, QUOTA_SCOPES, QUOTA_SERVICES, quotaRequestViolations, type QuotaRequestRecord, type QuotaRequestState } from "../../rules/quota";
 import { isApiError } from "../client";
 import { note, PartialFailure } from "../engine/errors";
 import type { ApplyContext, CheckFailure, OperationContext, Props, ResourceDefinition } from "../engine/fields";
 import { containsUnknown } from "../engine/unknown";
-import { claimQuotas, regionOf } from "./quota-claims";
 import { currentLimits, otherProjectThanKey } from "./quota-limits";
 import { unlessUnreachable } from "../engine/remote-checks";
 import { interruptedCreatePending } from "../engine/reconcile";
-import { createBody } from "../engine/resource-provider";
+import { claimQuotas } from "../engine/stack-run";
+import { createBody } from "../engine/values";
 
 const REQUEST_PATH = "/api/v1/quota-request/";
 const DECIDED: QuotaRequestState[] = ["approved", "rejected"];
@@ -78,10 +78,10 @@ async function checkAgainstService(inputs: Props, ctx: OperationContext, olds: P
       r.id === adoptId || (!isNew && r.service === olds.service && JSON.stringify(r.limits) === JSON.stringify(olds.limits) && r.justification === olds.justification);
     // An earlier run killed while filing this very request: the create adopts what it filed.
     const resumes = isNew && interruptedCreatePending(quotaRequestDefinition, ctx.client, createBody(quotaRequestDefinition, inputs));
-    const same = (r: QuotaRequestRecord) => Object.keys(r.limits).filter((n) => n in requested && regionOf(n, r.region) === regionOf(n, region));
+    const same = (r: QuotaRequestRecord) => Object.keys(r.limits).filter((n) => n in requested && countedRegion(n, r.region) === countedRegion(n, region));
     const clash = resumes ? undefined : (await openRequests(ctx, projectId))?.find((r) => !own(r) && r.service === service && same(r).length > 0);
-    // Resources of this program: the SDK passes each one's name (absent from older state: not checked).
-    const twin = typeof inputs.resourceName === "string" ? claimQuotas(ctx, inputs.resourceName, ["infra:QuotaRequest", projectId ?? null, service], region, names) : undefined;
+    // Resources of this program (stack-run.ts): the SDK passes each one's name (absent from older state: not checked).
+    const twin = typeof inputs.resourceName === "string" ? claimQuotas(ctx.client, inputs.resourceName, ["infra:QuotaRequest", projectId ?? null, service], region, names) : undefined;
     if (twin) {
       failures.push({
         property: "limits",
@@ -106,7 +106,7 @@ async function waitForDecision(ctx: ApplyContext, outputs: Props, news: Props, c
   let current = outputs;
   let pause = DECISION_POLL.firstMs;
   const keep = (message: string): never => {
-    throw new PartialFailure(message, ctx.id, { ...current, __provider: news.__provider });
+    throw new PartialFailure(message, ctx.id, current);
   };
   for (;;) {
     const state = current.state as QuotaRequestState;

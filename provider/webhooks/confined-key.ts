@@ -9,19 +9,13 @@
  * `projectId` names another project than the key's.
  */
 import type { CheckFailure, OperationContext } from "../engine/fields";
-import { unlessUnreachable } from "../engine/remote-checks";
+import { readForCheck } from "../engine/remote-checks";
 import { containsUnknown } from "../engine/unknown";
 
 /** The project the key is confined to; undefined for a workspace key, or when it cannot be read. */
 async function confinedProject(ctx: OperationContext): Promise<string | undefined> {
-  try {
-    const me = await ctx.cached("webhooks:auth-me", async () => (await ctx.client.request<{ project_id?: unknown }>({ method: "GET", path: "/v1/auth/me" })).body);
-    return typeof me.project_id === "string" && me.project_id !== "" ? me.project_id : undefined;
-  } catch (err) {
-    // A service that cannot be reached fails the preview (remote-checks.ts); another refused read
-    // (an older service) skips this check: the apply's own 403 still says why.
-    return unlessUnreachable(err);
-  }
+  const me = await readForCheck(ctx, "webhooks:auth-me", async () => (await ctx.client.request<{ project_id?: unknown }>({ method: "GET", path: "/v1/auth/me" })).body);
+  return typeof me?.project_id === "string" && me.project_id !== "" ? me.project_id : undefined;
 }
 
 /** A preview failure on `property` when the key is confined and the resource declares workspace-wide `what`. */

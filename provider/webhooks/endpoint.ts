@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { ASSUMED_ENDPOINT_BOUNDS as BOUNDS, ENDPOINT_LIMITS, endpointViolations, maxAttemptsViolation } from "../../rules/endpoint";
-import { isApiError, type SvcApiError } from "../client";
+import type { SvcApiError } from "../client";
 import { violationFailure } from "../engine/check";
 import { note, PartialFailure } from "../engine/errors";
 import { jsonEqual } from "../engine/json";
@@ -161,7 +161,7 @@ export const endpointDefinition: ResourceDefinition = {
       throw new PartialFailure(
         `Endpoint ${ctx.id} was ${created ? "created" : "updated"} but is not verified (${reason}). Make ${String(news.url)} answer the signed webhook.verify event with a 2xx that echoes the challenge token, then run \`pulumi up\` again: the endpoint is kept in the state and verification is retried. Set verify: false to skip verification.`,
         ctx.id,
-        { ...outputs, verified: false, __provider: news.__provider },
+        { ...outputs, verified: false },
       );
     },
 
@@ -189,15 +189,14 @@ export const endpointDefinition: ResourceDefinition = {
     async onDeleteRefused(err, ctx, props) {
       if (err.reason !== "endpoint_has_pending_deliveries") throw err;
       const drainSeconds = typeof props.drainTimeoutSeconds === "number" ? props.drainTimeoutSeconds : 0;
-      const deadline = drainDeadlines.get(ctx.id) ?? Date.now() + drainSeconds * 1000;
-      drainDeadlines.set(ctx.id, deadline);
+      const deadline = drainDeadlines.get(ctx) ?? Date.now() + drainSeconds * 1000;
+      drainDeadlines.set(ctx, deadline);
       let pending = Number(err.details.count ?? 0);
       while (Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, Math.min(DRAIN_POLL_MS, Math.max(0, deadline - Date.now()))));
         pending = await countPendingDeliveries(ctx);
         if (pending === 0) return "retry";
       }
-      drainDeadlines.delete(ctx.id);
       // The service disabled it while refusing, but it stays in the state as it was: put the
       // status back, so the state and the service agree (a program that declares it again gets it as it says).
       const enabledAgain = props.status === "enabled" && (await enableAgain(ctx));
@@ -206,8 +205,11 @@ export const endpointDefinition: ResourceDefinition = {
   },
 };
 
-/** Deadlines of deletes waiting for deliveries to drain, so a re-refused DELETE does not restart the clock. */
-const drainDeadlines = new Map<string, number>();
+/**
+ * Deadlines of deletes waiting for deliveries to drain, so a re-refused DELETE does not
+ * restart the clock: one per delete (its context), never shared with a later delete.
+ */
+const drainDeadlines = new WeakMap<ApplyContext, number>();
 
 function pendingDeliveriesMessage(id: string, count: number, drainSeconds: number, enabledAgain = false): string {
   const pending = `Endpoint ${id} was not deleted: ${count} deliveries are still pending (queued, sending or waiting for a retry)${drainSeconds > 0 ? ` after waiting ${drainSeconds} s` : ""}.`;
@@ -241,5 +243,3 @@ async function countPendingDeliveries(ctx: ApplyContext): Promise<number> {
   }
   return pending;
 }
-
-export const isPendingDeliveriesRefusal = (e: unknown): e is SvcApiError => isApiError(e, 409) && e.reason === "endpoint_has_pending_deliveries";

@@ -17,9 +17,10 @@ import type { RuleViolation } from "../../rules/types";
 import type { OperationContext, Props, ResourceDefinition } from "../engine/fields";
 import { containsUnknown } from "../engine/unknown";
 import { otherProjectWithConfinedKey, workspaceWideWithConfinedKey } from "./confined-key";
-import { unlessUnreachable } from "../engine/remote-checks";
+import { readForCheck } from "../engine/remote-checks";
 import { interruptedCreatePending } from "../engine/reconcile";
-import { createBody } from "../engine/resource-provider";
+import { replacedDeleteFirst } from "../engine/stack-run";
+import { createBody } from "../engine/values";
 
 /* ---------- scopes and ids, shared with the policy resource ---------- */
 
@@ -76,30 +77,12 @@ interface CatalogEntry {
 }
 
 /** The catalog of one scope: ONE listing (every page) per scope per process and connection. */
-async function catalogOf(ctx: OperationContext, projectId: string | undefined): Promise<CatalogEntry[] | undefined> {
-  try {
-    return await ctx.cached(`webhooks:event-types:${projectId ?? ""}`, () => ctx.client.listAll<CatalogEntry>("/v1/event-types", { project_id: projectId }));
-  } catch (err) {
-    // A key that cannot list: the create's own 409 is still explained (a refused key or no answer fails preview).
-    return unlessUnreachable(err);
-  }
+function catalogOf(ctx: OperationContext, projectId: string | undefined): Promise<CatalogEntry[] | undefined> {
+  return readForCheck(ctx, `webhooks:event-types:${projectId ?? ""}`, () => ctx.client.listAll<CatalogEntry>("/v1/event-types", { project_id: projectId }));
 }
 
-/**
- * Replacements keeping their name (profile, project, name), seen by the first Check of
- * this process. When Diff says replace, the engine calls Check again with NO old inputs
- * (pulumi/pulumi step_generator.go, "recompute the default values"); that call cannot
- * tell its own entry from someone else's, so the first Check leaves word here. Each
- * mark serves one second Check. (A second resource of the same program declaring the
- * same name would then pass preview and fail at create with event_type_exists, explained.)
- */
-const replacementsKeepingName = new Set<string>();
-
-/** A change of description or schema: there is no update route, so the entry is replaced. */
-function replacesEntry(olds: Props, inputs: Props): boolean {
-  const schema = (v: unknown) => (isObject(v) ? canonicalJson(v) : null);
-  return (olds.description ?? null) !== (inputs.description ?? null) || schema(olds.payloadSchema) !== schema(inputs.payloadSchema);
-}
+/** The entry's unique key (profile, scope, name), as stack-run.ts keeps it. */
+const uniqueKey = (inputs: Props) => JSON.stringify(["webhooks:EventType", inputs.profile ?? null, inputs.projectId ?? null, inputs.name]);
 
 const adoptFix = (name: string) =>
   `Set \`adoptExisting: true\` on this resource to take the existing entry over (it is replaced only if its description or schema differ), or choose another name.`;
@@ -145,14 +128,10 @@ export const eventTypeDefinition: ResourceDefinition = {
       const confined = projectId === undefined ? await workspaceWideWithConfinedKey(ctx, "projectId", "an event type with no projectId") : await otherProjectWithConfinedKey(ctx, projectId, "event type");
       if (confined.length > 0) return confined;
       if (inputs.adoptExisting === true || typeof name !== "string" || containsUnknown(name) || containsUnknown(projectId)) return [];
-      const key = JSON.stringify([inputs.profile ?? null, projectId ?? null, name]);
       // This resource's own entry (an update or a replacement keeping the name) is no clash.
-      if (olds.name === name && (olds.projectId ?? null) === (projectId ?? null) && (olds.profile ?? null) === (inputs.profile ?? null)) {
-        if (replacesEntry(olds, inputs)) replacementsKeepingName.add(key);
-        return [];
-      }
-      // The engine's second Check of that replacement, with no old inputs: the entry found is its own.
-      if (olds.name === undefined && replacementsKeepingName.delete(key)) return [];
+      if (olds.name === name && (olds.projectId ?? null) === (projectId ?? null) && (olds.profile ?? null) === (inputs.profile ?? null)) return [];
+      // The engine's second Check of a replacement that Diff said keeps the name, with no old inputs: the entry found is its own.
+      if (olds.name === undefined && replacedDeleteFirst.has(uniqueKey(inputs))) return [];
       // An earlier run killed while registering this very entry: the create adopts what it made.
       if (interruptedCreatePending(eventTypeDefinition, ctx.client, createBody(eventTypeDefinition, inputs))) return [];
       const scope = typeof projectId === "string" ? projectId : undefined;
@@ -164,6 +143,12 @@ export const eventTypeDefinition: ResourceDefinition = {
           reason: `Event type "${name}" is already registered ${scope ? `in project ${scope}` : "workspace-wide"} (409 conflict, event_type_exists). ${adoptFix(name)}`,
         },
       ];
+    },
+
+    // Diff decides the replacement; the engine's second Check, which comes after it, learns it here (stack-run.ts).
+    adjustDiff(diff, _olds, news) {
+      if (diff.deleteBeforeReplace) replacedDeleteFirst.add(uniqueKey(news));
+      return diff;
     },
 
     explainError(err, _operation, inputs) {

@@ -6,7 +6,7 @@
  * cost an early warning, never a wrong change.
  */
 import type { OperationContext } from "../engine/fields";
-import { unlessUnreachable } from "../engine/remote-checks";
+import { readForCheck } from "../engine/remote-checks";
 
 export const MAX_ATTEMPTS_BY_PLAN: Record<string, number> = { free: 5, pro: 15, enterprise: 30 };
 
@@ -32,12 +32,7 @@ export interface WorkspaceInfo {
 
 /** `GET /v1/workspace`, read once per process per connection; undefined when it cannot be read. */
 export async function readWorkspace(ctx: OperationContext): Promise<WorkspaceInfo | undefined> {
-  try {
-    return await ctx.cached("webhooks:workspace", async () => (await ctx.client.request<WorkspaceInfo>({ method: "GET", path: "/v1/workspace" })).body);
-  } catch (err) {
-    // A read this key may not make, an older service: skip the early check (but a refused key or no answer fails preview).
-    return unlessUnreachable(err);
-  }
+  return readForCheck(ctx, "webhooks:workspace", async () => (await ctx.client.request<WorkspaceInfo>({ method: "GET", path: "/v1/workspace" })).body);
 }
 
 /** The plan's max_attempts ceiling, when the plan can be read and is known. */

@@ -10,7 +10,7 @@ import { BROKER_QUEUE_KINDS, brokerHostNotAllowed, brokerHostPort, EVENT_TYPE_SO
 import type { RuleViolation } from "../../rules/types";
 import { jsonEqual } from "../engine/json";
 import type { Props, ResourceDefinition } from "../engine/fields";
-import { writtenUnseen } from "../engine/resource-provider";
+import { writtenUnseen } from "../engine/values";
 import { containsUnknown } from "../engine/unknown";
 import { otherProjectWithConfinedKey } from "./confined-key";
 import { planHasFeature, readWorkspace } from "./plan-ceilings";

@@ -3,7 +3,7 @@
  * `new pulumi.Config("svc")`, else the environment) and return plain data.
  */
 import { isApiError } from "../../provider/client";
-import { remoteFields } from "../../provider/engine/resource-provider";
+import { remoteFields } from "../../provider/engine/values";
 import { inboxDefinition, type InboxPlan, type InboxUsage } from "../../provider/inboxes/inbox";
 import { settingNames } from "../../provider/config";
 import { programContext } from "../program";

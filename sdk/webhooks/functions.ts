@@ -5,7 +5,8 @@
  */
 import { isApiError } from "../../provider/client";
 import { explainApiError } from "../../provider/engine/errors";
-import { operationContext, remoteFields } from "../../provider/engine/resource-provider";
+import { operationContext } from "../../provider/engine/connection";
+import { remoteFields } from "../../provider/engine/values";
 import { endpointDefinition } from "../../provider/webhooks/endpoint";
 import { programConfig } from "../program";
 import { walkList } from "../walk";

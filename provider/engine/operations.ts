@@ -1,0 +1,395 @@
+/**
+ * The engine's operations on one kind: check, diff, create, read, update and delete as
+ * typed functions of a definition (a table of fields plus a few hooks) and the
+ * connection its `profile` input chooses from the process's settings (config.ts: what
+ * the front end's configure gave, else the environment). They know nothing of how Pulumi calls them:
+ * the dynamic provider (resource-provider.ts) is one front end over them, a native
+ * provider can be another. Nothing here knows any particular resource.
+ *
+ * Values are camelCase, as the program declares them: `Inputs` are declared inputs,
+ * `Outputs` what the state keeps (every field present, write-only values as last
+ * applied). A create or update that did part of its work throws a `PartialFailure`
+ * whose properties are the outputs the state must keep.
+ */
+import { isApiError } from "../client";
+import { InvalidSettingError, MissingSettingError, profileOf, reconcileWindowSeconds } from "../config";
+import { canonicalJson } from "../../rules/event-schema";
+import { checkInputs } from "./check";
+import { claimsOf, holdId } from "./claims";
+import { operationContext } from "./connection";
+import { declared, diffFields, fieldChanged, fieldEqual } from "./diff";
+import { explainApiError, note, PartialFailure } from "./errors";
+import { asIs, fieldEntries, type ApplyContext, type CheckFailure, type OperationContext, type PlannedCall, type Props, type ResourceDefinition } from "./fields";
+import { readFromListing } from "./list-cache";
+import { planUpdate } from "./plan";
+import { createReconciled } from "./reconcile";
+import { remoteCheckFailures } from "./remote-checks";
+import { containsUnknown } from "./unknown";
+import { completeOutputs, createBody, fieldRoles, keptValues, rebuildInputs, remoteFields, writeOnlyAsRead } from "./values";
+
+/** Declared inputs (camelCase), as the program gives them. */
+export type Inputs = Props;
+/** What the state keeps of a resource (camelCase): every field present. */
+export type Outputs = Props;
+
+export interface CheckRequest {
+  /** The previous inputs; empty for a resource not created yet (and on the engine's second Check of a replacement). */
+  olds: Inputs;
+  news: Inputs;
+}
+export interface CheckResponse {
+  /** The inputs with defaults filled in. */
+  inputs: Inputs;
+  failures: CheckFailure[];
+}
+
+export interface DiffRequest {
+  id: string;
+  /** The stored outputs. */
+  olds: Outputs;
+  /** The checked inputs. */
+  news: Inputs;
+}
+export interface DiffResponse {
+  changes: boolean;
+  replaces: string[];
+  deleteBeforeReplace: boolean;
+}
+
+export interface CreateRequest {
+  inputs: Inputs;
+}
+export interface CreateResponse {
+  id: string;
+  outputs: Outputs;
+}
+
+export interface ReadRequest {
+  id: string;
+  /** The stored outputs; undefined when reading an object the state does not hold. */
+  outputs?: Outputs;
+}
+/** The object as the service shows it, or `gone` when it no longer exists (deleted outside Pulumi). */
+export type ReadResponse = { gone: true } | { gone: false; id: string; outputs: Outputs; inputs: Inputs };
+
+export interface UpdateRequest {
+  id: string;
+  /** The stored outputs. */
+  olds: Outputs;
+  news: Inputs;
+}
+export interface UpdateResponse {
+  outputs: Outputs;
+}
+
+export interface DeleteRequest {
+  id: string;
+  outputs: Outputs;
+}
+
+export interface Operations {
+  readonly definition: ResourceDefinition;
+  check(req: CheckRequest): Promise<CheckResponse>;
+  diff(req: DiffRequest): DiffResponse;
+  create(req: CreateRequest): Promise<CreateResponse>;
+  read(req: ReadRequest): Promise<ReadResponse>;
+  update(req: UpdateRequest): Promise<UpdateResponse>;
+  delete(req: DeleteRequest): Promise<void>;
+}
+
+export function operationsFor(def: ResourceDefinition): Operations {
+  const idField = def.idField ?? "id";
+
+  const withItem = (ctx: OperationContext, id: string): ApplyContext => ({ client: ctx.client, profile: ctx.profile, cached: ctx.cached, id, def, itemPath: def.paths.item(id) });
+  /** Every id the engine names is held by a resource of the stack: never another create's candidate (claims.ts). */
+  const applyContext = (id: string, props: Props | undefined): ApplyContext => {
+    const ctx = operationContext(def, profileOf(props));
+    holdId(ctx.client, def.kind, id);
+    return withItem(ctx, id);
+  };
+  const roles = fieldRoles(def);
+
+  /** Run planned calls in order; each success marks its fields applied in `outputs`. */
+  async function runCalls(ctx: ApplyContext, calls: PlannedCall[], news: Inputs, outputs: Outputs): Promise<Props> {
+    let current = outputs;
+    for (const call of calls) {
+      const idInBody = def.paths.idInBody && call.kind === "patch" ? { [def.paths.idInBody]: ctx.id } : undefined;
+      const body = idInBody ? { ...idInBody, ...(call.body as Props) } : call.body;
+      // An id in the body is the only one: the item path's query names it for GET and DELETE alone.
+      const itemPath = idInBody ? ctx.itemPath.split("?")[0]! : ctx.itemPath;
+      const res = await ctx.client.request<Props>({ method: call.method, path: itemPath + call.path, body, safeToRepeat: call.safeToRepeat });
+      current = absorbResponse(call, res.body ?? {}, news, current);
+    }
+    return current;
+  }
+
+  function absorbResponse(call: PlannedCall, response: Props, news: Inputs, outputs: Outputs): Props {
+    const next: Props = { ...outputs, ...keptValues(def, news, (n) => call.fields.includes(n)) };
+    // A whole object in the answer (a singleton's write answers the whole setting).
+    if (response[idField] !== undefined || def.singleton) Object.assign(next, remoteFields(def, response));
+    else
+      for (const name of call.fields) {
+        const spec = def.fields[name]!;
+        if (spec.writeOnly || spec.mode === "action") continue;
+        next[name] = spec.api && spec.api in response ? (spec.codec ?? asIs).fromApi(response[spec.api]) : (news[name] ?? null);
+      }
+    return { ...next, ...def.hooks?.extraOutputs?.(response, next) };
+  }
+
+  /**
+   * A call failed. When the object is the resource's (`keep`), the state keeps it with
+   * what was applied (a partial failure); otherwise the error alone, and the state keeps
+   * what it had.
+   */
+  function failPartway(err: unknown, id: string, outputs: Outputs, news: Inputs, operation: "create" | "update" | "adopt", keep: boolean): never {
+    const error = isApiError(err) ? explainApiError(def, err, operation, news, id) : (err as Error);
+    if (!keep) throw error;
+    throw completed(new PartialFailure(`The ${def.noun} ${id} exists but was not fully brought to the declared state: ${error.message}`, id, outputs));
+  }
+
+  /** A partial failure with every output present (a hook's may lack some). */
+  const completed = (failure: PartialFailure) => new PartialFailure(failure.message, failure.id, completeOutputs(def, failure.properties));
+
+  async function converge(ctx: ApplyContext, calls: PlannedCall[], olds: Props | undefined, news: Inputs, outputs: Outputs, operation: "create" | "update" | "adopt", created: boolean): Promise<Props> {
+    let current = outputs;
+    // Does a failure leave an object the state must keep? A created or adopted object: at once.
+    // An update: once one of its calls succeeded (before, the state's values still hold).
+    // A singleton taken over: once one of its writes succeeded (before, nothing is the resource's).
+    let keepOnFailure = operation !== "update" && !def.singleton;
+    for (const call of calls) {
+      try {
+        current = await runCalls(ctx, [call], news, current);
+        keepOnFailure = true;
+      } catch (err) {
+        failPartway(err, ctx.id, current, news, operation, keepOnFailure);
+      }
+    }
+    const complete = completeOutputs(def, current);
+    if (!def.hooks?.afterApply) return complete;
+    let after: Props;
+    try {
+      after = await def.hooks.afterApply(ctx, { created, olds, news, outputs: complete });
+    } catch (err) {
+      throw err instanceof PartialFailure ? completed(err) : err;
+    }
+    // Most of the time the hook has nothing to do and hands the outputs back as they were.
+    return after === complete ? complete : completeOutputs(def, after);
+  }
+
+  /** diff names the resource's id too; it needs no connection, so one that cannot be made is left for the operations. */
+  function holdNamedId(id: string, props: Props): void {
+    try {
+      applyContext(id, props);
+    } catch {
+      // check has said what is missing
+    }
+  }
+
+  const idOf = (response: Props) => (def.idOf ? def.idOf(response) : String(response[idField]));
+
+  /** The id to adopt: the definition's own rule, else the `adoptId` input. */
+  function adoptionId(news: Inputs): string | undefined {
+    if (def.adoption) return def.adoption.idFrom(news);
+    return typeof news.adoptId === "string" && news.adoptId !== "" ? news.adoptId : undefined;
+  }
+
+  async function create({ inputs: news }: CreateRequest): Promise<CreateResponse> {
+    if (def.singleton) return takeOver(news);
+    const adoptId = adoptionId(news);
+    if (adoptId === undefined) return createNew(news);
+    const adopted = await adopt(adoptId, news);
+    // The object is this resource's now (claims.ts `adopted`): the delete of a resource that held it before must not remove it.
+    claimsOf(operationContext(def, profileOf(news)).client, def.kind).adopted.add(adopted.id);
+    return adopted;
+  }
+
+  async function createNew(news: Inputs): Promise<CreateResponse> {
+    const ctx = operationContext(def, profileOf(news));
+    const body = createBody(def, news);
+    let response: Props;
+    let found: boolean;
+    try {
+      // An unknown outcome is reconciled by a listing: adopt what the create made, or send it again.
+      ({ object: response, found } = await createReconciled(def, ctx.client, body, news, idOf));
+    } catch (err) {
+      throw isApiError(err) ? explainApiError(def, err, "create", news) : err;
+    }
+    const id = idOf(response);
+    const created: Props = { ...remoteFields(def, response), ...keptValues(def, news) };
+    // An object found by listing matched every field the service shows, not the write-only ones:
+    // those that can be written are written, so the resource never claims values it may not carry.
+    if (found) for (const [name] of roles.rewritableWriteOnly) created[name] = null;
+    const outputs = { ...created, ...def.hooks?.extraOutputs?.(response, created) };
+    // Fields create does not take (e.g. status) are applied right after, only when they differ.
+    const applyLater = (name: string) => def.fields[name]!.onCreate === false || (found && def.fields[name]!.writeOnly === true);
+    const anyLater = found || roles.afterCreate.some(([name, spec]) => fieldChanged(spec, name, outputs, news));
+    const later = anyLater ? planUpdate(def, outputs, news).filter((c) => c.fields.every(applyLater)) : [];
+    const outs = await converge(withItem(ctx, id), later, undefined, news, outputs, "create", true);
+    return { id, outputs: outs };
+  }
+
+  /** Bring an existing object (adoptId) to the declared state with PATCH/PUT instead of POST. */
+  async function adopt(id: string, news: Inputs): Promise<CreateResponse> {
+    const ctx = applyContext(id, news);
+    let remote: Props;
+    try {
+      remote = (await ctx.client.request<Props>({ method: "GET", path: ctx.itemPath })).body ?? {};
+    } catch (err) {
+      if (isApiError(err, 404) && def.adoption?.createWhenMissing) return createNew(news);
+      if (isApiError(err, 404)) throw new Error(`adoptId ${id}: no ${def.noun} with this id is visible to the API key in use. Check the id and the profile.`);
+      throw isApiError(err) ? explainApiError(def, err, "adopt", news, id) : err;
+    }
+    const olds: Props = { ...remoteFields(def, remote), ...keptValues(def, news, (n) => def.fields[n]!.mode !== "createOnly" && !def.fields[n]!.writeOnly) };
+    for (const [name, spec] of fieldEntries(def)) {
+      if (spec.mode !== "createOnly" || !spec.api) continue;
+      const { managed, value } = declared(spec, news, name);
+      if (!managed || (value === null && !def.adoption?.replaceWhenDifferent)) continue;
+      if (spec.writeOnly)
+        throw new Error(`adoptId ${id}: \`${name}\` cannot be applied to an existing ${def.noun} (it is only accepted on create). Remove \`${name}\` from the resource to adopt it.`);
+      if (fieldEqual(spec, value, olds[name])) continue;
+      if (def.adoption?.replaceWhenDifferent) {
+        // No update route for it: the adopted object is deleted and created as declared.
+        await deleteItem(ctx, olds);
+        return createNew(news);
+      }
+      throw new Error(`adoptId ${id}: the ${def.noun} has ${name} ${JSON.stringify(olds[name])} but ${JSON.stringify(value)} is declared, and ${name} cannot change without replacing it. Declare ${JSON.stringify(olds[name])} to adopt it.`);
+    }
+    const outs = await converge(ctx, planUpdate(def, olds, news), olds, news, olds, "adopt", false);
+    return { id, outputs: outs };
+  }
+
+  /** A singleton: read what is there (kept to restore on delete), then write every declared field. */
+  async function takeOver(news: Inputs): Promise<CreateResponse> {
+    const singleton = def.singleton!;
+    const id = singleton.idOf(news);
+    const ctx = applyContext(id, news);
+    let remote: Props;
+    try {
+      remote = (await ctx.client.request<Props>({ method: "GET", path: ctx.itemPath })).body ?? {};
+    } catch (err) {
+      throw isApiError(err) ? explainApiError(def, err, "create", news, id) : err;
+    }
+    const found = remoteFields(def, remote);
+    const prior = singleton.prior
+      ? singleton.prior(remote, news)
+      : Object.fromEntries(fieldEntries(def).filter(([n, spec]) => ["patch", "put"].includes(spec.mode) && n in found).map(([n]) => [n, found[n]]));
+    const outputs: Outputs = { ...found, ...keptValues(def, news), [singleton.priorField]: prior };
+    // Every declared field is written, even one that already has the value: the resource now owns it.
+    const outs = await converge(ctx, planUpdate(def, {}, news), undefined, news, outputs, "create", true);
+    claimsOf(ctx.client, def.kind).takenOver.set(id, canonicalJson(prior));
+    return { id, outputs: outs };
+  }
+
+  /** DELETE the item; 404 is already gone; a refusal may be waited out (onDeleteRefused). */
+  async function deleteItem(ctx: ApplyContext, previous: Props): Promise<void> {
+    for (;;) {
+      try {
+        await ctx.client.request({ method: "DELETE", path: ctx.itemPath });
+        return;
+      } catch (err) {
+        if (isApiError(err, 404)) return; // already gone
+        if (isApiError(err) && err.status === 409 && def.hooks?.onDeleteRefused) {
+          if ((await def.hooks.onDeleteRefused(err, ctx, previous)) === "gone") return;
+          continue;
+        }
+        throw isApiError(err) ? explainApiError(def, err, "delete", previous, ctx.id) : err;
+      }
+    }
+  }
+
+  /** A singleton's delete: put back the values found before the take-over. */
+  async function restore(ctx: ApplyContext, previous: Props): Promise<void> {
+    const singleton = def.singleton!;
+    const prior = previous[singleton.priorField];
+    // Read with Resource.get, or state from before the take-over was recorded: nothing to put back.
+    if (!prior || typeof prior !== "object") return;
+    const takenOver = claimsOf(ctx.client, def.kind).takenOver;
+    const newOwner = takenOver.get(ctx.id);
+    if (newOwner !== undefined && newOwner !== canonicalJson(prior)) {
+      note(`The ${def.noun} ${ctx.id} was taken over by another resource of this run (a rename or a replacement); it keeps that resource's values instead of being put back to what this one found.`);
+      return;
+    }
+    takenOver.delete(ctx.id);
+    try {
+      if (singleton.restore) await singleton.restore(ctx, prior as Props, previous);
+      else await runCalls(ctx, planUpdate(def, {}, prior as Props), prior as Props, previous);
+    } catch (err) {
+      if (isApiError(err, 404)) return; // the scope is gone, and the setting with it
+      throw isApiError(err) ? explainApiError(def, err, "delete", previous, ctx.id) : err;
+    }
+  }
+
+
+  return {
+    definition: def,
+
+    async check({ olds, news }) {
+      const { inputs, failures } = checkInputs(def, news);
+      if (containsUnknown(inputs.profile)) return { inputs, failures };
+      let ctx: OperationContext | undefined;
+      try {
+        ctx = operationContext(def, profileOf(inputs));
+      } catch (err) {
+        if (!(err instanceof MissingSettingError || err instanceof InvalidSettingError || (err as Error).message?.includes("svc:profiles"))) throw err;
+        // Named on `profile` only when one is set: the default profile's settings are the stack's.
+        failures.push({ property: profileOf(inputs) ? "profile" : "", reason: (err as Error).message });
+      }
+      if (def.reconcile !== false && !def.singleton) {
+        try {
+          reconcileWindowSeconds();
+        } catch (err) {
+          failures.push({ property: "", reason: (err as Error).message });
+        }
+      }
+      if (ctx && failures.length === 0) failures.push(...(await remoteCheckFailures(def, inputs, ctx, olds)));
+      return { inputs, failures };
+    },
+
+    diff({ id, olds, news }) {
+      if (!def.singleton) holdNamedId(id, olds);
+      const fields = diffFields(def, olds, news);
+      const d = def.hooks?.adjustDiff ? def.hooks.adjustDiff(fields, olds, news, id) : fields;
+      return { changes: d.changed.length > 0 || d.replaces.length > 0, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
+    },
+
+    create,
+
+    async read({ id, outputs: stored }) {
+      const previous = stored ?? {};
+      const ctx = applyContext(id, previous);
+      let remote: Props;
+      try {
+        // A burst of reads (a refresh) is served from one paged listing of the kind.
+        remote = (await readFromListing(def, ctx.client, id, idOf)) ?? (await ctx.client.request<Props>({ method: "GET", path: ctx.itemPath })).body ?? {};
+      } catch (err) {
+        // Deleted outside Pulumi.
+        if (isApiError(err, 404)) return { gone: true };
+        throw isApiError(err) ? explainApiError(def, err, "read", previous, id) : err;
+      }
+      if (def.hooks?.goneWhen?.(remote)) return { gone: true };
+      // Write-only values go to the outputs too: diff compares the declared value with them.
+      const learnt = writeOnlyAsRead(def, remote, previous);
+      const outputs = completeOutputs(def, { ...keptValues(def, previous), ...previous, ...remoteFields(def, remote), ...learnt });
+      return { gone: false, id, outputs, inputs: rebuildInputs(def, remote, { ...previous, ...learnt }) };
+    },
+
+    async update({ id, olds: previous, news: next }) {
+      const ctx = applyContext(id, next);
+      // Provider-side settings take effect without a call.
+      const outputs = { ...previous, ...keptValues(def, next, (n) => roles.providerSide.has(n)) };
+      return { outputs: await converge(ctx, planUpdate(def, previous, next), previous, next, outputs, "update", false) };
+    },
+
+    async delete({ id, outputs: previous }) {
+      const ctx = applyContext(id, previous);
+      if (def.singleton) return restore(ctx, previous);
+      const claims = claimsOf(ctx.client, def.kind);
+      if (claims.adopted.has(id)) {
+        note(`The ${def.noun} ${id} was not deleted: another resource of this run adopted it (e.g. renamed, with adoption). It stays, managed by that resource; this resource is removed from the state.`);
+        return;
+      }
+      await deleteItem(ctx, previous);
+      claims.release(id);
+    },
+  };
+}

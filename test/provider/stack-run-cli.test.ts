@@ -1,0 +1,80 @@
+/**
+ * What spans the stack (provider/engine/stack-run.ts), under the real Pulumi CLI: its
+ * preview and its update are separate plugin processes, and Check comes once per new
+ * resource, twice for a replacement (the second with no old inputs, after Diff).
+ * - Inbox allocations add up across the inboxes of one operation: the preview fails on
+ *   the bin past the plan's limit and nothing is made; a bin that just fits passes both
+ *   the preview and the update (each counts it once).
+ * - An event type replaced keeping its name (delete first), twice in a row: the second
+ *   Check knows the entry it finds is its own.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { EngineResult } from "../engine/types";
+import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
+import { PULUMI_CLI_MISSING, runCli } from "../support/pulumi-cli";
+import type { Workspace } from "./support";
+
+const PROGRAM = resolve(__dirname, "fixtures/replacements");
+const emu = useEmulator();
+const dir = mkdtempSync(join(tmpdir(), "svc-stack-run-cli-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Spec {
+  kind: string;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+async function stack(plan: "free" | "pro") {
+  const ws = await control<Workspace>(emu(), "POST", "/workspaces", { plan });
+  const up = async (resources: Spec[]) => {
+    const since = await lastSeq(emu());
+    const result = await runCli({
+      verb: "up",
+      cwd: PROGRAM,
+      stack: "dev",
+      stateFile: join(dir, `${ws.workspace_id}.json`),
+      config: { "svc:webhooksUrl": emu().webhooksUrl, "svc:inboxesUrl": emu().inboxesUrl, "svc-replacements:resources": JSON.stringify(resources) },
+      secrets: { "svc:webhooksApiKey": ws.webhooks.admin, "svc:inboxesApiKey": ws.inboxes.admin },
+      env: { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_URL: "", SVC_INBOXES_API_KEY: "" },
+    });
+    const writes = (await requestsSince(emu(), since)).filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path.replace(/\/[^/]*$/, "/…")}`);
+    return { result, writes };
+  };
+  return { ws, up };
+}
+
+const errorsOf = (r: EngineResult) => r.diagnostics.filter((d) => d.severity === "error").map((d) => d.message).join("\n");
+const bin = (name: string): Spec => ({ kind: "inboxes.Inbox", name, args: { transport: "http", label: name } });
+
+if (PULUMI_CLI_MISSING) console.log(`stack-wide checks under the real CLI: skipped: ${PULUMI_CLI_MISSING}`);
+describe.skipIf(PULUMI_CLI_MISSING !== undefined)("checks that span the stack, under the real CLI", { timeout: 600_000 }, () => {
+  it("inbox allocations add up across one operation's inboxes, and each operation counts them once", async () => {
+    const { ws, up } = await stack("free"); // 3 request bins
+    for (let i = 0; i < 2; i++) await call(emu(), "POST", "/inboxes/v1/inboxes", { key: ws.inboxes.admin, body: { transport: "http" } });
+    const over = await up([bin("a"), bin("b")]);
+    expect(over.result.ok).toBe(false);
+    expect(errorsOf(over.result)).toMatch(/allows 3 request bins and 3 are live or planned \(quota_exceeded, reason allocation, metric http_bins\)/);
+    expect(over.writes).toEqual([]);
+    const fits = await up([bin("a")]);
+    expect(fits.result.ok, errorsOf(fits.result)).toBe(true);
+    expect(fits.writes).toEqual(["POST /inboxes/v1/…"]);
+  });
+
+  it("an event type replaced keeping its name, twice: each run deletes then registers it, and the catalog holds it once", async () => {
+    const { ws, up } = await stack("pro");
+    const entry = (description: string): Spec => ({ kind: "webhooks.EventType", name: "order", args: { name: "order.created", description } });
+    expect((await up([entry("v1")])).result.ok).toBe(true);
+    for (const description of ["v2", "v3"]) {
+      const { result, writes } = await up([entry(description)]);
+      expect(result.ok, errorsOf(result)).toBe(true);
+      expect(result.steps.find((s) => s.name === "order")?.op).toBe("replace");
+      expect(writes).toEqual(["DELETE /webhooks/v1/event-types/…", "POST /webhooks/v1/…"]);
+    }
+    const entries = (await call<{ data: { name: string; description: string }[] }>(emu(), "GET", "/webhooks/v1/event-types", { key: ws.webhooks.admin })).body.data;
+    expect(entries.filter((e) => e.name === "order.created").map((e) => e.description)).toEqual(["v3"]);
+  });
+});
