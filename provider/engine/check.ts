@@ -43,7 +43,19 @@ export function checkInputs(def: ResourceDefinition, news: Props): { inputs: Pro
       failures.push(violationFailure(def, v));
     }
   }
+  failures.push(...missingRequired(def, inputs, failures));
   return { inputs, failures };
+}
+
+/**
+ * A required argument left out (a JavaScript, YAML or Python program has no type checker
+ * to say so), unless a rule already named it with the service's own words.
+ */
+function missingRequired(def: ResourceDefinition, inputs: Props, failures: CheckFailure[]): CheckFailure[] {
+  const named = new Set(failures.map((f) => f.property.split(/[.[]/)[0]));
+  return fieldEntries(def)
+    .filter(([name, spec]) => spec.required && isInputField(spec) && (inputs[name] === undefined || inputs[name] === null) && !named.has(name))
+    .map(([name]) => ({ property: name, reason: `missing required argument ${name}. ${def.fields[name]!.description ?? ""}`.trim() }));
 }
 
 /**

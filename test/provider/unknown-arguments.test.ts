@@ -73,6 +73,20 @@ describe("unknown arguments fail check with the closest known name", () => {
   });
 });
 
+describe("a required argument left out fails check, naming it (programs without a type checker: JavaScript, YAML)", () => {
+  const required = (provider: ResourceProviderOf) => Object.entries(provider.definition.fields).filter(([, spec]) => spec.required).map(([name]) => name);
+
+  it.each(kinds.filter(([, provider]) => required(provider).length > 0))("%s", async (_kind, provider) => {
+    const failures = await check(provider, {});
+    for (const name of required(provider)) expect(failures.map((f) => f.property), name).toContain(name);
+  });
+
+  it("endpoint without url: the property and what it is", async () => {
+    const failures = await check(providers["webhooks:Endpoint"]!, { description: "x" });
+    expect(failures).toEqual([{ property: "url", reason: expect.stringMatching(/^missing required argument url\. The receiver's address/) }]);
+  });
+});
+
 describe("type errors name the expected and the given type", () => {
   it.each([
     { kind: "inboxes:Inbox", news: { label: 5 }, property: "label", expected: "expected string", given: "given number" },
