@@ -228,11 +228,13 @@ export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceP
 
   /** diff names the resource's id too; it needs no connection, so one that cannot be made is left for the operations. */
   function holdNamedId(id: string, props: Props): void {
+    let ctx: OperationContext;
     try {
-      applyContext(id, withoutProvider(props));
+      ctx = operationContext(def, profileOf(withoutProvider(props)));
     } catch {
-      // check has said what is missing
+      return; // check has said what is missing
     }
+    holdId(ctx.client, def.kind, id);
   }
 
   const idOf = (response: Props) => (def.idOf ? def.idOf(response) : String(response[idField]));
