@@ -47,7 +47,7 @@ import { randomUUID } from "node:crypto";
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { onEngineClose, whileEngineThere, watchEngine } from "./engine-link";
+import { onEngineClose, underEngine, whileEngineThere, watchEngine } from "./engine-link";
 import { note } from "./errors";
 
 /** An interrupted create of an earlier process: when it was sent, and how to settle it. */
@@ -189,12 +189,14 @@ export class CreateJournal {
   }
 
   /**
-   * At exit (the engine gone, or a test's process ending): this process's file when it
-   * holds nothing the next run needs, and the files of gone processes now settled.
+   * At exit (the engine gone, or a process with no engine ending): this process's file
+   * when it holds nothing the next run needs (a plugin's answers the engine may not have
+   * saved are needed; a process with no engine handed its answers to its caller), and
+   * the files of gone processes now settled.
    */
   cleanUp(): void {
     if (this.disabled) return;
-    if (this.open.size === 0 && !this.holdsAnswers) rmSync(this.file, { force: true });
+    if (this.open.size === 0 && !(this.holdsAnswers && underEngine())) rmSync(this.file, { force: true });
     if (this.loaded) for (const file of deletable(this.loaded, () => true)) rmSync(join(this.dir, file), { force: true });
   }
 

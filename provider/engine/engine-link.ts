@@ -30,6 +30,9 @@ function engineAddress(): { host: string; port: number } | undefined {
 
 const engine = engineAddress();
 
+/** Is this process a plugin some engine saves the answers of? (Elsewhere the caller holds what it is answered.) */
+export const underEngine = (): boolean => engine !== undefined;
+
 /** False once the engine refuses connections: the process serving it has exited. */
 function engineThere(address: { host: string; port: number }): Promise<boolean> {
   return new Promise((resolve) => {
