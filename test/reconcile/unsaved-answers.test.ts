@@ -9,52 +9,48 @@
  * are held once an engine names their object.
  */
 import { describe, expect, it } from "vitest";
-import { errorsOf, expectOnePerResource, RUNS_TIMEOUT_MS, useReconcileStacks } from "./support";
+import { errorsOf, expectOnePerResource, RUNS_TIMEOUT_MS, useReconcileStacks, type ReconcileStack } from "./support";
 import { useEmulator } from "../support/emulator";
 
 const emu = useEmulator();
 const stack = useReconcileStacks(emu);
 
+/** One endpoint up, killed once the state holds it: its answer saved, the journal not told. The endpoint's id. */
+async function killedAfterTheSave(s: ReconcileStack): Promise<string> {
+  await s.killedUp({ endpoints: 1, windowSeconds: 4 }, async () => s.state().ids.length === 1);
+  const [held] = await s.endpoints();
+  expect(s.state().ids).toEqual([held]);
+  return held!;
+}
+
+/** A look-alike added and declared first (it registers, and its create starts, before the held one's diff): it gets its own object. */
+async function expectTheLookAlikeGetsItsOwn(s: ReconcileStack, held: string): Promise<void> {
+  const up = await s.run("up", { endpoints: 2, windowSeconds: 4, reverse: true });
+  expect(up.ok, errorsOf(up)).toBe(true);
+  await expectOnePerResource(s, { endpoints: 2 });
+  expect(await s.endpoints()).toContain(held);
+}
+
 describe("answers the journal cannot know were saved", () => {
-  it("a run the engine closed: a look-alike added in the next run, and created before the engine names the first, gets its own object", async () => {
+  it("a run the engine closed: a look-alike added in the next run, declared first, gets its own object", async () => {
     const s = await stack("closed-then-look-alike");
     const first = await s.run("up", { endpoints: 1, windowSeconds: 4 });
     expect(first.ok, errorsOf(first)).toBe(true);
     const [held] = await s.endpoints();
-
-    // Declared first: endpoint-1's create comes before endpoint-0's diff.
-    const up = await s.run("up", { endpoints: 2, windowSeconds: 4, reverse: true });
-    expect(up.ok, errorsOf(up)).toBe(true);
-    await expectOnePerResource(s, { endpoints: 2 });
-    expect(await s.endpoints()).toContain(held);
+    await expectTheLookAlikeGetsItsOwn(s, held!);
   }, RUNS_TIMEOUT_MS);
 
-  it("a run killed after its answer was saved: the next run names the object, and a look-alike added later gets its own", async () => {
+  it("a run killed after its answer was saved: a preview names the object, and a look-alike added later gets its own", async () => {
     const s = await stack("saved-then-look-alike");
-    // Killed once the state holds the endpoint: its answer saved, the journal not told.
-    await s.killedUp({ endpoints: 1, windowSeconds: 4 }, async () => s.state().ids.length === 1);
-    const [held] = await s.endpoints();
-    expect(s.state().ids).toEqual([held]);
-
-    // The engine names the endpoint (its diff): the journal learns it is held. Then endpoint-1's
-    // create comes before endpoint-0's diff.
+    const held = await killedAfterTheSave(s);
+    // The engine names the endpoint (its diff): the journal records that a resource holds it.
     const preview = await s.run("preview", { endpoints: 1, windowSeconds: 4 });
     expect(preview.ok, errorsOf(preview)).toBe(true);
-    const up = await s.run("up", { endpoints: 2, windowSeconds: 4, reverse: true });
-    expect(up.ok, errorsOf(up)).toBe(true);
-    await expectOnePerResource(s, { endpoints: 2 });
-    expect(await s.endpoints()).toContain(held);
+    await expectTheLookAlikeGetsItsOwn(s, held);
   }, RUNS_TIMEOUT_MS);
 
-  it("a run killed after its answer was saved, and a look-alike registered before the engine names the first: the look-alike gets its own object", async () => {
+  it("a run killed after its answer was saved, and a look-alike declared first in the next run: the look-alike gets its own object", async () => {
     const s = await stack("saved-then-race");
-    await s.killedUp({ endpoints: 1, windowSeconds: 4 }, async () => s.state().ids.length === 1);
-    const [held] = await s.endpoints();
-
-    // endpoint-1's create starts first; endpoint-0's diff names the object while the create reads it.
-    const up = await s.run("up", { endpoints: 2, windowSeconds: 4, reverse: true });
-    expect(up.ok, errorsOf(up)).toBe(true);
-    await expectOnePerResource(s, { endpoints: 2 });
-    expect(await s.endpoints()).toContain(held);
+    await expectTheLookAlikeGetsItsOwn(s, await killedAfterTheSave(s));
   }, RUNS_TIMEOUT_MS);
 });
