@@ -91,6 +91,8 @@ interface Loaded {
   unsaved: Map<string, Unsaved[]>;
   /** Refs each gone process's file settled (`r` and `h` lines): kept while a file holding one of them is. */
   settles: Map<string, Set<string>>;
+  /** Every file read (of live and gone processes). */
+  files: Set<string>;
 }
 
 export class CreateJournal {
@@ -215,7 +217,7 @@ export class CreateJournal {
   private load(): Loaded | undefined {
     if (this.disabled) return undefined;
     if (this.loaded) return this.loaded;
-    const loaded: Loaded = { interrupted: new Map(), answered: new Map(), deadFiles: new Map(), settled: new Set(), unsaved: new Map(), settles: new Map() };
+    const loaded: Loaded = { interrupted: new Map(), answered: new Map(), deadFiles: new Map(), settled: new Set(), unsaved: new Map(), settles: new Map(), files: new Set() };
     this.loaded = loaded;
     let names: string[];
     try {
@@ -237,6 +239,7 @@ export class CreateJournal {
       } catch {
         continue;
       }
+      loaded.files.add(name);
       const refs = new Set<string>();
       const settles = new Set<string>();
       if (dead) {
@@ -305,6 +308,7 @@ export class CreateJournal {
       rmSync(join(this.dir, file), { force: true });
       loaded.deadFiles.delete(file);
       loaded.settles.delete(file);
+      loaded.files.delete(file);
     }
     return loaded;
   }
@@ -321,7 +325,8 @@ function deletable(loaded: Loaded, old: (file: string) => boolean): string[] {
   for (let changed = true; changed; ) {
     changed = false;
     for (const file of going) {
-      if ([...(loaded.settles.get(file) ?? [])].some((ref) => !going.has(ref.split("#")[0]!))) {
+      const stays = (f: string) => loaded.files.has(f) && !going.has(f);
+      if ([...(loaded.settles.get(file) ?? [])].some((ref) => stays(ref.split("#")[0]!))) {
         going.delete(file);
         changed = true;
       }
