@@ -125,9 +125,11 @@ export class CreateJournal {
     return this.load()?.answered.get(`${kind}\u0000${connection}`) ?? new Map();
   }
 
-  /** Take one unsaved answer of an earlier process to a create with this fingerprint, if any (each is taken once). */
-  takeUnsaved(kind: string, fingerprint: string): Unsaved | undefined {
-    return this.load()?.unsaved.get(`${kind}\u0000${fingerprint}`)?.shift();
+  /** Take one unsaved answer of an earlier process to a create with this fingerprint on this connection, if any (each is taken once). */
+  takeUnsaved(kind: string, fingerprint: string, connection: string): Unsaved | undefined {
+    const list = this.load()?.unsaved.get(`${kind}\u0000${fingerprint}`);
+    const i = list?.findIndex((u) => u.connection === connection) ?? -1;
+    return i < 0 ? undefined : list!.splice(i, 1)[0];
   }
 
   /** Unsaved answers with this fingerprint not taken yet. */

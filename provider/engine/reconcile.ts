@@ -253,8 +253,9 @@ async function resumeInterrupted(c: CreateCall): Promise<Props | undefined> {
  * fails when the engine names it (claims.ts `holdId`).
  */
 async function adoptUnsavedAnswer(c: CreateCall): Promise<Props | undefined> {
-  for (let answer = c.journal?.takeUnsaved(c.def.kind, c.fingerprint); answer; answer = c.journal!.takeUnsaved(c.def.kind, c.fingerprint)) {
-    if (answer.connection !== c.connection || c.claims.held.has(answer.id)) continue;
+  const take = () => c.journal?.takeUnsaved(c.def.kind, c.fingerprint, c.connection);
+  for (let answer = take(); answer; answer = take()) {
+    if (c.claims.held.has(answer.id)) continue;
     let object: Props | undefined;
     try {
       object = (await c.client.request<Props>({ method: "GET", path: c.def.paths.item(answer.id) })).body ?? {};

@@ -36,42 +36,43 @@ describe("the create journal's answers", () => {
   it("an answer of a process the engine closed is held: no create adopts it", () => {
     dir = mkdtempSync(join(tmpdir(), "journal-"));
     file(`${GONE}-a.jsonl`, [...answered("e1", "ep_1"), { closed: 1 }]);
-    expect(new CreateJournal(dir).takeUnsaved(KIND, FP)).toBeUndefined();
+    expect(new CreateJournal(dir).takeUnsaved(KIND, FP, CONNECTION)).toBeUndefined();
   });
 
   it("an answer of a process that ended otherwise is unsaved: taken once, by the same fingerprint on its connection", () => {
     dir = mkdtempSync(join(tmpdir(), "journal-"));
     file(`${GONE}-a.jsonl`, answered("e1", "ep_1"));
     const journal = new CreateJournal(dir);
-    expect(journal.takeUnsaved(KIND, "another body")).toBeUndefined();
+    expect(journal.takeUnsaved(KIND, "another body", CONNECTION)).toBeUndefined();
+    expect(journal.takeUnsaved(KIND, FP, "another connection")).toBeUndefined();
     expect(journal.unsavedCount(KIND, FP)).toBe(1);
-    expect(journal.takeUnsaved(KIND, FP)).toMatchObject({ id: "ep_1", connection: CONNECTION, createdAt: "2026-11-25T00:00:00.000Z" });
-    expect(journal.takeUnsaved(KIND, FP)).toBeUndefined();
+    expect(journal.takeUnsaved(KIND, FP, CONNECTION)).toMatchObject({ id: "ep_1", connection: CONNECTION, createdAt: "2026-11-25T00:00:00.000Z" });
+    expect(journal.takeUnsaved(KIND, FP, CONNECTION)).toBeUndefined();
   });
 
   it("an engine naming the object settles it, for every later process", () => {
     dir = mkdtempSync(join(tmpdir(), "journal-"));
     file(`${GONE}-a.jsonl`, answered("e1", "ep_1"));
     new CreateJournal(dir).named(KIND, CONNECTION, "ep_1");
-    expect(new CreateJournal(dir).takeUnsaved(KIND, FP)).toBeUndefined();
+    expect(new CreateJournal(dir).takeUnsaved(KIND, FP, CONNECTION)).toBeUndefined();
   });
 
   it("the file that settled an answer stays while the answer's file does; both go once old and settled", () => {
     dir = mkdtempSync(join(tmpdir(), "journal-"));
     const answers = file(`${GONE}-a.jsonl`, answered("e1", "ep_1"));
     const settling = file(`${GONE + 1}-b.jsonl`, [{ h: `${answers}#answer:e1` }], 20);
-    expect(new CreateJournal(dir).takeUnsaved(KIND, FP)).toBeUndefined();
+    expect(new CreateJournal(dir).takeUnsaved(KIND, FP, CONNECTION)).toBeUndefined();
     expect(readdirSync(dir).sort()).toEqual([answers, settling]);
     // Both old: both go.
     file(answers, answered("e1", "ep_1"), 20);
-    expect(new CreateJournal(dir).takeUnsaved(KIND, FP)).toBeUndefined();
+    expect(new CreateJournal(dir).takeUnsaved(KIND, FP, CONNECTION)).toBeUndefined();
     expect(readdirSync(dir)).toEqual([]);
   });
 
   it("a settling file whose answer's file is already gone goes once old", () => {
     dir = mkdtempSync(join(tmpdir(), "journal-"));
     file(`${GONE + 1}-b.jsonl`, [{ h: `${GONE}-a.jsonl#answer:e1` }], 20);
-    new CreateJournal(dir).takeUnsaved(KIND, FP);
+    new CreateJournal(dir).takeUnsaved(KIND, FP, CONNECTION);
     expect(readdirSync(dir)).toEqual([]);
   });
 });
