@@ -147,9 +147,13 @@ async function checkSucceeded(world: World, outcome: RunOutcome, ctx: RunContext
   }
 }
 
-/** After an up, every endpoint carries the declared header names (values are never shown), unless rewritten out of band and not refreshed since. */
+/**
+ * After an up, every endpoint carries the declared header names (values are never
+ * shown), unless rewritten or deleted out of band and not refreshed since.
+ */
 async function checkHeaderNames(world: World, ctx: RunContext): Promise<void> {
-  for (const r of world.state().resources.filter((x) => x.kind === "webhooks:Endpoint" && !ctx.headersRewritten.has(x.id!))) {
+  const touched = (id: string) => ctx.headersRewritten.has(id) || ctx.deletedOutOfBand.has(id);
+  for (const r of world.state().resources.filter((x) => x.kind === "webhooks:Endpoint" && !touched(x.id!))) {
     const declaredHeaders = (ctx.declared.find((d) => d.name === r.name)?.args.customHeaders ?? {}) as Record<string, string>;
     const got = ((await world.api("GET", `/webhooks/v1/endpoints/${r.id}`)).body as { custom_header_names?: string[] }).custom_header_names ?? [];
     const want = Object.keys(declaredHeaders).sort();
