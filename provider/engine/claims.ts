@@ -17,6 +17,7 @@
  * Plugin-process state, never serialized; it holds ids and keyed hashes only.
  */
 import type { SvcClient } from "../client";
+import { createJournal, JOURNAL_SCOPE } from "./create-journal";
 
 export class KindClaims {
   readonly held = new Set<string>();
@@ -36,6 +37,12 @@ export class KindClaims {
    * adopter's own delete comes in a later run, another plugin process.)
    */
   readonly adopted = new Set<string>();
+  /**
+   * Ids a create of this run adopted as an earlier run's unsaved answer (reconcile.ts
+   * `adoptUnsavedAnswer`). The engine names an id again in this run only for another
+   * resource that holds it: then two resources would hold one object.
+   */
+  readonly adoptedUnsaved = new Set<string>();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly lost = new Map<string, number>();
   private turn: Promise<unknown> = Promise.resolve();
@@ -103,7 +110,19 @@ export function claimsOf(client: SvcClient, kind: string): KindClaims {
   return claims;
 }
 
-/** The engine named this id for a resource of the stack (diff, read, update, delete): it is held. */
+/**
+ * The engine named this id for a resource of the stack (diff, read, update, delete): it
+ * is held, and the journal's unsaved answer with it, if any, was saved after all.
+ */
 export function holdId(client: SvcClient, kind: string, id: string): void {
-  if (id) claimsOf(client, kind).hold(id);
+  if (!id) return;
+  const claims = claimsOf(client, kind);
+  if (claims.adoptedUnsaved.has(id)) {
+    throw new Error(
+      `The object ${id} is held by this resource, and a create of this run adopted it too, as the object an earlier killed run made and may not have saved (create journal). ` +
+        `Two resources now hold it: remove the other one from the state (\`pulumi state delete <its URN>\`, it is the one created in this run with id ${id}), then run again; its next create makes its own object.`,
+    );
+  }
+  claims.hold(id);
+  createJournal()?.named(kind, client.fingerprint(JOURNAL_SCOPE), id);
 }

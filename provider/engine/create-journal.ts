@@ -9,9 +9,11 @@
  * append is in the kernel's page cache before the POST goes out, so it survives the
  * process being killed; only a crash of the machine loses it):
  *   {"s":"<entry>","k":"<kind>","f":"<fingerprint>","t":<sent at, ms>}   a create was sent
- *   {"d":"<entry>","k":"<kind>","c":"<connection>","id":"<object id>","ca"?:"<created_at>"}   it was answered (or its object found)
+ *   {"d":"<entry>","k":"<kind>","c":"<connection>","id":"<object id>","ca"?:"<created_at>","f":..,"t":..}   it was answered (or its object found)
  *   {"d":"<entry>"}                                                         it made nothing
- *   {"r":"<file>#<entry>","k":"<kind>","c"?:..,"id"?:..,"ca"?:..}           an earlier process's entry, settled here
+ *   {"r":"<ref>","k":"<kind>","c"?:..,"id"?:..,"ca"?:..,"f"?:..,"t"?:..}    an earlier process's entry (or unsaved answer), settled here
+ *   {"h":"<ref>"}                                                           an engine named that answer's object: a resource holds it
+ *   {"closed":1}                                                            the engine closed this process: it saved every answer
  * The fingerprint is an HMAC of the kind and the create body under the API key
  * (SvcClient.fingerprint): no input, secret or key can be read back from it, and only
  * the same credentials recognise it. No URN either: the dynamic provider's create is
@@ -25,22 +27,38 @@
  *
  * An entry of a process that is gone, neither answered nor settled, is an interrupted
  * create: the object may exist. The next create with the same fingerprint takes it
- * and looks for that object (reconcile.ts). Files of processes that are gone are
- * deleted once every entry in them is settled; entries older than MAX_AGE_MS are
- * forgotten. Directory: env SVC_JOURNAL_DIR (`off` turns the journal off), else
+ * and looks for that object (reconcile.ts).
+ *
+ * An answer is saved by the engine only after it reached it, and nothing tells the
+ * provider when. An engine closes its plugin (SIGINT from the Pulumi CLI, SIGTERM from
+ * the stand-in) only once every step is saved, so a process closed that way writes
+ * `closed`, and its answers are held. The answers of a process that ended otherwise
+ * (its `pulumi` killed) are unsaved until an engine names their object in a diff, read,
+ * update or delete (`named`: a resource of a state holds it); meanwhile the next create
+ * with the same fingerprint adopts one of them (`takeUnsaved`) instead of making the
+ * object again.
+ *
+ * Files of processes that are gone are deleted once every entry in them is settled
+ * and no kept file needs the lines that settled them; entries older than MAX_AGE_MS
+ * are forgotten. Directory: env SVC_JOURNAL_DIR (`off` turns the journal off), else
  * ~/.pulumi-svc/journal.
  */
 import { randomUUID } from "node:crypto";
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { whileEngineThere, watchEngine } from "./engine-link";
+import { onEngineClose, underEngine, whileEngineThere, watchEngine } from "./engine-link";
 import { note } from "./errors";
 
 /** An interrupted create of an earlier process: when it was sent, and how to settle it. */
 export interface Interrupted {
   ref: string;
   sentAt: number;
+}
+
+/** An answer an earlier process gave while its engine was there, never known to be saved (no `closed`, never named since). */
+export interface Unsaved extends HeldObject {
+  ref: string;
 }
 
 /** Entries older than this are forgotten: a week between an interrupted run and the next. */
@@ -69,6 +87,12 @@ interface Loaded {
   deadFiles: Map<string, Set<string>>;
   /** Refs settled (in any file, this process's included). */
   settled: Set<string>;
+  /** Unsaved answers by `kind \0 fingerprint`, oldest first. */
+  unsaved: Map<string, Unsaved[]>;
+  /** Refs each gone process's file settled (`r` and `h` lines): kept while a file holding one of them is. */
+  settles: Map<string, Set<string>>;
+  /** Every file read (of live and gone processes). */
+  files: Set<string>;
 }
 
 export class CreateJournal {
@@ -76,8 +100,10 @@ export class CreateJournal {
   private loaded?: Loaded;
   private disabled = false;
   private dirMade = false;
-  /** Entries of this process not yet answered or settled, with their kind. */
-  private readonly open = new Map<string, string>();
+  /** Entries of this process not yet answered or settled, with their kind and fingerprint. */
+  private readonly open = new Map<string, { kind: string; fingerprint: string }>();
+  /** This process wrote an answer or settled another's line: its file must outlive it. */
+  private holdsAnswers = false;
 
   constructor(private readonly dir: string) {
     this.file = join(dir, `${process.pid}-${randomUUID().slice(0, 8)}.jsonl`);
@@ -99,10 +125,38 @@ export class CreateJournal {
     return this.load()?.answered.get(`${kind}\u0000${connection}`) ?? new Map();
   }
 
+  /** Take one unsaved answer of an earlier process to a create with this fingerprint on this connection, if any (each is taken once). */
+  takeUnsaved(kind: string, fingerprint: string, connection: string): Unsaved | undefined {
+    const list = this.load()?.unsaved.get(`${kind}\u0000${fingerprint}`);
+    const i = list?.findIndex((u) => u.connection === connection) ?? -1;
+    return i < 0 ? undefined : list!.splice(i, 1)[0];
+  }
+
+  /** Unsaved answers with this fingerprint not taken yet. */
+  unsavedCount(kind: string, fingerprint: string): number {
+    return this.load()?.unsaved.get(`${kind}\u0000${fingerprint}`)?.length ?? 0;
+  }
+
+  /**
+   * The engine named this object for a resource (diff, read, update, delete): a state
+   * holds it, so an unsaved answer with it was saved after all and is no create's to adopt.
+   */
+  named(kind: string, connection: string, id: string): void {
+    for (const [key, list] of this.load()?.unsaved ?? []) {
+      if (!key.startsWith(`${kind}\u0000`)) continue;
+      for (const u of list.filter((u) => u.connection === connection && u.id === id)) {
+        list.splice(list.indexOf(u), 1);
+        this.loaded!.settled.add(u.ref);
+        this.holdsAnswers = true;
+        this.append({ h: u.ref });
+      }
+    }
+  }
+
   /** Before a create is sent: its entry. */
   sent(kind: string, fingerprint: string, at: number): string {
     const entry = randomUUID().slice(0, 13);
-    this.open.set(entry, kind);
+    this.open.set(entry, { kind, fingerprint });
     this.append({ s: entry, k: kind, f: fingerprint, t: at });
     return entry;
   }
@@ -113,27 +167,41 @@ export class CreateJournal {
    * this process ends with the entry open, for the next run to adopt the object.
    */
   async settle(entry: string, held?: HeldObject): Promise<void> {
-    const kind = this.open.get(entry);
-    if (kind === undefined) return;
+    const open = this.open.get(entry);
+    if (open === undefined) return;
     if (held !== undefined) await whileEngineThere();
     this.open.delete(entry);
-    this.append(held === undefined ? { d: entry } : { d: entry, k: kind, ...heldLine(held) });
+    if (held !== undefined) this.holdsAnswers = true;
+    this.append(held === undefined ? { d: entry } : { d: entry, k: open.kind, f: open.fingerprint, ...heldLine(held) });
   }
 
-  /** An earlier process's interrupted create was settled: its object adopted (`held`, as `settle` records it), or it made none. */
-  async settleEarlier(ref: string, kind: string, held?: HeldObject): Promise<void> {
+  /**
+   * An earlier process's interrupted create (or unsaved answer) was settled here: its
+   * object adopted (`held`, an answer of this process as `settle` records it), or it
+   * made none, or its object is gone.
+   */
+  async settleEarlier(ref: string, kind: string, fingerprint: string, held?: HeldObject): Promise<void> {
     if (held !== undefined) await whileEngineThere();
     this.loaded?.settled.add(ref);
-    this.append(held === undefined ? { r: ref, k: kind } : { r: ref, k: kind, ...heldLine(held) });
+    this.holdsAnswers = true;
+    this.append(held === undefined ? { r: ref, k: kind } : { r: ref, k: kind, f: fingerprint, ...heldLine(held) });
   }
 
-  /** At exit: this process's file when nothing of it is open, and the files of gone processes now settled. */
+  /** The engine is closing this process: every answer it got is saved. */
+  closed(): void {
+    if (this.holdsAnswers || this.open.size > 0) this.append({ closed: 1 });
+  }
+
+  /**
+   * At exit (the engine gone, or a process with no engine ending): this process's file
+   * when it holds nothing the next run needs (a plugin's answers the engine may not have
+   * saved are needed; a process with no engine handed its answers to its caller), and
+   * the files of gone processes now settled.
+   */
   cleanUp(): void {
     if (this.disabled) return;
-    if (this.open.size === 0) rmSync(this.file, { force: true });
-    for (const [file, refs] of this.loaded?.deadFiles ?? []) {
-      if ([...refs].every((r) => this.loaded!.settled.has(r))) rmSync(join(this.dir, file), { force: true });
-    }
+    if (this.open.size === 0 && !(this.holdsAnswers && underEngine())) rmSync(this.file, { force: true });
+    if (this.loaded) for (const file of deletable(this.loaded, () => true)) rmSync(join(this.dir, file), { force: true });
   }
 
   private append(line: object): void {
@@ -151,7 +219,7 @@ export class CreateJournal {
   private load(): Loaded | undefined {
     if (this.disabled) return undefined;
     if (this.loaded) return this.loaded;
-    const loaded: Loaded = { interrupted: new Map(), answered: new Map(), deadFiles: new Map(), settled: new Set() };
+    const loaded: Loaded = { interrupted: new Map(), answered: new Map(), deadFiles: new Map(), settled: new Set(), unsaved: new Map(), settles: new Map(), files: new Set() };
     this.loaded = loaded;
     let names: string[];
     try {
@@ -161,6 +229,8 @@ export class CreateJournal {
     }
     const own = this.file.slice(this.dir.length + 1);
     const sentLines: { ref: string; kind: string; fp: string; at: number }[] = [];
+    /** Answers of gone processes that did not close: unsaved unless settled since. */
+    const unclosed: (Unsaved & { kind: string; fp: string; at: number })[] = [];
     const answeredRefs = new Set<string>();
     for (const name of names) {
       if (name === own) continue;
@@ -171,8 +241,15 @@ export class CreateJournal {
       } catch {
         continue;
       }
+      loaded.files.add(name);
       const refs = new Set<string>();
-      if (dead) loaded.deadFiles.set(name, refs);
+      const settles = new Set<string>();
+      if (dead) {
+        loaded.deadFiles.set(name, refs);
+        loaded.settles.set(name, settles);
+      }
+      const answers: typeof unclosed = [];
+      let closed = false;
       for (const raw of text.split("\n")) {
         const line = parseLine(raw);
         if (!line) continue; // a line cut short by a kill
@@ -184,10 +261,21 @@ export class CreateJournal {
         } else if (typeof line.d === "string") {
           answeredRefs.add(`${name}#${line.d}`);
           noteAnswered(loaded, line);
+          // The answer's own ref: its entry's ref is settled by the answer itself.
+          answers.push(...unsavedCandidate(`${name}#answer:${line.d}`, line));
         } else if (typeof line.r === "string") {
           loaded.settled.add(line.r);
+          settles.add(line.r);
           noteAnswered(loaded, line);
-        }
+          answers.push(...unsavedCandidate(`${name}#${line.r}`, line));
+        } else if (typeof line.h === "string") {
+          loaded.settled.add(line.h);
+          settles.add(line.h);
+        } else if (line.closed === 1) closed = true;
+      }
+      if (dead && !closed) {
+        unclosed.push(...answers);
+        for (const a of answers) refs.add(a.ref);
       }
     }
     const now = Date.now();
@@ -205,20 +293,57 @@ export class CreateJournal {
       list.push({ ref: e.ref, sentAt: e.at });
       loaded.interrupted.set(key, list);
     }
+    for (const a of unclosed.sort((x, y) => x.at - y.at)) {
+      if (loaded.settled.has(a.ref)) continue;
+      if (now - a.at > MAX_AGE_MS) {
+        loaded.settled.add(a.ref);
+        continue;
+      }
+      const key = `${a.kind}\u0000${a.fp}`;
+      const list = loaded.unsaved.get(key) ?? [];
+      list.push({ ref: a.ref, connection: a.connection, id: a.id, ...(a.createdAt === undefined ? {} : { createdAt: a.createdAt }) });
+      loaded.unsaved.set(key, list);
+    }
     for (const list of loaded.interrupted.values()) list.sort((a, b) => a.sentAt - b.sentAt);
     // Gone processes whose creates were all settled, a while ago: nothing to look for (a plugin killed by its engine never cleans up).
-    for (const [file, refs] of loaded.deadFiles) {
-      if ([...refs].every((r) => loaded.settled.has(r)) && modifiedBefore(join(this.dir, file), now - SETTLED_KEPT_MS)) {
-        rmSync(join(this.dir, file), { force: true });
-        loaded.deadFiles.delete(file);
-      }
+    for (const file of deletable(loaded, (f) => modifiedBefore(join(this.dir, f), now - SETTLED_KEPT_MS))) {
+      rmSync(join(this.dir, file), { force: true });
+      loaded.deadFiles.delete(file);
+      loaded.settles.delete(file);
+      loaded.files.delete(file);
     }
     return loaded;
   }
 
 }
 
-const heldLine = (held: HeldObject) => ({ c: held.connection, id: held.id, ...(held.createdAt === undefined ? {} : { ca: held.createdAt }) });
+/**
+ * Files of gone processes that can go: every entry and unsaved answer in them settled,
+ * `old` enough, and none settles a ref of a file that stays (or that ref would be
+ * open again).
+ */
+function deletable(loaded: Loaded, old: (file: string) => boolean): string[] {
+  const going = new Set([...loaded.deadFiles].filter(([file, refs]) => [...refs].every((r) => loaded.settled.has(r)) && old(file)).map(([file]) => file));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const file of going) {
+      const stays = (f: string) => loaded.files.has(f) && !going.has(f);
+      if ([...(loaded.settles.get(file) ?? [])].some((ref) => stays(ref.split("#")[0]!))) {
+        going.delete(file);
+        changed = true;
+      }
+    }
+  }
+  return [...going];
+}
+
+/** An answer line (`d` or `r` with an object) as an unsaved answer, when its process turns out not to have closed. */
+function unsavedCandidate(ref: string, line: Record<string, unknown>): (Unsaved & { kind: string; fp: string; at: number })[] {
+  if (typeof line.k !== "string" || typeof line.c !== "string" || typeof line.id !== "string" || typeof line.f !== "string" || typeof line.t !== "number") return [];
+  return [{ ref, kind: line.k, fp: line.f, at: line.t, connection: line.c, id: line.id, ...(typeof line.ca === "string" ? { createdAt: line.ca } : {}) }];
+}
+
+const heldLine = (held: HeldObject) => ({ c: held.connection, id: held.id, ...(held.createdAt === undefined ? {} : { ca: held.createdAt }), t: Date.now() });
 
 /** An object some earlier create got (or adopted), from its line: some resource holds it. */
 function noteAnswered(loaded: Loaded, line: Record<string, unknown>): void {
@@ -268,6 +393,7 @@ export function createJournal(): CreateJournal | undefined {
   journal = new CreateJournal(dir || join(homedir(), ".pulumi-svc", "journal"));
   watchEngine();
   const j = journal;
+  onEngineClose(() => j.closed());
   process.once("exit", () => j.cleanUp());
   return journal;
 }

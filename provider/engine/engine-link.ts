@@ -30,6 +30,9 @@ function engineAddress(): { host: string; port: number } | undefined {
 
 const engine = engineAddress();
 
+/** Is this process a plugin some engine saves the answers of? (Elsewhere the caller holds what it is answered.) */
+export const underEngine = (): boolean => engine !== undefined;
+
 /** False once the engine refuses connections: the process serving it has exited. */
 function engineThere(address: { host: string; port: number }): Promise<boolean> {
   return new Promise((resolve) => {
@@ -58,4 +61,25 @@ export function watchEngine(): void {
   if (!engine || watching) return;
   watching = true;
   setInterval(() => void whileEngineThere(), WATCH_MS).unref();
+}
+
+/**
+ * `fn` runs when the engine closes this process: the Pulumi CLI interrupts its plugins
+ * (SIGINT to the plugin's children: sdk/go/common/resource/plugin/plugin.go, `kill`)
+ * only once its steps are done and saved; the engine stand-in sends SIGTERM. Then the
+ * signal is raised again, so the process ends as it would have without this hook.
+ * A signal while the engine is gone is no close: `fn` does not run.
+ */
+export function onEngineClose(fn: () => void): void {
+  const address = engine;
+  if (!address) return;
+  const signals = ["SIGINT", "SIGTERM"] as const;
+  const handler = (signal: NodeJS.Signals) => {
+    for (const s of signals) process.removeListener(s, handler);
+    void engineThere(address).then((there) => {
+      if (there) fn();
+      process.kill(process.pid, signal);
+    });
+  };
+  for (const s of signals) process.once(s, handler);
 }

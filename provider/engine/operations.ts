@@ -178,11 +178,14 @@ export function operationsFor(def: ResourceDefinition): Operations {
 
   /** diff names the resource's id too; it needs no connection, so one that cannot be made is left for the operations. */
   function holdNamedId(id: string, props: Props): void {
+    let ctx: OperationContext;
     try {
-      applyContext(id, props);
+      ctx = operationContext(def, profileOf(props));
     } catch {
-      // check has said what is missing
+      return; // check has said what is missing
     }
+    // Not in the try: an id a create of this run adopted from an unsaved answer fails here, naming it.
+    holdId(ctx.client, def.kind, id);
   }
 
   const idOf = (response: Props) => (def.idOf ? def.idOf(response) : String(response[idField]));

@@ -28,6 +28,9 @@
  * - An earlier run killed while this create was in flight (the journal holds its
  *   entry): before sending, the engine looks for that object the same way and adopts
  *   it, waiting out the window from when the interrupted create was sent.
+ * - An earlier run killed after this create was answered but perhaps before its engine
+ *   saved the answer (an unsaved answer in the journal, no engine has named it since):
+ *   the object is read by its id and adopted when it is still the one answered.
  * A definition says how to list and match (`reconcile`), or `reconcile: false` to
  * keep the plain unknown-outcome error.
  */
@@ -107,7 +110,7 @@ export async function createReconciled(def: ResourceDefinition, client: SvcClien
     journal: reconciles ? createJournal() : undefined,
     windowMs: reconciles ? reconcileWindowSeconds() * 1000 : 0,
   };
-  const resumed = await resumeInterrupted(c);
+  const resumed = (await resumeInterrupted(c)) ?? (await adoptUnsavedAnswer(c));
   if (resumed) return { object: resumed, found: true };
 
   /** When the first lost attempt was sent: an object made by it may appear until the window has passed. */
@@ -177,7 +180,9 @@ export async function createReconciled(def: ResourceDefinition, client: SvcClien
  */
 export function interruptedCreatePending(def: ResourceDefinition, client: SvcClient, body: Props): boolean {
   if (def.reconcile === false) return false;
-  return (createJournal()?.untaken(def.kind, client.fingerprint(`${def.kind}\n${canonicalJson(body)}`)) ?? 0) > 0;
+  const journal = createJournal();
+  const fingerprint = client.fingerprint(`${def.kind}\n${canonicalJson(body)}`);
+  return (journal?.untaken(def.kind, fingerprint) ?? 0) + (journal?.unsavedCount(def.kind, fingerprint) ?? 0) > 0;
 }
 
 /** The service answered 5xx to every attempt, and no attempt made an object (each was looked for). */
@@ -214,7 +219,7 @@ async function resumeInterrupted(c: CreateCall): Promise<Props | undefined> {
     stopLooking();
   }
   if ("found" in result) {
-    await c.journal!.settleEarlier(earlier.ref, c.def.kind, heldObject(c, result.id, result.found));
+    await c.journal!.settleEarlier(earlier.ref, c.def.kind, c.fingerprint, heldObject(c, result.id, result.found));
     record.reconciled({ kind: c.def.kind, path: c.def.paths.create, result: "resumed", id: result.id });
     note(`The ${c.def.noun} ${result.id} was made by a create of an earlier run that was interrupted before it recorded it: adopted instead of creating another.`);
     return result.found;
@@ -223,7 +228,41 @@ async function resumeInterrupted(c: CreateCall): Promise<Props | undefined> {
     record.reconciled({ kind: c.def.kind, path: c.def.paths.create, result: "ambiguous", candidates: result.ambiguous });
     throw new Error(`An earlier run was interrupted while creating this ${c.def.noun} (${new Date(earlier.sentAt).toISOString()}); ${ambiguityMessage(c.def, result.ambiguous, "created since then", c.def.adoptHint)}`);
   }
-  await c.journal!.settleEarlier(earlier.ref, c.def.kind);
+  await c.journal!.settleEarlier(earlier.ref, c.def.kind, c.fingerprint);
+  return undefined;
+}
+
+/**
+ * An earlier run answered this same create (same kind, body and credentials) and ended
+ * without its engine closing it, and no engine has named that object since: the
+ * answer may never have been saved (a `pulumi` killed between the two). The object is
+ * read by its id; still there and still the one answered (same `created_at`), it is
+ * adopted instead of making another. A resource of this run that turns out to hold it
+ * fails when the engine names it (claims.ts `holdId`).
+ */
+async function adoptUnsavedAnswer(c: CreateCall): Promise<Props | undefined> {
+  const take = () => c.journal?.takeUnsaved(c.def.kind, c.fingerprint, c.connection);
+  for (let answer = take(); answer; answer = take()) {
+    if (c.claims.held.has(answer.id)) continue;
+    let object: Props | undefined;
+    try {
+      object = (await c.client.request<Props>({ method: "GET", path: c.def.paths.item(answer.id) })).body ?? {};
+    } catch (err) {
+      if (!isApiError(err, 404)) throw err;
+    }
+    if (!object || (answer.createdAt !== undefined && object.created_at !== answer.createdAt)) {
+      await c.journal!.settleEarlier(answer.ref, c.def.kind, c.fingerprint);
+      continue;
+    }
+    // The engine may have named it for a resource of this run while it was read.
+    if (c.claims.held.has(answer.id)) continue;
+    c.claims.hold(answer.id);
+    c.claims.adoptedUnsaved.add(answer.id);
+    await c.journal!.settleEarlier(answer.ref, c.def.kind, c.fingerprint, heldObject(c, answer.id, object));
+    record.reconciled({ kind: c.def.kind, path: c.def.paths.create, result: "resumed", id: answer.id });
+    note(`The ${c.def.noun} ${answer.id} was made by this create in an earlier run that was killed before it saved the answer: adopted instead of creating another.`);
+    return object;
+  }
   return undefined;
 }
 

@@ -6,9 +6,9 @@
  * through the API. Every run is checked with the invariants (invariants.ts).
  */
 import fc from "fast-check";
-import { KINDS, RESOURCE_KINDS, itemPath, type ResourceKind } from "./kinds";
+import { KINDS, QUOTA_REGIONS, RESOURCE_KINDS, itemPath, type Args, type ResourceKind } from "./kinds";
 import { InvariantViolation, checkRun } from "./invariants";
-import { sleep, type DeclaredResource, type Interruption, type World } from "./world";
+import { MAIN_STACK, sleep, type DeclaredResource, type Interruption, type World } from "./world";
 import type { Verb } from "../engine/types";
 
 export interface ModelResource {
@@ -19,6 +19,8 @@ export interface ModelResource {
   version: number;
   lookAlike: boolean;
   aliases: string[];
+  /** Adoption inputs (`adoptId`, `adoptExisting`) of a rename that adopts its own object; dropped after the next up that exits 0. */
+  adopt?: Args;
 }
 
 export interface Model {
@@ -31,6 +33,10 @@ export interface Model {
   headersRewritten: Set<string>;
   /** A run has had something to deploy: runs of an empty program before that test nothing. */
   started: boolean;
+  /** Objects the second stack holds in the workspace (`SecondStack`). */
+  others: Set<string>;
+  /** `vcpu` an admin raised outside Pulumi, per region (`AdminRaise`). */
+  adminVcpu: Partial<Record<string, number>>;
 }
 
 export interface Real {
@@ -64,11 +70,11 @@ export interface ModelOptions {
 const MAX_REQUESTS_PER_QUOTA_KIND = 4;
 
 export function initialModel(): Model {
-  return { program: [], perKind: {}, names: 0, deletedOutOfBand: new Set(), headersRewritten: new Set(), started: false };
+  return { program: [], perKind: {}, names: 0, deletedOutOfBand: new Set(), headersRewritten: new Set(), started: false, others: new Set(), adminVcpu: {} };
 }
 
 const declared = (m: Model): DeclaredResource[] =>
-  m.program.map((r) => ({ kind: r.kind, name: r.name, args: KINDS[r.kind].args(r.n, r.version, r.lookAlike), aliases: r.aliases }));
+  m.program.map((r) => ({ kind: r.kind, name: r.name, args: { ...KINDS[r.kind].args(r.n, r.version, r.lookAlike), ...r.adopt }, aliases: r.aliases }));
 
 const pick = <T>(xs: T[], i: number): T => xs[i % xs.length]!;
 const short = (kind: ResourceKind) => kind.split(":")[1]!.toLowerCase();
@@ -89,8 +95,10 @@ async function runChecked(m: Model, r: Real, verb: Verb, label: string, how: { i
   const writes = await r.world.writesSince(seq);
   const steps = outcome.result?.steps.filter((s) => s.op !== "same").map((s) => `${s.op} ${s.name}${s.failed ? " FAILED" : ""}`) ?? [];
   r.log.push(`${label}: exit ${outcome.exitCode}${outcome.interrupted ? ` (${outcome.interrupted})` : ""}${steps.length ? `; ${steps.join(", ")}` : ""}; ${writes.length} writes`);
-  await checkRun(r.world, outcome, { declared: declared(m), deletedOutOfBand: m.deletedOutOfBand, headersRewritten: m.headersRewritten, writes });
+  await checkRun(r.world, outcome, { declared: declared(m), deletedOutOfBand: m.deletedOutOfBand, headersRewritten: m.headersRewritten, writes, others: m.others, adminVcpu: m.adminVcpu });
   if (opts.aliases && verb === "up") checkAliasesKept(m, outcome.result?.steps ?? []);
+  // Adopted: the user removes the adoption input (a provider-side input: no call).
+  if (verb === "up" && outcome.exitCode === 0) for (const res of m.program) delete res.adopt;
   if (verb === "refresh" && outcome.exitCode === 0) {
     m.deletedOutOfBand.clear();
     m.headersRewritten.clear();
@@ -119,7 +127,10 @@ export class Add implements fc.AsyncCommand<Model, Real> {
     return m.program.length < this.maxResources && ofKind < KINDS[this.kind].max && (this.kind !== "infra:QuotaRequest" || made < MAX_REQUESTS_PER_QUOTA_KIND);
   }
   async run(m: Model, r: Real): Promise<void> {
-    const n = m.perKind[this.kind] ?? 0;
+    let n = m.perKind[this.kind] ?? 0;
+    const slots = KINDS[this.kind].slots;
+    // A kind with slots (a QuotaLimits per region): a number whose slot no present one uses.
+    if (slots) while (m.program.some((x) => x.kind === this.kind && x.n % slots === n % slots)) n++;
     m.perKind[this.kind] = n + 1;
     const res: ModelResource = { kind: this.kind, name: `${short(this.kind)}-${m.names++}`, n, version: 0, lookAlike: this.lookAlike, aliases: [] };
     m.program.push(res);
@@ -171,6 +182,33 @@ class Rename implements fc.AsyncCommand<Model, Real> {
     r.log.push(`rename ${old} to ${res.name} (alias)`);
   }
   toString = () => `rename #${this.index}`;
+}
+
+/**
+ * A rename with no alias whose new name adopts the object the old name holds
+ * (`adoptId` of its id, or `adoptExisting`), as the preview advises: the up must keep
+ * the object (the old name's delete must not remove what the new name adopted).
+ */
+class RenameAdopting implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly index: number) {}
+  private target(m: Readonly<Model>, r: Real) {
+    const held = new Map(r.world.state().resources.filter((x) => !x.delete).map((x) => [x.name, x.id!]));
+    const adoptable = m.program.filter((x) => KINDS[x.kind].adopt && held.has(x.name) && !x.aliases.length);
+    return adoptable.length ? { res: pick(adoptable, this.index), id: held.get(pick(adoptable, this.index).name)! } : undefined;
+  }
+  check = (m: Readonly<Model>) => m.program.some((x) => KINDS[x.kind].adopt);
+  async run(m: Model, r: Real): Promise<void> {
+    const t = this.target(m, r);
+    if (!t) {
+      r.log.push(`${this}: nothing deployed to adopt`);
+      return;
+    }
+    const old = t.res.name;
+    t.res.name = `${short(t.res.kind)}-${m.names++}`;
+    t.res.adopt = KINDS[t.res.kind].adopt!(t.id);
+    r.log.push(`rename ${old} to ${t.res.name}, adopting ${t.id} (${JSON.stringify(t.res.adopt)})`);
+  }
+  toString = () => `rename adopting #${this.index}`;
 }
 
 // ---- runs ------------------------------------------------------------------------
@@ -274,6 +312,86 @@ class OutOfBand implements fc.AsyncCommand<Model, Real> {
   toString = () => `out-of-band ${this.what} #${this.index}`;
 }
 
+/** An admin raises `vcpu` in one region outside Pulumi: no resource declares it, so no run may undo it. */
+class AdminRaise implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly region: (typeof QUOTA_REGIONS)[number],
+    readonly vcpu: number,
+  ) {}
+  check = () => true;
+  async run(m: Model, r: Real): Promise<void> {
+    const res = await r.world.api("PATCH", "/infra/api/v1/quota/compute", { limits: { vcpu: this.vcpu }, region: this.region });
+    if (res.status < 300) m.adminVcpu[this.region] = this.vcpu;
+    r.log.push(`${this}: ${res.status}`);
+  }
+  toString = () => `admin raises vcpu to ${this.vcpu} in ${this.region}`;
+}
+
+/**
+ * An event every model endpoint subscribes to (`order.*`): a delivery queued for each,
+ * so deleting one is refused (409 endpoint_has_pending_deliveries, the service disables
+ * it) until `drain` delivers them (the emulator's worker).
+ */
+class Deliveries implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly what: "queue" | "drain") {}
+  check = () => true;
+  async run(m: Model, r: Real): Promise<void> {
+    if (this.what === "drain") {
+      await r.world.control("POST", "/webhooks/worker/run", {});
+      r.log.push(`${this}`);
+      return;
+    }
+    const before = new Set([...(await r.world.holdings()).values()].flat());
+    const res = await r.world.api("POST", "/webhooks/v1/events", { event_type: "order.created", payload: { id: "model" } });
+    // Under the lenient policy the service registers the event's type itself: the service's, no stack's.
+    const registered = [...(await r.world.holdings()).values()].flat().filter((id) => !before.has(id));
+    m.others = new Set([...m.others, ...registered]);
+    r.log.push(`${this}: ${res.status}${registered.length ? `; the service registered ${registered.join(", ")}` : ""}`);
+  }
+  toString = () => (this.what === "queue" ? "deliveries queued (an order.created event)" : "deliveries drained");
+}
+
+/**
+ * Another stack (its own state, the same workspace, credentials and create journal)
+ * deploys look-alikes of this stack's (an endpoint to the look-alike URL, an HTTP bin
+ * with no label), sometimes with its creates' answers lost after the service acted.
+ * Its objects are never this stack's, nor this stack's its (invariants.ts `others`).
+ */
+class SecondStack implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly loseAnswers: boolean) {}
+  check = () => true;
+  async run(m: Model, r: Real): Promise<void> {
+    const stack = "model-2";
+    const spec: DeclaredResource[] = [
+      { kind: "webhooks:Endpoint", name: "other-endpoint", args: KINDS["webhooks:Endpoint"].args(0, 0, true), aliases: [] },
+      { kind: "inboxes:Inbox", name: "other-bin", args: KINDS["inboxes:Inbox"].args(0, 0, true), aliases: [] },
+    ];
+    const before = new Set([...(await r.world.holdings()).values()].flat());
+    if (this.loseAnswers) await r.world.control("POST", "/faults", { method: "POST", path: "/**", count: 2, drop_after_response: true });
+    let outcome;
+    try {
+      outcome = await r.world.run("up", spec, undefined, stack);
+    } finally {
+      await r.world.control("DELETE", "/faults");
+    }
+    const theirs = r.world.state(stack).resources.filter((x) => !x.delete).map((x) => x.id!);
+    const ours = new Set(r.world.state(MAIN_STACK).resources.map((x) => x.id!));
+    const now = new Set([...(await r.world.holdings()).values()].flat());
+    const made = [...now].filter((id) => !before.has(id));
+    r.log.push(`${this}: exit ${outcome.exitCode}; it holds ${theirs.join(", ") || "nothing"}`);
+    const taken = theirs.filter((id) => ours.has(id));
+    if (taken.length) throw new InvariantViolation("1", `the second stack holds objects this stack holds: ${taken.join(", ")}`);
+    const gone = [...ours].filter((id) => before.has(id) && !now.has(id));
+    if (gone.length) throw new InvariantViolation("1", `the second stack's up removed this stack's objects: ${gone.join(", ")}`);
+    const errors = outcome.result?.diagnostics.filter((d) => d.severity === "error").map((d) => d.message).join("\n") ?? outcome.text;
+    const unheld = made.filter((id) => !theirs.includes(id) && !(outcome.exitCode !== 0 && errors.includes(id)));
+    if (unheld.length) throw new InvariantViolation(outcome.exitCode === 0 ? "1" : "2", `the second stack's up (exit ${outcome.exitCode}) made objects it does not hold${outcome.exitCode === 0 ? "" : " and does not name"}: ${unheld.join(", ")}`);
+    if (outcome.exitCode === 0 && theirs.length !== spec.length) throw new InvariantViolation("1", `the second stack's up exited 0 holding ${theirs.length} objects for ${spec.length} resources`);
+    m.others = new Set([...m.others, ...theirs, ...made]);
+  }
+  toString = () => `a second stack deploys look-alikes${this.loseAnswers ? ", its answers lost" : ""}`;
+}
+
 // ---- the arbitrary ----------------------------------------------------------------
 
 const LOOK_ALIKE_KINDS: ResourceKind[] = ["webhooks:Endpoint", "inboxes:Inbox"];
@@ -301,6 +419,10 @@ export function commandsArbitrary(opts: ModelOptions, maxCommands: number) {
       ? [fc.tuple(fc.constantFrom("SIGINT" as const, "SIGKILL" as const), fc.integer({ min: 1, max: 3 }), fc.constantFrom(0, 300, 1500), fc.boolean()).map(([s, w, d, c]) => new Interrupt(s, w, d, c))]
       : []),
     fc.tuple(fc.constantFrom("change" as const, "delete" as const, "headers" as const), index).map(([w, i]) => new OutOfBand(w, i)),
+    index.map((i) => new RenameAdopting(i)),
+    fc.tuple(fc.constantFrom(...QUOTA_REGIONS), fc.integer({ min: 201, max: 400 })).map(([region, vcpu]) => new AdminRaise(region, vcpu)),
+    fc.constantFrom("queue" as const, "drain" as const).map((w) => new Deliveries(w)),
+    fc.boolean().map((lose) => new SecondStack(lose)),
     // A fault class, when on, also gets commands of its own, so a short run meets it.
     ...(opts.lateCreates ? [fc.constant(new UpWithFault("late-create-4s", "POST", 1))] : []),
     ...(opts.lookAlikes ? [fc.constantFrom("drop-after-acting" as const, "late-create" as const).map((f) => new UpWithFault(f, "POST", 2))] : []),

@@ -12,7 +12,7 @@
  * exits 0 holds every declared resource, settings at their declared values; a
  * destroy puts the settings back.
  */
-import { KINDS, RESOURCE_KINDS, type ResourceKind } from "./kinds";
+import { KINDS, QUOTA_REGIONS, RESOURCE_KINDS, type ResourceKind } from "./kinds";
 import type { DeclaredResource, RunOutcome, World } from "./world";
 
 export class InvariantViolation extends Error {
@@ -33,17 +33,34 @@ export interface RunContext {
   headersRewritten: Set<string>;
   /** Writes the run sent (request log), for the preview check. */
   writes: { method: string; path: string; status: number }[];
+  /** Objects another stack holds in the same workspace (commands.ts `SecondStack`): never this stack's, never touched by it. */
+  others: ReadonlySet<string>;
+  /** `vcpu` raised by an admin outside Pulumi, per region: no resource declares it, so every run keeps it. */
+  adminVcpu: Readonly<Partial<Record<string, number>>>;
 }
 
-/** Settings a fresh workspace holds, put back by a destroy. */
-const DEFAULT_SETTINGS = { endpointVerification: "optional", eventTypePolicy: "lenient", computeVms: 50 };
+/** Settings a fresh workspace holds, put back by a destroy (compute quotas are the same in every region). */
+const DEFAULT_SETTINGS = { endpointVerification: "optional", eventTypePolicy: "lenient", computeVms: 50, computeVcpu: 200 };
 
 export async function checkRun(world: World, outcome: RunOutcome, ctx: RunContext): Promise<void> {
   checkSecrets(world, outcome);
   if (outcome.interrupted) return;
   if (!outcome.result) throw new InvariantViolation("run", `${outcome.verb} printed no result (exit ${outcome.exitCode}): ${tail(outcome.text)}`);
   if (outcome.exitCode === 0) await checkSucceeded(world, outcome, ctx);
-  else await checkFailed(world, outcome);
+  else await checkFailed(world, outcome, ctx);
+  await checkEndpointsEnabled(world);
+}
+
+/**
+ * The model never declares an endpoint's status, so every endpoint the state holds is
+ * enabled on the service, whatever the run did: a delete refused for pending deliveries
+ * disables it (the spec says so), and the provider puts it back (issue 24, scenario 6).
+ */
+async function checkEndpointsEnabled(world: World): Promise<void> {
+  for (const r of world.state().resources.filter((x) => x.kind === "webhooks:Endpoint" && !x.delete)) {
+    const res = await world.api("GET", `/webhooks/v1/endpoints/${r.id}`);
+    if (res.status === 200 && res.body.status !== "enabled") throw new InvariantViolation("1", `endpoint ${r.name} (${r.id}) is ${res.body.status} on the service; the state holds it as declared (enabled)`);
+  }
 }
 
 function checkSecrets(world: World, outcome: RunOutcome): void {
@@ -60,21 +77,26 @@ interface Comparison {
   extra: { kind: ResourceKind; id: string }[];
   /** In the state, not held. */
   missing: { kind: ResourceKind; name: string; id: string }[];
-  /** One id claimed by several resources of the state. */
+  /** One id claimed by several resources of the state, or by this stack and another. */
   shared: string[];
+  /** Another stack's objects gone from the service: this stack deleted (or took) them. */
+  othersGone: string[];
 }
 
-async function compare(world: World): Promise<Comparison> {
+async function compare(world: World, others: ReadonlySet<string>): Promise<Comparison> {
   const held = await world.holdings();
   const { resources } = world.state();
-  const out: Comparison = { extra: [], missing: [], shared: [] };
+  const out: Comparison = { extra: [], missing: [], shared: [], othersGone: [] };
+  const all = new Set([...held.values()].flat());
+  out.othersGone.push(...[...others].filter((id) => !all.has(id)));
+  out.shared.push(...resources.filter((r) => !r.delete && others.has(r.id!)).map((r) => r.id!));
   for (const kind of RESOURCE_KINDS) {
     const ids = held.get(kind);
     if (!ids) continue;
     const inState = resources.filter((r) => r.kind === kind && !r.delete);
     const stateIds = inState.map((r) => r.id!);
     out.shared.push(...stateIds.filter((id, i) => stateIds.indexOf(id) !== i));
-    for (const id of ids) if (!stateIds.includes(id)) out.extra.push({ kind, id });
+    for (const id of ids) if (!stateIds.includes(id) && !others.has(id)) out.extra.push({ kind, id });
     for (const r of inState) if (!ids.includes(r.id!)) out.missing.push({ kind, name: r.name, id: r.id! });
   }
   return out;
@@ -86,19 +108,20 @@ async function checkSucceeded(world: World, outcome: RunOutcome, ctx: RunContext
     if (ctx.writes.length) throw new InvariantViolation("preview", `a preview that exited 0 sent writes: ${ctx.writes.map((w) => `${w.method} ${w.path} ${w.status}`).join(", ")}`);
     return;
   }
-  const c = await compare(world);
+  const c = await compare(world, ctx.others);
   const { resources } = world.state();
+  checkOthers(c, verb);
   const stale = resources.filter((r) => r.delete);
   if (stale.length) throw new InvariantViolation("1", `${verb} exited 0 with old copies still to delete in the state: ${stale.map((r) => `${r.name} ${r.id}`).join(", ")}`);
   if (c.extra.length) throw new InvariantViolation("1", `${verb} exited 0 but the service holds objects the state does not (orphans or duplicates): ${fmt(c.extra)}`);
-  if (c.shared.length) throw new InvariantViolation("1", `several resources of the state claim one object: ${c.shared.join(", ")}`);
+  if (c.shared.length) throw new InvariantViolation("1", `several resources (of this stack, or this stack and another) claim one object: ${c.shared.join(", ")}`);
   // Deleted out of band and not refreshed since: the real engine keeps them in the state too.
   const missing = verb === "refresh" ? c.missing : c.missing.filter((m) => !ctx.deletedOutOfBand.has(m.id));
   if (missing.length) throw new InvariantViolation("1", `${verb} exited 0 but the service does not hold: ${missing.map((m) => `${m.name} (${m.kind} ${m.id})`).join(", ")}`);
 
   if (verb === "destroy") {
     if (resources.length) throw new InvariantViolation("1", `destroy exited 0 and the state still holds ${resources.map((r) => r.name).join(", ")}`);
-    await checkSettings(world, DEFAULT_SETTINGS, "after destroy");
+    for (const region of QUOTA_REGIONS) await checkSettings(world, region, { ...DEFAULT_SETTINGS, computeVcpu: ctx.adminVcpu[region] ?? DEFAULT_SETTINGS.computeVcpu }, "after destroy");
   }
   if (verb === "up") {
     const names = (list: { kind: string; name: string }[]) => list.map((r) => `${r.kind} ${r.name}`).sort();
@@ -106,22 +129,31 @@ async function checkSucceeded(world: World, outcome: RunOutcome, ctx: RunContext
     const got = names(resources);
     if (JSON.stringify(want) !== JSON.stringify(got)) throw new InvariantViolation("1", `up exited 0 but the state holds [${got.join(", ")}] for the program's [${want.join(", ")}]`);
     const setting = (kind: ResourceKind) => ctx.declared.find((d) => d.kind === kind)?.args;
-    await checkSettings(
-      world,
-      {
-        endpointVerification: setting("webhooks:WorkspaceSettings")?.endpointVerification as string | undefined,
-        eventTypePolicy: setting("webhooks:EventTypePolicy")?.policy as string | undefined,
-        computeVms: (setting("infra:QuotaLimits")?.limits as { vms: number } | undefined)?.vms,
-      },
-      "after up",
-    );
+    for (const region of QUOTA_REGIONS) {
+      const limits = ctx.declared.find((d) => d.kind === "infra:QuotaLimits" && d.args.region === region)?.args.limits as { vms: number } | undefined;
+      await checkSettings(
+        world,
+        region,
+        {
+          endpointVerification: setting("webhooks:WorkspaceSettings")?.endpointVerification as string | undefined,
+          eventTypePolicy: setting("webhooks:EventTypePolicy")?.policy as string | undefined,
+          computeVms: limits?.vms,
+          computeVcpu: ctx.adminVcpu[region] ?? DEFAULT_SETTINGS.computeVcpu,
+        },
+        "after up",
+      );
+    }
     await checkHeaderNames(world, ctx);
   }
 }
 
-/** After an up, every endpoint carries the declared header names (values are never shown), unless rewritten out of band and not refreshed since. */
+/**
+ * After an up, every endpoint carries the declared header names (values are never
+ * shown), unless rewritten or deleted out of band and not refreshed since.
+ */
 async function checkHeaderNames(world: World, ctx: RunContext): Promise<void> {
-  for (const r of world.state().resources.filter((x) => x.kind === "webhooks:Endpoint" && !ctx.headersRewritten.has(x.id!))) {
+  const touched = (id: string) => ctx.headersRewritten.has(id) || ctx.deletedOutOfBand.has(id);
+  for (const r of world.state().resources.filter((x) => x.kind === "webhooks:Endpoint" && !touched(x.id!))) {
     const declaredHeaders = (ctx.declared.find((d) => d.name === r.name)?.args.customHeaders ?? {}) as Record<string, string>;
     const got = ((await world.api("GET", `/webhooks/v1/endpoints/${r.id}`)).body as { custom_header_names?: string[] }).custom_header_names ?? [];
     const want = Object.keys(declaredHeaders).sort();
@@ -129,9 +161,16 @@ async function checkHeaderNames(world: World, ctx: RunContext): Promise<void> {
   }
 }
 
+/** Another stack's objects are never this stack's to take or delete. */
+function checkOthers(c: Comparison, verb: string): void {
+  if (c.othersGone.length) throw new InvariantViolation("1", `after ${verb}, objects another stack holds are gone from the service: ${c.othersGone.join(", ")}`);
+}
+
 /** A failed run may leave objects the state does not hold only if its error names them. */
-async function checkFailed(world: World, outcome: RunOutcome): Promise<void> {
-  const c = await compare(world);
+async function checkFailed(world: World, outcome: RunOutcome, ctx: RunContext): Promise<void> {
+  const c = await compare(world, ctx.others);
+  checkOthers(c, outcome.verb);
+  if (c.shared.length) throw new InvariantViolation("1", `after a failed ${outcome.verb}, several resources (of this stack, or this stack and another) claim one object: ${c.shared.join(", ")}`);
   const errors = outcome.result!.diagnostics.filter((d) => d.severity === "error").map((d) => d.message).join("\n");
   const unnamed = c.extra.filter((x) => !errors.includes(x.id));
   if (unnamed.length) {
@@ -139,12 +178,14 @@ async function checkFailed(world: World, outcome: RunOutcome): Promise<void> {
   }
 }
 
-async function checkSettings(world: World, want: { endpointVerification?: string; eventTypePolicy?: string; computeVms?: number }, when: string): Promise<void> {
+/** The workspace settings, and the compute quotas of one region. */
+async function checkSettings(world: World, region: string, want: { endpointVerification?: string; eventTypePolicy?: string; computeVms?: number; computeVcpu?: number }, when: string): Promise<void> {
   const ws = (await world.api("GET", "/webhooks/v1/workspace")).body as { endpoint_verification: string; event_type_policy: string };
-  const quota = (await world.api("GET", "/infra/api/v1/quota/compute?region=us-east-1")).body as { limits: { vms: number } };
-  const got = { endpointVerification: ws.endpoint_verification, eventTypePolicy: ws.event_type_policy, computeVms: quota.limits.vms };
+  const quota = (await world.api("GET", `/infra/api/v1/quota/compute?region=${region}`)).body as { limits: { vms: number; vcpu: number } };
+  const got = { endpointVerification: ws.endpoint_verification, eventTypePolicy: ws.event_type_policy, computeVms: quota.limits.vms, computeVcpu: quota.limits.vcpu };
   for (const key of Object.keys(got) as (keyof typeof got)[]) {
-    if (want[key] !== undefined && want[key] !== got[key]) throw new InvariantViolation("1", `${when}: the service's ${key} is ${got[key]}, expected ${want[key]}`);
+    const where = key.startsWith("compute") ? ` (${region})` : "";
+    if (want[key] !== undefined && want[key] !== got[key]) throw new InvariantViolation("1", `${when}: the service's ${key}${where} is ${got[key]}, expected ${want[key]}`);
   }
 }
 

@@ -25,6 +25,13 @@ export interface KindSpec {
   /** At most this many resources of the kind in one program (workspace singletons: 1). */
   max: number;
   /**
+   * Resources of the kind that must differ in `n % slots` (a QuotaLimits per region):
+   * a new one takes a number whose slot no present one uses.
+   */
+  slots?: number;
+  /** Its own object can be adopted by a resource of a new name: the input that says so, given its id. */
+  adopt?: (id: string) => Args;
+  /**
    * Arguments of resource number `n` (unique in the sequence) at `version`. A
    * look-alike has the same arguments as every other look-alike of its kind
    * (an HTTP bin with no label, an endpoint to one URL): reconciliation cannot tell them apart.
@@ -49,6 +56,9 @@ export function idOfListed(kind: ResourceKind, item: Record<string, unknown>): s
   return def.idOf ? def.idOf(item) : String(item[def.idField ?? "id"]);
 }
 
+/** The regions of the QuotaLimits resources (slot 0 and 1). */
+export const QUOTA_REGIONS = ["us-east-1", "eu-west-1"] as const;
+
 const secretHeader = (n: number) => `Bearer $MARKER-h${n}`;
 
 export const KINDS: Record<ResourceKind, KindSpec> = {
@@ -68,6 +78,7 @@ export const KINDS: Record<ResourceKind, KindSpec> = {
     list: { path: "/webhooks/v1/endpoints", items: "data" },
     change: (id, tag) => ({ method: "PATCH", path: itemPath("webhooks:Endpoint", id), body: { description: `changed out of band ${tag}` } }),
     removable: true,
+    adopt: (id) => ({ adoptId: id }),
   },
   "webhooks:EventType": {
     product: "webhooks",
@@ -80,6 +91,7 @@ export const KINDS: Record<ResourceKind, KindSpec> = {
     }),
     list: { path: "/webhooks/v1/event-types", items: "data" },
     removable: true,
+    adopt: () => ({ adoptExisting: true }),
   },
   "webhooks:EventTypePolicy": {
     product: "webhooks",
@@ -101,6 +113,7 @@ export const KINDS: Record<ResourceKind, KindSpec> = {
     args: (n, v) => ({ url: `https://ops.example.com/model/${n}`, eventTypes: ["endpoint.auto_disabled", "delivery.dead"], description: `ops ${n} v${v}` }),
     list: { path: "/webhooks/v1/operational-endpoints", items: "data" },
     removable: true,
+    adopt: (id) => ({ adoptId: id }),
   },
   "webhooks:WorkspaceSettings": {
     product: "webhooks",
@@ -133,8 +146,10 @@ export const KINDS: Record<ResourceKind, KindSpec> = {
   },
   "infra:QuotaLimits": {
     product: "infra",
-    max: 1,
-    args: (_n, v) => ({ service: "compute", region: "us-east-1", limits: { vms: 60 + v } }),
+    // One per region: each manages `vms` in its own region alone.
+    max: 2,
+    slots: 2,
+    args: (n, v) => ({ service: "compute", region: QUOTA_REGIONS[n % 2], limits: { vms: (n % 2 ? 70 : 60) + v } }),
   },
 };
 

@@ -28,6 +28,9 @@ const LEAVE_WITH_ENGINE_MS = 30_000;
 /** Which engine runs the program: the real Pulumi CLI, or the engine stand-in (test/engine). */
 export type ModelEngine = "cli" | "stand-in";
 
+/** The sequence's stack; another stack (commands.ts `SecondStack`) writes look-alikes into the same workspace. */
+export const MAIN_STACK = "model";
+
 export interface Workspace {
   workspace_id: string;
   project_id: string;
@@ -131,10 +134,10 @@ export class World {
    * The stack's managed resources in the state file (none before the first run): what the
    * checkpoint keeps in plaintext (ids, types, names), the same for either engine.
    */
-  state(): { resources: (StateEntry & { kind: ResourceKind; name: string })[]; pending: number; raw: string } {
+  state(stack: string = MAIN_STACK): { resources: (StateEntry & { kind: ResourceKind; name: string })[]; pending: number; raw: string } {
     let raw = "";
     try {
-      raw = readFileSync(this.stateFile, "utf8");
+      raw = readFileSync(this.stateFileOf(stack), "utf8");
     } catch {
       return { resources: [], pending: 0, raw };
     }
@@ -157,8 +160,14 @@ export class World {
     return requests.filter((r) => r.method !== "GET");
   }
 
-  /** Runs one verb over `spec`; with `interrupt`, stops it part-way as a signal or a kill would. */
-  async run(verb: Verb, spec: DeclaredResource[], interrupt?: Interruption): Promise<RunOutcome> {
+  /** The state file of a stack: the sequence's own, or another stack's in the same workspace. */
+  stateFileOf(stack: string): string {
+    return stack === MAIN_STACK ? this.stateFile : join(this.dir, `${stack}.json`);
+  }
+
+  /** Runs one verb over `spec` (as `stack`); with `interrupt`, stops it part-way as a signal or a kill would. */
+  async run(verb: Verb, spec: DeclaredResource[], interrupt?: Interruption, stack: string = MAIN_STACK): Promise<RunOutcome> {
+    const stateFile = this.stateFileOf(stack);
     const config: Record<string, string> = {
       "svc:webhooksUrl": this.emu.webhooksUrl,
       "svc:inboxesUrl": this.emu.inboxesUrl,
@@ -174,9 +183,9 @@ export class World {
     // Settings only from the stack config; the plugin and program inherit the rest.
     const env = { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_URL: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_URL: "", SVC_INFRA_API_KEY: "" };
     const since = interrupt ? await this.lastSeq() : 0;
-    if (this.engine === "cli") return this.runCli({ verb, cwd: PROGRAM, stack: "model", stateFile: this.stateFile, config, secrets, env }, since, interrupt);
+    if (this.engine === "cli") return this.runCli({ verb, cwd: PROGRAM, stack, stateFile, config, secrets, env }, since, interrupt);
     const args = [
-      "--require", require.resolve("tsx/cjs"), ENGINE_CLI, verb, "--cwd", PROGRAM, "--stack", "model", "--state", this.stateFile, "--json",
+      "--require", require.resolve("tsx/cjs"), ENGINE_CLI, verb, "--cwd", PROGRAM, "--stack", stack, "--state", stateFile, "--json",
       ...Object.entries(config).flatMap(([k, v]) => ["--config", `${k}=${v}`]),
       ...Object.entries(secrets).flatMap(([k, v]) => ["--secret", `${k}=${v}`]),
     ];

@@ -122,6 +122,36 @@ describe.skipIf(PULUMI_CLI_MISSING !== undefined)("a real `pulumi up` interrupte
     expect(again.steps.filter((st) => st.op !== "same")).toEqual([]);
   }, RUNS_TIMEOUT_MS);
 
+  it("SIGKILL of pulumi after a create was answered, before it saved the answer: the next up adopts that object instead of making a second", async () => {
+    const s = await stack("cli-sigkill-answered");
+    const answered: LookAlikes = { endpoints: 1, endpointStatus: "disabled", windowSeconds: 10 };
+    // The create's answer reaches the provider, which then PATCHes the status (create does not
+    // take it): the PATCH is held, and pulumi killed once it reached the service, so the CLI
+    // never saves the create's answer.
+    await control(emu(), "POST", "/faults", { method: "PATCH", path: "/webhooks/v1/endpoints/*", latency_ms: 30_000, count: 1 });
+    const ac = new AbortController();
+    const options: CliOptions = { ...s.options("up", answered), signal: ac.signal, abortWith: "SIGKILL" };
+    const up = runCli(options);
+    await until(async () => (await control<{ faults: unknown[] }>(emu(), "GET", "/faults")).faults.length === 0);
+    ac.abort();
+    const killed = await up;
+    expect(killed.ok).toBe(false);
+    expect(s.state().ids).toEqual([]);
+    expect(s.state().pending).toEqual(["creating"]);
+    await until(() => stackProcesses(options).length === 0);
+    const made = await s.endpoints();
+    expect(made).toHaveLength(1);
+    pulumiSync(options, ["cancel", "--yes", "--stack", "cli-sigkill-answered"]);
+
+    const rerun = await runCli(s.options("up", answered));
+    expect(rerun.ok, errorsOf(rerun)).toBe(true);
+    await expectOnePerResource(s, answered);
+    expect(s.state().ids).toEqual(made);
+    const again = await runCli(s.options("up", answered));
+    expect(again.ok, errorsOf(again)).toBe(true);
+    expect(again.steps.filter((st) => st.op !== "same")).toEqual([]);
+  }, RUNS_TIMEOUT_MS);
+
   it("SIGKILL of every process of the run (a container stopped): a plain refresh keeps the pending creates, the next up adopts, refresh --clear-pending-creates clears them", async () => {
     const s = await stack("cli-sigkill-all");
     const killed = await interruptedUp(

@@ -59,4 +59,21 @@ describe("a run killed mid-create", () => {
     await expectOnePerResource(s, spec);
     expect(s.state().pending).toEqual([]);
   }, RUNS_TIMEOUT_MS);
+
+  it("killed after a create was answered, before the engine saved it: the next up adopts that object instead of making a second", async () => {
+    const s = await stack("killed-answered");
+    const answered = { endpoints: 1, endpointStatus: "disabled" as const, windowSeconds: 10 };
+    // The create's answer reaches the provider, which then PATCHes the status (create does not take it):
+    // the PATCH is held, and the run killed once it reached the service, so the answer is never saved.
+    await control(emu(), "POST", "/faults", { method: "PATCH", path: "/webhooks/v1/endpoints/*", latency_ms: 30_000, count: 1 });
+    await s.killedUp(answered, async () => (await control<{ faults: unknown[] }>(emu(), "GET", "/faults")).faults.length === 0);
+    const made = await s.endpoints();
+    expect(made).toHaveLength(1);
+    expect(s.state().ids).toEqual([]);
+
+    const up = await s.run("up", answered);
+    expect(up.ok, errorsOf(up)).toBe(true);
+    await expectOnePerResource(s, answered);
+    expect(s.state().ids).toEqual(made);
+  }, RUNS_TIMEOUT_MS);
 });

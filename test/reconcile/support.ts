@@ -20,6 +20,10 @@ export interface LookAlikes {
   endpoints?: number;
   /** svc:reconcileWindowSeconds (the provider's default when omitted). */
   windowSeconds?: number;
+  /** Every endpoint's declared status (create does not take it: a PATCH follows the create). */
+  endpointStatus?: "enabled" | "disabled";
+  /** Declare the endpoints last first (the engine registers them in that order). */
+  reverse?: boolean;
 }
 
 interface Keys {
@@ -52,6 +56,8 @@ export async function reconcileStack(emu: RunningEmulator, name: string): Promis
       "svc:webhooksUrl": emu.webhooksUrl,
       "svc:inboxesUrl": emu.inboxesUrl,
       ...(spec.windowSeconds === undefined ? {} : { "svc:reconcileWindowSeconds": String(spec.windowSeconds) }),
+      ...(spec.endpointStatus === undefined ? {} : { "reconcile:endpointStatus": spec.endpointStatus }),
+      ...(spec.reverse ? { "reconcile:order": "reverse" } : {}),
     },
     secrets: { "svc:webhooksApiKey": ws.webhooks.admin, "svc:inboxesApiKey": ws.inboxes.admin },
   });

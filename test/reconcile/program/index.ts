@@ -6,6 +6,11 @@ const config = new pulumi.Config("reconcile");
 const bins = config.getNumber("bins") ?? 0;
 const endpoints = config.getNumber("endpoints") ?? 0;
 const url = config.get("url") ?? "https://hooks.example.com/look-alike";
+/** `disabled`: each endpoint's create is followed by a PATCH of its status (create does not take it). */
+const endpointStatus = config.get("endpointStatus") as "enabled" | "disabled" | undefined;
 
 for (let i = 0; i < bins; i++) new svc.inboxes.Inbox(`bin-${i}`, { transport: "http" });
-for (let i = 0; i < endpoints; i++) new svc.webhooks.Endpoint(`endpoint-${i}`, { url, subscriptions: [{ eventType: "order.*" }] });
+/** `reverse`: the endpoints are declared last first, so a look-alike added at the end registers before the ones the state holds. */
+const order = [...Array(endpoints).keys()];
+if (config.get("order") === "reverse") order.reverse();
+for (const i of order) new svc.webhooks.Endpoint(`endpoint-${i}`, { url, subscriptions: [{ eventType: "order.*" }], ...(endpointStatus ? { status: endpointStatus } : {}) });

@@ -1,0 +1,78 @@
+/**
+ * The create journal's rule for answers (provider/engine/create-journal.ts), on files
+ * written as gone plugin processes leave them: an answer of a process the engine closed
+ * is held; one of a process that ended otherwise is unsaved, for the next create with
+ * the same fingerprint to adopt, until an engine names its object; and the line that
+ * settled an answer is kept as long as the answer's file is.
+ */
+import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { CreateJournal } from "../../provider/engine/create-journal";
+
+/** A pid no process has (the journal takes its file's process for gone). */
+const GONE = 4_194_001;
+const KIND = "webhooks:Endpoint";
+const CONNECTION = "conn";
+const FP = "fingerprint";
+
+let dir: string;
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function file(name: string, lines: object[], minutesAgo = 0): string {
+  writeFileSync(join(dir, name), lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
+  const at = new Date(Date.now() - minutesAgo * 60_000);
+  utimesSync(join(dir, name), at, at);
+  return name;
+}
+
+const answered = (entry: string, id: string) => [
+  { s: entry, k: KIND, f: FP, t: Date.now() - 60_000 },
+  { d: entry, k: KIND, f: FP, c: CONNECTION, id, ca: "2026-11-25T00:00:00.000Z", t: Date.now() - 59_000 },
+];
+
+describe("the create journal's answers", () => {
+  it("an answer of a process the engine closed is held: no create adopts it", () => {
+    dir = mkdtempSync(join(tmpdir(), "journal-"));
+    file(`${GONE}-a.jsonl`, [...answered("e1", "ep_1"), { closed: 1 }]);
+    expect(new CreateJournal(dir).takeUnsaved(KIND, FP, CONNECTION)).toBeUndefined();
+  });
+
+  it("an answer of a process that ended otherwise is unsaved: taken once, by the same fingerprint on its connection", () => {
+    dir = mkdtempSync(join(tmpdir(), "journal-"));
+    file(`${GONE}-a.jsonl`, answered("e1", "ep_1"));
+    const journal = new CreateJournal(dir);
+    expect(journal.takeUnsaved(KIND, "another body", CONNECTION)).toBeUndefined();
+    expect(journal.takeUnsaved(KIND, FP, "another connection")).toBeUndefined();
+    expect(journal.unsavedCount(KIND, FP)).toBe(1);
+    expect(journal.takeUnsaved(KIND, FP, CONNECTION)).toMatchObject({ id: "ep_1", connection: CONNECTION, createdAt: "2026-11-25T00:00:00.000Z" });
+    expect(journal.takeUnsaved(KIND, FP, CONNECTION)).toBeUndefined();
+  });
+
+  it("an engine naming the object settles it, for every later process", () => {
+    dir = mkdtempSync(join(tmpdir(), "journal-"));
+    file(`${GONE}-a.jsonl`, answered("e1", "ep_1"));
+    new CreateJournal(dir).named(KIND, CONNECTION, "ep_1");
+    expect(new CreateJournal(dir).takeUnsaved(KIND, FP, CONNECTION)).toBeUndefined();
+  });
+
+  it("the file that settled an answer stays while the answer's file does; both go once old and settled", () => {
+    dir = mkdtempSync(join(tmpdir(), "journal-"));
+    const answers = file(`${GONE}-a.jsonl`, answered("e1", "ep_1"));
+    const settling = file(`${GONE + 1}-b.jsonl`, [{ h: `${answers}#answer:e1` }], 20);
+    expect(new CreateJournal(dir).takeUnsaved(KIND, FP, CONNECTION)).toBeUndefined();
+    expect(readdirSync(dir).sort()).toEqual([answers, settling]);
+    // Both old: both go.
+    file(answers, answered("e1", "ep_1"), 20);
+    expect(new CreateJournal(dir).takeUnsaved(KIND, FP, CONNECTION)).toBeUndefined();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("a settling file whose answer's file is already gone goes once old", () => {
+    dir = mkdtempSync(join(tmpdir(), "journal-"));
+    file(`${GONE + 1}-b.jsonl`, [{ h: `${GONE}-a.jsonl#answer:e1` }], 20);
+    new CreateJournal(dir).takeUnsaved(KIND, FP, CONNECTION);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
