@@ -1,5 +1,14 @@
 /**
- * The one retry policy of the client (modelled on openai-node's retryRequest):
+ * What may be repeated, in one place. Three things send a request again:
+ *
+ * 1. The transport, for one request, by the policy below (decideRetry).
+ * 2. A create whose outcome is unknown: never repeated by the transport; the engine's
+ *    reconciliation (engine/reconcile.ts, a state machine) looks for what it made and
+ *    sends it again only when nothing was made, at most CREATE_RESENDS times.
+ * 3. A delete the service refused for a reason that passes (an endpoint with pending
+ *    deliveries, hooks.onDeleteRefused): the DELETE is sent again once the wait is over.
+ *
+ * The transport's policy (modelled on openai-node's retryRequest):
  *
  * - 429: retried, waiting what `Retry-After` or `details.retry_after` says. An
  *   infrastructure quota refusal is a 429 with an EMPTY `Retry-After`: retrying never
@@ -27,6 +36,14 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxRetries: 5, baseDelayMs: 250, maxDelayMs: 8_000, budgetMs: 60_000 };
+
+/**
+ * How often reconciliation sends a create again after nothing was found for it:
+ * after lost answers (no answer at all), and after 5xx answers. A service that fails
+ * the same create again and again is refusing it (a value it cannot handle): say so,
+ * rather than send it five times.
+ */
+export const CREATE_RESENDS = { afterLostAnswer: 4, after5xx: 2 } as const;
 
 /** What one attempt ended with, as the policy needs to see it. */
 export type AttemptOutcome =

@@ -4,7 +4,8 @@
  * provider shim, so no socket pool or key is ever captured into `__provider`).
  *
  * Every call gets `User-Agent: pulumi-svc/<version>` and its own `X-Request-ID`;
- * retries happen here and nowhere else (see retry.ts). Every attempt first takes a
+ * a request's own retries happen here (retry.ts says what else is ever sent again:
+ * creates by reconciliation, refused deletes). Every attempt first takes a
  * place from its connection's traffic controller (pacing.ts).
  */
 import { createHmac, randomUUID } from "node:crypto";

@@ -35,6 +35,7 @@
  * keep the plain unknown-outcome error.
  */
 import { SvcUnknownOutcomeError, isApiError, type SvcClient } from "../client";
+import { CREATE_RESENDS } from "../client/retry";
 import { record } from "../client/stats";
 import { reconcileWindowSeconds } from "../config";
 import { canonicalJson } from "../../rules/event-schema";
@@ -45,14 +46,6 @@ import { note } from "./errors";
 import type { Props, ReconcileSpec, ResourceDefinition } from "./fields";
 import { jsonEqual } from "./json";
 
-/** Creates sent again after a lost answer and nothing found, before giving up with the unknown outcome. */
-const MAX_RESENDS = 4;
-/**
- * Creates sent again after a 5xx answer and nothing found. A service that fails the
- * same create again and again is refusing it (a value it cannot handle): say so,
- * rather than send it five times.
- */
-const MAX_RESENDS_AFTER_5XX = 2;
 /**
  * After a dropped connection (no answer), how long to wait before the first look: a
  * create still in flight inside the service usually lands by then.
@@ -81,6 +74,8 @@ interface CreateCall {
   fingerprint: string;
   /** The connection, as the journal names it. */
   connection: string;
+  /** The kind can be listed: an unknown outcome is looked for (`reconcile: false`: it is thrown). */
+  reconciles: boolean;
   journal?: CreateJournal;
   windowMs: number;
 }
@@ -92,11 +87,41 @@ export interface Created {
 }
 
 /**
+ * The states of one create's reconciliation. Each arrow is one function below. The
+ * transport never repeats a create (a POST is not safe to repeat); whether to send it
+ * again is decided here, within client/retry.ts's CREATE_RESENDS:
+ *
+ *   resume ──(journal: an interrupted or unsaved earlier create found)──▶ adopted
+ *     │
+ *     ▼
+ *   send ──(answered)──▶ answered ──(after a resend: late extras removed)──▶ done
+ *     │ (refused: nothing made) ──▶ thrown
+ *     ▼ (unknown outcome: no answer, or a 5xx)
+ *   answerLost ──look──▶ adopted | ambiguous (thrown, naming the candidates)
+ *     │ (nothing found)
+ *     ▼
+ *   resend: send again, at most CREATE_RESENDS.afterLostAnswer times after lost
+ *     answers and CREATE_RESENDS.after5xx after 5xx answers; past them, thrown.
+ */
+type Attempt =
+  | { state: "answered"; object: Props }
+  | { state: "answerLost"; lost: SvcUnknownOutcomeError; sentAt: number; entry: JournalEntry | undefined; stopLooking: () => void };
+
+type JournalEntry = ReturnType<CreateJournal["sent"]>;
+
+/** How many creates were sent so far, and since when an object of a lost one may appear. */
+interface Sends {
+  resends: number;
+  failedAnswers: number;
+  /** When the first lost attempt was sent: an object made by it may appear until the window has passed. */
+  lostSince?: number;
+}
+
+/**
  * POST the create; on an unknown outcome, adopt what it made, send it again, or fail
- * naming the candidates.
+ * naming the candidates (the states above).
  */
 export async function createReconciled(def: ResourceDefinition, client: SvcClient, body: Props, inputs: Props, idOf: (response: Props) => string): Promise<Created> {
-  const claims = claimsOf(client, def.kind);
   const reconciles = def.reconcile !== false;
   const c: CreateCall = {
     def,
@@ -104,72 +129,102 @@ export async function createReconciled(def: ResourceDefinition, client: SvcClien
     body,
     inputs,
     idOf,
-    claims,
+    claims: claimsOf(client, def.kind),
     fingerprint: client.fingerprint(`${def.kind}\n${canonicalJson(body)}`),
     connection: client.fingerprint(JOURNAL_SCOPE),
+    reconciles,
     journal: reconciles ? createJournal() : undefined,
     windowMs: reconciles ? reconcileWindowSeconds() * 1000 : 0,
   };
   const resumed = (await resumeInterrupted(c)) ?? (await adoptUnsavedAnswer(c));
   if (resumed) return { object: resumed, found: true };
 
-  /** When the first lost attempt was sent: an object made by it may appear until the window has passed. */
-  let lostSince: number | undefined;
-  let failedAnswers = 0;
-  for (let resends = 0; ; resends++) {
-    const sentAt = Date.now();
-    const entry = c.journal?.sent(def.kind, c.fingerprint, sentAt);
-    const sent = claims.sending();
-    let unknown: SvcUnknownOutcomeError;
-    let stopLooking: () => void;
-    try {
-      const response = (await client.request<Props>({ method: "POST", path: def.paths.create, body, adoptHint: def.adoptHint })).body ?? {};
-      const id = idOf(response);
-      claims.hold(id);
-      sent(); // before watching for extras, which waits for every create in flight
-      if (entry) await c.journal!.settle(entry, heldObject(c, id, response));
-      if (lostSince !== undefined) await removeLateExtras(c, lostSince, resends);
-      return { object: response, found: false };
-    } catch (err) {
-      if (!(err instanceof SvcUnknownOutcomeError) || !reconciles) {
-        // A refusal made nothing (an unknown outcome of a kind that cannot be listed stays open for the next run).
-        if (entry && !(err instanceof SvcUnknownOutcomeError)) await c.journal!.settle(entry);
-        throw err;
-      }
-      unknown = err;
-      // Looking before this create stops counting as in flight: a look-alike never sees it as neither.
-      stopLooking = claims.looking(c.fingerprint);
-    } finally {
-      sent();
+  const sends: Sends = { resends: 0, failedAnswers: 0 };
+  for (;;) {
+    const attempt = await send(c);
+    if (attempt.state === "answered") {
+      if (sends.lostSince !== undefined) await removeLateExtras(c, sends.lostSince, sends.resends);
+      return { object: attempt.object, found: false };
     }
-    let result: Found;
-    try {
-      const lost = unknown.unanswered;
-      // No answer: look until the window has passed. A 5xx: the service is done with it; look once.
-      const deadline = lost ? sentAt + c.windowMs : 0;
-      result = await lookFor(c, sentAt, deadline, Math.min(deadline, sentAt + IN_FLIGHT_GRACE_MS));
-    } catch (listErr) {
-      // Still unknown: the same error, saying why the object could not be looked for.
-      throw new SvcUnknownOutcomeError(unknown.method, unknown.path, unknown.requestId, unknown.what, `${def.adoptHint} (Looking for it by listing the ${def.noun}s failed: ${(listErr as Error).message})`);
-    } finally {
-      stopLooking();
-    }
-    if ("found" in result) {
-      if (entry) await c.journal!.settle(entry, heldObject(c, result.id, result.found));
-      record.reconciled({ kind: def.kind, path: def.paths.create, result: "adopted", id: result.id });
-      return { object: result.found, found: true };
-    }
-    if ("ambiguous" in result) {
-      // The entry stays open: after the others are deleted, the next run adopts the one left.
-      record.reconciled({ kind: def.kind, path: def.paths.create, result: "ambiguous", candidates: result.ambiguous });
-      throw new Error(`${unknown.message}\nAfter that, ${ambiguityMessage(def, result.ambiguous, "created since the request was sent")}`);
-    }
-    if (entry) await c.journal!.settle(entry);
-    if (!unknown.unanswered && ++failedAnswers > MAX_RESENDS_AFTER_5XX) throw repeatedFailure(def, unknown, failedAnswers);
-    if (resends >= MAX_RESENDS) throw unknown;
-    lostSince ??= sentAt;
-    record.reconciled({ kind: def.kind, path: def.paths.create, result: "recreated" });
+    const adopted = await lookForLost(c, attempt);
+    if (adopted) return { object: adopted, found: true };
+    resendOrGiveUp(c, attempt, sends);
   }
+}
+
+/**
+ * One POST. Answered: its object is held at once. Refused: nothing was made, thrown.
+ * Unknown outcome: the create starts looking (counted as lost) before it stops counting
+ * as in flight, so a look-alike's look never sees it as neither.
+ */
+async function send(c: CreateCall): Promise<Attempt> {
+  const sentAt = Date.now();
+  const entry = c.journal?.sent(c.def.kind, c.fingerprint, sentAt);
+  const inFlight = c.claims.sending();
+  let response: Props;
+  try {
+    response = (await c.client.request<Props>({ method: "POST", path: c.def.paths.create, body: c.body, adoptHint: c.def.adoptHint })).body ?? {};
+  } catch (err) {
+    if (err instanceof SvcUnknownOutcomeError && c.reconciles) {
+      const stopLooking = c.claims.looking(c.fingerprint);
+      inFlight();
+      return { state: "answerLost", lost: err, sentAt, entry, stopLooking };
+    }
+    inFlight();
+    // A refusal made nothing; an unknown outcome of a kind that cannot be listed stays open for the next run.
+    if (entry && !(err instanceof SvcUnknownOutcomeError)) await c.journal!.settle(entry);
+    throw err;
+  }
+  let id: string;
+  try {
+    id = c.idOf(response);
+    c.claims.hold(id);
+  } finally {
+    inFlight(); // before watching for extras, which waits for every create in flight
+  }
+  if (entry) await c.journal!.settle(entry, heldObject(c, id, response));
+  return { state: "answered", object: response };
+}
+
+/**
+ * Look for what a lost create made. No answer: until the window has passed (the create
+ * may still land inside the service). A 5xx: the service is done with it, one look.
+ * Found: adopted. Several candidates: thrown, naming them (the journal entry stays open,
+ * so after the others are deleted the next run adopts the one left). None: undefined.
+ */
+async function lookForLost(c: CreateCall, attempt: Extract<Attempt, { state: "answerLost" }>): Promise<Props | undefined> {
+  const { lost, sentAt, entry } = attempt;
+  let result: Found;
+  try {
+    const deadline = lost.unanswered ? sentAt + c.windowMs : 0;
+    result = await lookFor(c, sentAt, deadline, Math.min(deadline, sentAt + IN_FLIGHT_GRACE_MS));
+  } catch (listErr) {
+    // Still unknown: the same error, saying why the object could not be looked for.
+    throw new SvcUnknownOutcomeError(lost.method, lost.path, lost.requestId, lost.what, `${c.def.adoptHint} (Looking for it by listing the ${c.def.noun}s failed: ${(listErr as Error).message})`);
+  } finally {
+    attempt.stopLooking();
+  }
+  if ("found" in result) {
+    if (entry) await c.journal!.settle(entry, heldObject(c, result.id, result.found));
+    record.reconciled({ kind: c.def.kind, path: c.def.paths.create, result: "adopted", id: result.id });
+    return result.found;
+  }
+  if ("ambiguous" in result) {
+    record.reconciled({ kind: c.def.kind, path: c.def.paths.create, result: "ambiguous", candidates: result.ambiguous });
+    throw new Error(`${lost.message}\nAfter that, ${ambiguityMessage(c.def, result.ambiguous, "created since the request was sent")}`);
+  }
+  if (entry) await c.journal!.settle(entry);
+  return undefined;
+}
+
+/** Nothing was made: send again within the limits, or throw (the service keeps failing it, or the answers keep getting lost). */
+function resendOrGiveUp(c: CreateCall, attempt: Extract<Attempt, { state: "answerLost" }>, sends: Sends): void {
+  const { lost, sentAt } = attempt;
+  if (!lost.unanswered && ++sends.failedAnswers > CREATE_RESENDS.after5xx) throw repeatedFailure(c.def, lost, sends.failedAnswers);
+  if (sends.resends >= CREATE_RESENDS.afterLostAnswer) throw lost;
+  sends.resends++;
+  sends.lostSince ??= sentAt;
+  record.reconciled({ kind: c.def.kind, path: c.def.paths.create, result: "recreated" });
 }
 
 /**
