@@ -24,6 +24,8 @@ export interface LookAlikes {
   endpointStatus?: "enabled" | "disabled";
   /** Declare the endpoints last first (the engine registers them in that order). */
   reverse?: boolean;
+  /** The program ends only this long after it started (a stack output waits), so a run can be killed after its steps were saved. */
+  holdMs?: number;
 }
 
 interface Keys {
@@ -58,6 +60,7 @@ export async function reconcileStack(emu: RunningEmulator, name: string): Promis
       ...(spec.windowSeconds === undefined ? {} : { "svc:reconcileWindowSeconds": String(spec.windowSeconds) }),
       ...(spec.endpointStatus === undefined ? {} : { "reconcile:endpointStatus": spec.endpointStatus }),
       ...(spec.reverse ? { "reconcile:order": "reverse" } : {}),
+      ...(spec.holdMs === undefined ? {} : { "reconcile:holdMs": String(spec.holdMs) }),
     },
     secrets: { "svc:webhooksApiKey": ws.webhooks.admin, "svc:inboxesApiKey": ws.inboxes.admin },
   });

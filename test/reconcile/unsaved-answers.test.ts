@@ -15,9 +15,13 @@ import { useEmulator } from "../support/emulator";
 const emu = useEmulator();
 const stack = useReconcileStacks(emu);
 
-/** One endpoint up, killed once the state holds it: its answer saved, the journal not told. The endpoint's id. */
+/**
+ * One endpoint up, killed once the state holds it: its answer saved, the journal not told.
+ * The program holds the run open meanwhile, so the kill always comes before the engine
+ * closes the plugin (without it the run could end first). The endpoint's id.
+ */
 async function killedAfterTheSave(s: ReconcileStack): Promise<string> {
-  await s.killedUp({ endpoints: 1, windowSeconds: 4 }, async () => s.state().ids.length === 1);
+  await s.killedUp({ endpoints: 1, windowSeconds: 4, holdMs: 60_000 }, async () => s.state().ids.length === 1);
   const [held] = await s.endpoints();
   expect(s.state().ids).toEqual([held]);
   return held!;

@@ -14,3 +14,6 @@ for (let i = 0; i < bins; i++) new svc.inboxes.Inbox(`bin-${i}`, { transport: "h
 const order = [...Array(endpoints).keys()];
 if (config.get("order") === "reverse") order.reverse();
 for (const i of order) new svc.webhooks.Endpoint(`endpoint-${i}`, { url, subscriptions: [{ eventType: "order.*" }], ...(endpointStatus ? { status: endpointStatus } : {}) });
+/** `holdMs`: an update's program (and so the run) ends only after this long, whatever the steps took; a preview's at once. */
+const holdMs = pulumi.runtime.isDryRun() ? undefined : config.getNumber("holdMs");
+export const held = holdMs === undefined ? undefined : new Promise<boolean>((resolve) => setTimeout(() => resolve(true), holdMs));
