@@ -11,6 +11,10 @@
  * of each side, the ratio, API calls from the emulator's log; and the state's bytes
  * per resource after the up. Target: within 1.2x of the floor in every phase.
  * Writes cli.md to bench/.scratch, or with `--record` to bench/results.
+ *
+ * `--skip-checkpoints`: the same with PULUMI_SKIP_CHECKPOINTS=true (the engine writes the
+ * state once at the end instead of after every step), written as cli-no-checkpoints.md:
+ * the difference between the two tables is the time the per-step state writes take.
  */
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -35,11 +39,18 @@ type Side = "svc" | "floor";
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { size: { type: "string", default: "1000" }, latency: { type: "string", default: "30" }, kinds: { type: "string", default: "inboxes:Inbox" }, ...RECORD_OPTION },
+    options: {
+      size: { type: "string", default: "1000" },
+      latency: { type: "string", default: "30" },
+      kinds: { type: "string", default: "inboxes:Inbox" },
+      "skip-checkpoints": { type: "boolean", default: false },
+      ...RECORD_OPTION,
+    },
   });
   if (PULUMI_CLI_MISSING) throw new Error(PULUMI_CLI_MISSING);
   const size = Number(values.size);
   const kinds = values.kinds!.split(",");
+  const skipCheckpoints = values["skip-checkpoints"] === true;
   const emu = await startEmulatorProcess(["--latency", values.latency!]);
   const dir = mkdtempSync(join(tmpdir(), "svc-bench-cli-"));
   const rows: { phase: string; ms: Record<Side, number>; calls: number }[] = [];
@@ -47,7 +58,8 @@ async function main(): Promise<void> {
   try {
     const ws = await newWorkspace(emu.url, `bench-cli-${size}`);
     const secrets = svcConfig(emu.url, ws);
-    const options = (side: Side, verb: EngineOptions["verb"], variant: number): EngineOptions =>
+    const options = (side: Side, verb: EngineOptions["verb"], variant: number): EngineOptions => ({ ...sideOptions(side, verb, variant), skipCheckpoints });
+    const sideOptions = (side: Side, verb: EngineOptions["verb"], variant: number): EngineOptions =>
       side === "svc"
         ? {
             verb,
@@ -83,7 +95,7 @@ async function main(): Promise<void> {
   const table = [
     `# pulumi-svc under the real Pulumi CLI, beside the runtime's floor`,
     "",
-    `${size} resources (${kinds.join(", ")}) against the emulator ${values.latency} ms away; the floor: ${size} minimal dynamic resources. ${new Date().toISOString()}, ${process.version}.`,
+    `${size} resources (${kinds.join(", ")}) against the emulator ${values.latency} ms away; the floor: ${size} minimal dynamic resources. ${skipCheckpoints ? "Checkpoints off (PULUMI_SKIP_CHECKPOINTS=true: the state written once, at the end). " : ""}${new Date().toISOString()}, ${process.version}.`,
     "",
     "| phase | svc (s) | floor (s) | svc / floor | within 1.2x | API calls |",
     "|---|---|---|---|---|---|",
@@ -94,7 +106,7 @@ async function main(): Promise<void> {
   ].join("\n");
   const out = benchOutput(values.record);
   process.stdout.write(table);
-  out.write("cli.md", table);
+  out.write(skipCheckpoints ? "cli-no-checkpoints.md" : "cli.md", table);
   process.stdout.write(out.report());
 }
 
