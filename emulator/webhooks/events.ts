@@ -41,8 +41,33 @@ interface EventsState {
   idempotency: Record<string, { event_id: string; fingerprint: string }>;
 }
 
+const upgraded = new WeakSet<EventsState>();
+
 export function eventsState(ctx: EmulatorContext): EventsState {
-  return ctx.store.product<EventsState>("webhooks.events", () => ({ byId: dict(), idempotency: dict() }));
+  const state = ctx.store.product<EventsState>("webhooks.events", () => ({ byId: dict(), idempotency: dict() }));
+  if (!upgraded.has(state)) {
+    upgraded.add(state);
+    ingestKeysOutOfPublisherSlots(state);
+  }
+  return state;
+}
+
+/**
+ * A state file written before ingest's keys had their own slots (0.1.0) keeps them
+ * as `<workspace>:ingest:<source_id>:<id>`, where a publisher's key lives now: the
+ * provider's retry would publish again and a publisher's same-spelled key would get
+ * 409. A slot whose event arrived by ingest moves to the ingest slot
+ * (idempotencySlot); a publisher's own `ingest:`-spelled key (its event `api`) stays.
+ */
+function ingestKeysOutOfPublisherSlots(state: EventsState): void {
+  for (const [slot, seen] of Object.entries(state.idempotency)) {
+    const event = state.byId[seen.event_id];
+    if (event?.origin !== "ingest" || event.idempotency_key === null) continue;
+    const ingestSlot = idempotencySlot(event.workspace_id, event.idempotency_key, "ingest");
+    if (slot === ingestSlot) continue;
+    state.idempotency[ingestSlot] ??= seen;
+    delete state.idempotency[slot];
+  }
 }
 
 export function eventOr404(ctx: EmulatorContext, principal: Principal, id: string): EventRecord {

@@ -4,7 +4,11 @@
  * event type resolution (provider, header, path, prefix, default, webhook.received),
  * strict and schema refusals as outcomes, and 402 quota_exceeded passing through.
  */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { startEmulator } from "../../../emulator";
 import { control, useEmulator } from "../../support/emulator";
 import { createEndpoint, expectError, newWorkspace, wh } from "./endpoints-support";
 import { createSource, ingest, ingestLatin1Signature, sign } from "./sources-support";
@@ -218,5 +222,35 @@ describe("ingest: unreadable types", () => {
     const s = await createSource(emu(), ws.webhooks.admin, { event_type_prefix: "prefix.", default_event_type: "fallback" });
     const res = await ingest(emu(), s.id, body, { secret: s.secret });
     expect(res.body).toMatchObject({ outcome: "accepted", event_type: "fallback" });
+  });
+});
+
+describe("a state file from an emulator that kept ingest keys among publishers' (0.1.0)", () => {
+  it("is read with those keys as ingest's: the provider's retry replays, a publisher's same-spelled key publishes", async () => {
+    const stateFile = join(mkdtempSync(join(tmpdir(), "svc-ingest-keys-")), "state.json");
+    const first = await startEmulator({ port: 0, stateFile });
+    const keys = first.keys.webhooks;
+    const s = await createSource(first, keys.admin);
+    const body = JSON.stringify({ type: "order.created" });
+    const original = await ingest(first, s.id, body, { secret: s.secret, id: "evt_1" });
+    expect(original.status).toBe(202);
+    await first.close();
+    // As 0.1.0's emulator wrote it: the ingest key in the publishers' `<workspace>:<key>` form.
+    const saved = JSON.parse(readFileSync(stateFile, "utf8"));
+    const idempotency = saved.products["webhooks.events"].idempotency as Record<string, unknown>;
+    for (const slot of Object.keys(idempotency)) {
+      idempotency[slot.replace("\n", ":")] = idempotency[slot];
+      if (slot.includes("\n")) delete idempotency[slot];
+    }
+    writeFileSync(stateFile, JSON.stringify(saved));
+    const second = await startEmulator({ port: 0, stateFile });
+    try {
+      expect((await ingest(second, s.id, body, { secret: s.secret, id: "evt_1" })).body).toMatchObject({ event_id: original.body.event_id, replayed: true });
+      const published = await wh(second, "POST", "/v1/events", { key: keys.publish, body: { event_type: "order.created", payload: {} }, headers: { "idempotency-key": `ingest:${s.id}:evt_1` } });
+      expect(published.status).toBe(201);
+      expect((await wh(second, "GET", "/v1/events?event_type=order.created", { key: keys.read })).body.total).toBe(2);
+    } finally {
+      await second.close();
+    }
   });
 });
