@@ -15,9 +15,12 @@
  *    walk began, and objects arriving during the walk are left for the next call.
  *    (Without the bound a busy list could keep the walk going as long as arrivals
  *    outpace it.)
- *
- * Objects deleted during a walk can still be missed: the service's offsets give no
- * way to notice them.
+ * 3. Pages overlap, and each page after the first must hold an object already read:
+ *    then nothing lies between what was read and the new page. An object deleted
+ *    during the walk moves the rest up; when a page holds nothing already read, the
+ *    walk steps back a page, reads on from there and doubles the overlap (from one
+ *    object up to half a page), so deletions never make it miss another object.
+ *    Objects deleted during the walk may or may not come back.
  */
 import type { SvcClient, RequestOptions } from "../provider/client";
 
@@ -34,9 +37,30 @@ function unique<T extends Item>(items: T[], key: ItemKey): T[] {
   return [...seen.values()];
 }
 
-/** Every item of an offset-paged list, each once (rule 1). */
+const PAGE_SIZE = 200;
+
+/** Every item of an offset-paged list, each once (rules 1 and 3). */
 export async function walkList<T extends Item>(client: SvcClient, path: string, query: RequestOptions["query"] = {}, key: ItemKey = byId): Promise<T[]> {
-  return unique(await client.listAll<T>(path, query), key);
+  const items: T[] = [];
+  const read = new Set<unknown>();
+  let overlap = 1;
+  for (let offset = 0; ; ) {
+    const page = await client.request<{ data?: T[]; total?: number }>({ method: "GET", path, query: { ...query, limit: PAGE_SIZE, offset } });
+    // An answer that is no list page must not pass for an empty list.
+    if (!Array.isArray(page.body?.data)) throw new Error(`GET ${path} did not answer a list page ({data, total, limit, offset}).`);
+    const data = page.body.data;
+    if (offset > 0 && !data.some((item) => read.has(key(item)))) {
+      // Deletions moved everything read before this page: read on from a page earlier, with more overlap.
+      offset = Math.max(0, offset - (PAGE_SIZE - 1));
+      overlap = Math.min(overlap * 2, PAGE_SIZE / 2);
+      continue;
+    }
+    items.push(...data);
+    for (const item of data) read.add(key(item));
+    const end = offset + data.length;
+    if (data.length < PAGE_SIZE || (typeof page.body.total === "number" && end >= page.body.total)) return unique(items, key);
+    offset = end - overlap;
+  }
 }
 
 /**

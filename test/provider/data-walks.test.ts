@@ -2,7 +2,8 @@
  * The SDK's data functions walk newest-first offset pages while objects keep arriving
  * (sdk/walk.ts): 300 ms from the service, with deliveries published and messages
  * received during the walk, every object that existed when the call began comes back
- * exactly once, and nothing comes back twice.
+ * exactly once, and nothing comes back twice; with endpoints deleted during the walk,
+ * every endpoint still there comes back.
  */
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { closeSharedDispatcher } from "../../provider";
@@ -115,5 +116,27 @@ describe("data functions while objects arrive, 300 ms from the service", () => {
     expect(arrivals).toBeGreaterThan(0);
     expect(duplicates(got)).toEqual([]);
     expect(Array.from({ length: 450 }, (_, i) => `m.${String(i).padStart(3, "0")}`).filter((name) => !got.includes(name))).toEqual([]);
+  });
+
+  it("getEndpoints: no endpoint still there is missed while endpoints of the first page are deleted", async () => {
+    const ws = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "enterprise" });
+    const wh = (method: string, path: string, body?: unknown) => call(emu(), method, `/webhooks${path}`, { key: ws.webhooks.admin, body });
+    await Promise.all(Array.from({ length: 450 }, (_, i) => wh("POST", "/v1/endpoints", { url: `https://r${i}.example.com/in` })));
+    const listed = () => quietIds("/webhooks/v1/endpoints", ws.webhooks.read);
+    const before = await listed();
+    expect(before).toHaveLength(450);
+
+    process.env.SVC_WEBHOOKS_URL = emu().webhooksUrl;
+    process.env.SVC_WEBHOOKS_API_KEY = ws.webhooks.admin;
+    // Each deletion moves every endpoint after it up one place, across the page boundaries.
+    const doomed = before.slice(10, 150);
+    const { result, arrivals: deletions } = await duringArrivals(2, async () => expect((await wh("DELETE", `/v1/endpoints/${doomed.shift()}`)).status).toBe(204), () => svc.webhooks.getEndpoints());
+    const after = await listed();
+    expect(deletions).toBeGreaterThan(0);
+    expect(after).toHaveLength(before.length - (140 - doomed.length));
+    const got = ids(result);
+    expect(duplicates(got)).toEqual([]);
+    expect(after.filter((id) => !got.includes(id))).toEqual([]);
+    expect(got.filter((id) => !before.includes(id))).toEqual([]);
   });
 });
