@@ -182,6 +182,8 @@ export interface QuotaLimitsInputs {
   limits: Value<Record<string, Value<number>>>;
   /** Connection profile holding an admin key (see `QuotaRequestArgs.profile`). Changing it REPLACES the resource. */
   profile: Value<string>;
+  /** The resource's name in the program, set by the SDK: tells two QuotaLimits of one program apart at preview. */
+  resourceName: Value<string>;
 }
 
 /** A subscription: event type names matched by a pattern. */

@@ -14,7 +14,7 @@
  *
  * The id is `<service>` or `<service>/<region>`. `region` applies to the per-region
  * quotas only: a project-wide one (`vcpu`, `ram_gb`, ...) is one figure whatever the
- * region, so two QuotaLimits of a program setting it fail the preview.
+ * region. Two QuotaLimits of a program setting one quota fail the preview.
  */
 import { z } from "zod";
 import { QUOTA_SCOPES, quotaLimitsViolations, serviceViolations } from "../../rules/quota";
@@ -92,21 +92,27 @@ export function limitsBeforeOfDeclaredNames(outputs: Props): Props {
 }
 
 /**
- * Preview: a project-wide quota this resource declares that another QuotaLimits of the
- * program (another region) declares too; each `up` would write back its own value.
+ * Preview: a quota this resource declares that another QuotaLimits of the program sets
+ * too (a project-wide one from any region, a per-region one in the same region): each
+ * `up` would write back its own value. Resources are told apart by their names in the
+ * program (`resourceName`, set by the SDK; absent from older state: not checked), and
+ * the project by its id, an omitted `projectId` being the key's own. With the region
+ * unknown at preview, the project-wide names are checked still.
  */
-async function projectWideClaimedTwice(inputs: Props, ctx: OperationContext): Promise<CheckFailure[]> {
-  const { service, region, projectId, limits } = inputs;
-  if ([service, region, projectId, limits].some(containsUnknown) || typeof service !== "string") return [];
-  const id = quotaLimitsDefinition.singleton!.idOf(inputs);
-  const names = Object.keys(limitsOf(limits)).filter((name) => QUOTA_SCOPES[name] === "project");
-  const twin = claimQuotas(ctx.client, id, ["infra:QuotaLimits", projectId ?? null, service], region, names);
+async function claimedTwice(inputs: Props, ctx: OperationContext): Promise<CheckFailure[]> {
+  const { service, region, projectId, limits, resourceName } = inputs;
+  if ([service, projectId, limits].some(containsUnknown) || typeof service !== "string" || typeof resourceName !== "string") return [];
+  const regionKnown = !containsUnknown(region);
+  const names = Object.keys(limitsOf(limits)).filter((name) => regionKnown || QUOTA_SCOPES[name] === "project");
+  if (names.length === 0) return [];
+  const project = typeof projectId === "string" ? projectId : ((await keyQuota(ctx, service, regionKnown ? region : undefined))?.project_id ?? null);
+  const twin = claimQuotas(ctx.client, resourceName, ["infra:QuotaLimits", project, service], regionKnown ? region : undefined, names);
   if (!twin) return [];
-  const other = parseId(twin.by).region;
+  const scope = QUOTA_SCOPES[twin.name] === "project" ? "project-wide (one figure for every region)" : `of region ${typeof region === "string" ? region : "the default region"}`;
   return [
     {
       property: `limits.${twin.name}`,
-      reason: `The QuotaLimits of ${service} in ${other ?? "the default region"} of this program also sets ${twin.name}, which is project-wide (one figure for every region): each \`pulumi up\` would write back the other's value. Declare ${twin.name} in one QuotaLimits only.`,
+      reason: `QuotaLimits "${twin.by}" of this program also sets ${twin.name} of ${service}, which is ${scope}: each \`pulumi up\` would write back the other's value. Declare ${twin.name} in one QuotaLimits only.`,
     },
   ];
 }
@@ -147,6 +153,7 @@ export const quotaLimitsDefinition: ResourceDefinition = {
       outputDescription: "Every limit of the service as the service reports it (the declared ones included).",
     },
     profile: { mode: "createOnly", input: z.string().min(1), description: "Connection profile holding an admin key (see `QuotaRequestArgs.profile`). Changing it REPLACES the resource." },
+    resourceName: { mode: "local", input: z.string().min(1), checkOnly: true, description: "The resource's name in the program, set by the SDK: tells two QuotaLimits of one program apart at preview." },
     limitsBefore: { mode: "output", type: z
         .object({ limits: z.record(z.string(), z.number()).describe("Quota name → the value delete writes back.") })
         .meta({ title: "QuotaLimitsBefore", description: "What each declared quota name was before the resource first set it." })
@@ -174,7 +181,7 @@ export const quotaLimitsDefinition: ResourceDefinition = {
   hooks: {
     async checkRemote(inputs, ctx) {
       const otherProject = await otherProjectThanKey(ctx, "quota limits resource", inputs);
-      return otherProject.length > 0 ? otherProject : projectWideClaimedTwice(inputs, ctx);
+      return otherProject.length > 0 ? otherProject : claimedTwice(inputs, ctx);
     },
 
     // A name removed from `limits` is a change: its earlier value is written back.

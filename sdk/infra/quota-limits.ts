@@ -60,10 +60,15 @@ export class QuotaLimits extends dynamic.Resource {
   /** What each declared quota name was before this resource first set it: what delete writes back. */
   declare readonly limitsBefore: pulumi.Output<QuotaLimitsBefore | null>;
   declare readonly profile: pulumi.Output<string | null>;
+  /** The resource's name in the program, set by the SDK: tells two QuotaLimits of one program apart at preview. */
+  declare readonly resourceName: pulumi.Output<string | null>;
 
   constructor(name: string, args: QuotaLimitsArgs, opts?: pulumi.CustomResourceOptions) {
     const { module, type } = moduleAndType(KIND);
     const props = resourceProps(args, ["service", "projectId", "region", "limits", "profile"], ["limitsBefore"]);
+    // The preview tells two QuotaLimits of one program setting the same quota apart by
+    // their names. Present either way, so the output resolves (null after `get`).
+    props.resourceName = opts?.id === undefined ? name : undefined;
     super(providerShim(KIND), name, props, opts, module, type);
   }
 }

@@ -10,6 +10,7 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import * as svc from "../../sdk";
 import { PartialFailure, closeSharedDispatcher, providers } from "../../provider";
 import { clearReadCache } from "../../provider/engine/resource-provider";
+import { UNKNOWN } from "../../provider/engine/unknown";
 import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { configure, Driver, type Workspace } from "./support";
 
@@ -108,14 +109,32 @@ describe("QuotaLimits: refusals", () => {
 
   // Issue 25, item 9c: vcpu and ram_gb are one figure per project (emulator/README.md, "Where the spec is silent").
   it("preview: two QuotaLimits of one program setting vcpu from two regions fail (each up would undo the other's); vms per region does not", async () => {
-    expect((await d().check({ service: "compute", region: "us-east-1", limits: { vms: 60, vcpu: 300 } })).failures).toEqual([]);
-    const { failures } = await d().check({ service: "compute", region: "eu-west-1", limits: { vms: 60, vcpu: 400 } });
-    expect(failures).toEqual([{ property: "limits.vcpu", reason: expect.stringMatching(/QuotaLimits of compute in us-east-1 of this program also sets vcpu, which is project-wide.*one QuotaLimits/) }]);
+    expect((await d().check({ service: "compute", region: "us-east-1", limits: { vms: 60, vcpu: 300 }, resourceName: "us" })).failures).toEqual([]);
+    const { failures } = await d().check({ service: "compute", region: "eu-west-1", limits: { vms: 60, vcpu: 400 }, resourceName: "eu" });
+    expect(failures).toEqual([{ property: "limits.vcpu", reason: expect.stringMatching(/QuotaLimits "us" of this program also sets vcpu of compute, which is project-wide.*one QuotaLimits/) }]);
     // Omitting the region is the default region's resource: the same clash.
-    expect((await d().check({ service: "compute", limits: { vcpu: 400 } })).failures!.map((f) => f.property)).toEqual(["limits.vcpu"]);
+    expect((await d().check({ service: "compute", limits: { vcpu: 400 }, resourceName: "default" })).failures!.map((f) => f.property)).toEqual(["limits.vcpu"]);
     // The same resource checked again, and vms (per region) in another region: no clash.
-    expect((await d().check({ service: "compute", region: "us-east-1", limits: { vms: 60, vcpu: 300 } })).failures).toEqual([]);
-    expect((await d().check({ service: "compute", region: "ap-1", limits: { vms: 70 } })).failures).toEqual([]);
+    expect((await d().check({ service: "compute", region: "us-east-1", limits: { vms: 60, vcpu: 300 }, resourceName: "us" })).failures).toEqual([]);
+    expect((await d().check({ service: "compute", region: "ap-1", limits: { vms: 70 }, resourceName: "ap" })).failures).toEqual([]);
+  });
+
+  it("preview: two QuotaLimits of one program in the same region clash on any name they both set, per-region ones included", async () => {
+    expect((await d().check({ service: "compute", region: "eu-west-1", limits: { vms: 60 }, resourceName: "a" })).failures).toEqual([]);
+    const { failures } = await d().check({ service: "compute", region: "eu-west-1", limits: { vms: 70 }, resourceName: "b" });
+    expect(failures).toEqual([{ property: "limits.vms", reason: expect.stringMatching(/QuotaLimits "a" of this program also sets vms of compute, which is of region eu-west-1/) }]);
+  });
+
+  it("preview: projectId omitted and projectId set to the key's project are one project", async () => {
+    expect((await d().check({ service: "compute", limits: { vcpu: 300 }, resourceName: "a" })).failures).toEqual([]);
+    const { failures } = await d().check({ service: "compute", region: "eu-west-1", projectId: ws.project_id, limits: { vcpu: 400 }, resourceName: "b" });
+    expect(failures!.map((f) => f.property)).toEqual(["limits.vcpu"]);
+  });
+
+  it("preview: a region unknown at preview still clashes on a project-wide name", async () => {
+    expect((await d().check({ service: "compute", region: "us-east-1", limits: { vcpu: 300 }, resourceName: "a" })).failures).toEqual([]);
+    const { failures } = await d().check({ service: "compute", region: UNKNOWN, limits: { vms: 60, vcpu: 400 }, resourceName: "b" });
+    expect(failures!.map((f) => f.property)).toEqual(["limits.vcpu"]);
   });
 
   it("preview: an unknown name, a value not above 0, an unknown service", async () => {
