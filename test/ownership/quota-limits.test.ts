@@ -59,7 +59,16 @@ describe.skipIf(CLI_MISSING !== undefined)("QuotaLimits in two regions", () => {
     const twice = [limitsOf("compute-us", "us-east-1", { vms: 100, vcpu: 300 }), limitsOf("compute-eu", "eu-west-1", { vcpu: 400 })];
     const preview = await s.writes("preview", twice);
     expect(preview.result.ok).toBe(false);
-    expect(errorsOf(preview.result)).toMatch(/QuotaLimits of compute in (us-east-1|eu-west-1) of this program also sets vcpu, which is project-wide/);
+    expect(errorsOf(preview.result)).toMatch(/QuotaLimits "compute-(us|eu)" of this program also sets vcpu of compute, which is project-wide/);
+    expect(preview.writes).toEqual([]);
+  }, RUNS_TIMEOUT_MS);
+
+  it("two QuotaLimits setting vcpu in the same region (one id): preview fails naming the other, and nothing is written", async () => {
+    const s = await stack("quota-vcpu-same-region");
+    const twice = [limitsOf("compute-a", "eu-west-1", { vcpu: 300 }), limitsOf("compute-b", "eu-west-1", { vcpu: 400 })];
+    const preview = await s.writes("preview", twice);
+    expect(preview.result.ok).toBe(false);
+    expect(errorsOf(preview.result)).toMatch(/QuotaLimits "compute-(a|b)" of this program also sets vcpu of compute, which is project-wide/);
     expect(preview.writes).toEqual([]);
   }, RUNS_TIMEOUT_MS);
 });
