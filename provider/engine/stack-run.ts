@@ -4,8 +4,8 @@
  *
  * - `planAllocation`: new inboxes counted against the plan's allocation (inbox.ts);
  * - `claimQuotas`: which resource of the program acts on which quota: two QuotaRequests
- *   asking for one (quota-request.ts), two QuotaLimits setting one project-wide quota from
- *   two regions (quota-limits.ts);
+ *   asking for one (quota-request.ts), two QuotaLimits setting one (quota-limits.ts),
+ *   each resource named by its name in the program;
  * - `replacedDeleteFirst`: event types that Diff replaces keeping their name (event-type.ts).
  *
  * Why this is sound under the real engine (pulumi/pulumi, pkg/resource/deploy,
