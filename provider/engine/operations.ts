@@ -22,7 +22,7 @@ import { explainApiError, note, PartialFailure } from "./errors";
 import { asIs, fieldEntries, type ApplyContext, type CheckFailure, type OperationContext, type PlannedCall, type Props, type ResourceDefinition } from "./fields";
 import { readFromListing } from "./list-cache";
 import { planUpdate } from "./plan";
-import { createReconciled } from "./reconcile";
+import { createReconciled, lateLookAlikesMessage } from "./reconcile";
 import { remoteCheckFailures } from "./remote-checks";
 import { containsUnknown } from "./unknown";
 import { completeOutputs, createBody, fieldRoles, keptValues, rebuildInputs, remoteFields, writeOnlyAsRead } from "./values";
@@ -211,9 +211,10 @@ export function operationsFor(def: ResourceDefinition): Operations {
     const body = createBody(def, news);
     let response: Props;
     let found: boolean;
+    let lateLookAlikes: string[];
     try {
       // An unknown outcome is reconciled by a listing: adopt what the create made, or send it again.
-      ({ object: response, found } = await createReconciled(def, ctx.client, body, news, idOf));
+      ({ object: response, found, lateLookAlikes } = await createReconciled(def, ctx.client, body, news, idOf));
     } catch (err) {
       throw isApiError(err) ? explainApiError(def, err, "create", news) : err;
     }
@@ -228,6 +229,7 @@ export function operationsFor(def: ResourceDefinition): Operations {
     const anyLater = found || roles.afterCreate.some(([name, spec]) => fieldChanged(spec, name, outputs, news));
     const later = anyLater ? planUpdate(def, outputs, news).filter((c) => c.fields.every(applyLater)) : [];
     const outs = await converge(withItem(ctx, id), later, undefined, news, outputs, "create", true);
+    if (lateLookAlikes.length > 0) throw new PartialFailure(lateLookAlikesMessage(def, id, lateLookAlikes), id, completeOutputs(def, outs));
     return { id, outputs: outs };
   }
 
