@@ -262,7 +262,8 @@ function ambiguityMessage(def: ResourceDefinition, ids: string[], since: string,
   return (
     `${ids.length} ${def.noun}s matching this resource were found, ${since}, and held by no other resource of the stack: ${ids.join(", ")}. ` +
     `One of them is probably the one this create made; the provider cannot tell which, so it adopted none and made no other. ` +
-    `Adopt one (${how}) and delete the others, or delete all but one and run again on this machine: its create journal lets the next run adopt the one left.`
+    `Adopt one (${how}) and delete the others that are extras, or delete all but one and run again on this machine: its create journal lets the next run adopt the one left. ` +
+    `Check each before deleting it: an identical ${def.noun} may be another stack's or a person's.`
   );
 }
 
