@@ -60,8 +60,15 @@ export async function configure(get: (key: string) => string | undefined): Promi
   await any.configure!({ config: { get: (namespaced: string) => get(namespaced.replace(/^svc:/, "")) } as unknown as pulumi.Config });
 }
 
-export async function check(token: string, olds: Props, news: Props, secretNames: readonly string[]): Promise<{ inputs: Props; failures: Failure[] }> {
-  const result = await providerFor(kindOf(token)).check!(olds, withSecretNames(news, secretNames));
+/**
+ * `name`: the resource's name in the program (its URN's last part). A kind that tells two
+ * resources of one program apart at preview (a `resourceName` field: two QuotaRequests
+ * for one quota) gets it as the TypeScript SDK gives it.
+ */
+export async function check(token: string, olds: Props, news: Props, secretNames: readonly string[], name?: string): Promise<{ inputs: Props; failures: Failure[] }> {
+  const kind = kindOf(token);
+  const named = name && providerFor(kind).definition.fields["resourceName"] && news["resourceName"] === undefined ? { ...news, resourceName: name } : news;
+  const result = await providerFor(kind).check!(olds, withSecretNames(named, secretNames));
   return { inputs: plain(result.inputs as Props), failures: [...(result.failures ?? [])] };
 }
 

@@ -132,7 +132,7 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
       const token = typeOf(req);
       const olds = unwrap(req.getOlds());
       const news = unwrap(req.getNews());
-      const { inputs, failures } = await ops.check(token, olds.props, news.props, news.secretNames);
+      const { inputs, failures } = await ops.check(token, olds.props, news.props, news.secretNames, req.getUrn().split("::").pop());
       const res = new provproto.CheckResponse().setInputs(wrap(inputs, secretInputs(token, news.secretNames)));
       res.setFailuresList(failures.map((f) => new provproto.CheckFailure().setProperty(f.property).setReason(f.reason)));
       return res;

@@ -18,10 +18,10 @@ export interface ReconcileOutcome {
   path: string;
   /**
    * adopted: the object the create made was found and taken; recreated: none existed, sent again; ambiguous: several
-   * matched (failed, naming them); resumed: an interrupted run's create had made it, adopted; extra-deleted: an earlier
-   * attempt's object appeared after the create was sent again, deleted.
+   * matched (failed, naming them); resumed: an interrupted run's create had made it, adopted; late-look-alike: an object
+   * matching a create sent again appeared before the window passed (named, not deleted).
    */
-  result: "adopted" | "recreated" | "ambiguous" | "resumed" | "extra-deleted";
+  result: "adopted" | "recreated" | "ambiguous" | "resumed" | "late-look-alike";
   id?: string;
   candidates?: string[];
 }

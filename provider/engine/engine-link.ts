@@ -1,7 +1,8 @@
 /**
- * The engine that started this process, when this process is the dynamic-provider plugin
+ * The engine that started this process, when this process is a provider plugin
  * (`@pulumi/pulumi/cmd/dynamic-provider [flags] <engine address>`, as the Pulumi CLI and
- * the engine stand-in start it; elsewhere, in a test or a program, nothing here acts).
+ * the engine stand-in start it, or the native `pulumi-resource-svc [flags] <engine
+ * address>`; elsewhere, in a test or a program, nothing here acts).
  *
  * Why: a `pulumi` killed with SIGKILL does not take this plugin with it. The CLI starts
  * each plugin in a process group of its own (pkg/resource/plugin/plugin.go:
@@ -20,10 +21,14 @@ const WATCH_MS = 1_000;
 /** A probe with no answer by then cannot tell: the engine is taken as there. */
 const PROBE_TIMEOUT_MS = 2_000;
 
-/** The engine's address: the plugin's last argument (flags such as -v=N or --tracing X come before it). */
+/**
+ * The engine's address: the plugin's last argument (flags such as -v=N or --tracing X come
+ * before it), when this process is a plugin: the SDK's dynamic provider, or our native
+ * provider (native/main.ts, `pulumi-resource-svc`), which the engine starts the same way.
+ */
 function engineAddress(): { host: string; port: number } | undefined {
   const [, script, ...args] = process.argv;
-  if (!script || !/[\\/]cmd[\\/]dynamic-provider([\\/]index(\.js)?)?$/.test(script)) return undefined;
+  if (!script || !/[\\/](cmd[\\/]dynamic-provider([\\/]index(\.js)?)?|native[\\/]main\.(js|ts)|pulumi-resource-svc)$/.test(script)) return undefined;
   const m = /^\[?([^\]\s]+?)\]?:(\d+)$/.exec(args.at(-1) ?? "");
   return m ? { host: m[1]!, port: Number(m[2]) } : undefined;
 }

@@ -22,7 +22,7 @@ import { explainApiError, note, PartialFailure } from "./errors";
 import { asIs, fieldEntries, type ApplyContext, type CheckFailure, type OperationContext, type PlannedCall, type Props, type ResourceDefinition } from "./fields";
 import { readFromListing } from "./list-cache";
 import { planUpdate } from "./plan";
-import { createReconciled } from "./reconcile";
+import { createReconciled, lateLookAlikesMessage } from "./reconcile";
 import { remoteCheckFailures } from "./remote-checks";
 import { containsUnknown } from "./unknown";
 import { completeOutputs, createBody, fieldRoles, keptValues, rebuildInputs, remoteFields, writeOnlyAsRead } from "./values";
@@ -177,7 +177,7 @@ export function operationsFor(def: ResourceDefinition): Operations {
   }
 
   /** diff names the resource's id too; it needs no connection, so one that cannot be made is left for the operations. */
-  function holdNamedId(id: string, props: Props): void {
+  function holdNamedId(id: string, props: Props, kept: boolean): void {
     let ctx: OperationContext;
     try {
       ctx = operationContext(def, profileOf(props));
@@ -186,7 +186,18 @@ export function operationsFor(def: ResourceDefinition): Operations {
     }
     // Not in the try: an id a create of this run adopted from an unsaved answer fails here, naming it.
     holdId(ctx.client, def.kind, id);
+    if (!kept) return;
+    const claims = claimsOf(ctx.client, def.kind);
+    if (claims.adopted.has(id)) throw twoResourcesOnOne(id);
+    claims.keptByDiff.add(id);
   }
+
+  /** Invariant: one object, one resource. */
+  const twoResourcesOnOne = (id: string) =>
+    new Error(
+      `The ${def.noun} ${id} is held by another resource of this stack, which the program still declares, and a resource of this run adopts it too (adoptId or adoptExisting). ` +
+        `Two resources would hold one object, and removing either later would delete it. Keep one: remove the other from the program (or move the state with an alias), then run again.`,
+    );
 
   const idOf = (response: Props) => (def.idOf ? def.idOf(response) : String(response[idField]));
 
@@ -200,6 +211,7 @@ export function operationsFor(def: ResourceDefinition): Operations {
     if (def.singleton) return takeOver(news);
     const adoptId = adoptionId(news);
     if (adoptId === undefined) return createNew(news);
+    if (claimsOf(operationContext(def, profileOf(news)).client, def.kind).keptByDiff.has(adoptId)) throw twoResourcesOnOne(adoptId);
     const adopted = await adopt(adoptId, news);
     // The object is this resource's now (claims.ts `adopted`): the delete of a resource that held it before must not remove it.
     claimsOf(operationContext(def, profileOf(news)).client, def.kind).adopted.add(adopted.id);
@@ -211,9 +223,10 @@ export function operationsFor(def: ResourceDefinition): Operations {
     const body = createBody(def, news);
     let response: Props;
     let found: boolean;
+    let lateLookAlikes: string[];
     try {
       // An unknown outcome is reconciled by a listing: adopt what the create made, or send it again.
-      ({ object: response, found } = await createReconciled(def, ctx.client, body, news, idOf));
+      ({ object: response, found, lateLookAlikes } = await createReconciled(def, ctx.client, body, news, idOf));
     } catch (err) {
       throw isApiError(err) ? explainApiError(def, err, "create", news) : err;
     }
@@ -228,6 +241,7 @@ export function operationsFor(def: ResourceDefinition): Operations {
     const anyLater = found || roles.afterCreate.some(([name, spec]) => fieldChanged(spec, name, outputs, news));
     const later = anyLater ? planUpdate(def, outputs, news).filter((c) => c.fields.every(applyLater)) : [];
     const outs = await converge(withItem(ctx, id), later, undefined, news, outputs, "create", true);
+    if (lateLookAlikes.length > 0) throw new PartialFailure(lateLookAlikesMessage(def, id, lateLookAlikes), id, completeOutputs(def, outs));
     return { id, outputs: outs };
   }
 
@@ -349,9 +363,9 @@ export function operationsFor(def: ResourceDefinition): Operations {
     },
 
     diff({ id, olds, news }) {
-      if (!def.singleton) holdNamedId(id, olds);
       const fields = diffFields(def, olds, news);
       const d = def.hooks?.adjustDiff ? def.hooks.adjustDiff(fields, olds, news, id) : fields;
+      if (!def.singleton) holdNamedId(id, olds, d.replaces.length === 0);
       return { changes: d.changed.length > 0 || d.replaces.length > 0, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
     },
 
@@ -387,8 +401,8 @@ export function operationsFor(def: ResourceDefinition): Operations {
       const ctx = applyContext(id, previous);
       if (def.singleton) return restore(ctx, previous);
       const claims = claimsOf(ctx.client, def.kind);
-      if (claims.adopted.has(id)) {
-        note(`The ${def.noun} ${id} was not deleted: another resource of this run adopted it (e.g. renamed, with adoption). It stays, managed by that resource; this resource is removed from the state.`);
+      if (claims.adopted.has(id) || claims.keptByDiff.has(id)) {
+        note(`The ${def.noun} ${id} was not deleted: another resource of the program holds it (e.g. renamed, with adoption). It stays, managed by that resource; this resource is removed from the state.`);
         return;
       }
       await deleteItem(ctx, previous);

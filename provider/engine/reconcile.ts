@@ -16,8 +16,10 @@
  *   create again. Never a second create inside the window.
  * - A 5xx answer: the service answered, so it looks once; when nothing is there it
  *   sends the create again at once, then keeps watching until the window has passed:
- *   an object matching the lost create that appears meanwhile (a create that acted
- *   behind a gateway's 5xx) is the extra one: it is deleted, and both facts are noted.
+ *   an object matching the lost create that appears meanwhile may be the first
+ *   attempt's (a create that acted behind a gateway's 5xx) or another stack's or
+ *   person's identical one made meanwhile. The provider cannot tell, so it deletes
+ *   nothing: the create keeps its own object and fails naming the other (invariant 2).
  * - Look-alike resources (several resources declaring the same fields) whose answers
  *   were lost share the matching candidates one each; a candidate is taken only once
  *   no create of the kind still in flight could turn out to own it.
@@ -84,6 +86,12 @@ interface CreateCall {
 export interface Created {
   object: Props;
   found: boolean;
+  /**
+   * After a create sent again: objects matching it that appeared before the window
+   * passed, held by no resource. Each may be the lost attempt's or someone else's; the
+   * create keeps its own object and fails naming them (lateLookAlikesMessage).
+   */
+  lateLookAlikes: string[];
 }
 
 /**
@@ -94,7 +102,7 @@ export interface Created {
  *   resume ──(journal: an interrupted or unsaved earlier create found)──▶ adopted
  *     │
  *     ▼
- *   send ──(answered)──▶ answered ──(after a resend: late extras removed)──▶ done
+ *   send ──(answered)──▶ answered ──(after a resend: late look-alikes named)──▶ done
  *     │ (refused: nothing made) ──▶ thrown
  *     ▼ (unknown outcome: no answer, or a 5xx)
  *   answerLost ──look──▶ adopted | ambiguous (thrown, naming the candidates)
@@ -137,17 +145,17 @@ export async function createReconciled(def: ResourceDefinition, client: SvcClien
     windowMs: reconciles ? reconcileWindowSeconds() * 1000 : 0,
   };
   const resumed = (await resumeInterrupted(c)) ?? (await adoptUnsavedAnswer(c));
-  if (resumed) return { object: resumed, found: true };
+  if (resumed) return { object: resumed, found: true, lateLookAlikes: [] };
 
   const sends: Sends = { resends: 0, failedAnswers: 0 };
   for (;;) {
     const attempt = await send(c);
     if (attempt.state === "answered") {
-      if (sends.lostSince !== undefined) await removeLateExtras(c, sends.lostSince, sends.resends);
-      return { object: attempt.object, found: false };
+      const lateLookAlikes = sends.lostSince === undefined ? [] : await watchForLateLookAlikes(c, sends.lostSince, sends.resends);
+      return { object: attempt.object, found: false, lateLookAlikes };
     }
     const adopted = await lookForLost(c, attempt);
-    if (adopted) return { object: adopted, found: true };
+    if (adopted) return { object: adopted, found: true, lateLookAlikes: [] };
     resendOrGiveUp(c, attempt, sends);
   }
 }
@@ -254,7 +262,8 @@ function ambiguityMessage(def: ResourceDefinition, ids: string[], since: string,
   return (
     `${ids.length} ${def.noun}s matching this resource were found, ${since}, and held by no other resource of the stack: ${ids.join(", ")}. ` +
     `One of them is probably the one this create made; the provider cannot tell which, so it adopted none and made no other. ` +
-    `Adopt one (${how}) and delete the others, or delete all but one and run again on this machine: its create journal lets the next run adopt the one left.`
+    `Adopt one (${how}) and delete the others that are extras, or delete all but one and run again on this machine: its create journal lets the next run adopt the one left. ` +
+    `Check each before deleting it: an identical ${def.noun} may be another stack's or a person's.`
   );
 }
 
@@ -353,36 +362,37 @@ async function takeCandidate(c: CreateCall, sentAt: number): Promise<Found> {
 
 /**
  * After a create sent again following a 5xx: until the window has passed since the
- * first lost attempt, an object matching it that no resource holds is the lost
- * attempt's, landed late. At most `lostAttempts` of them are deleted, each noted;
- * the one this resource holds is kept.
+ * first lost attempt, watch for objects matching it that no resource holds. One may be
+ * the lost attempt's, landed late (then it is an extra), or another stack's or person's
+ * identical object made meanwhile (then it is theirs): nothing tells them apart, so none
+ * is deleted. Stops early once `lostAttempts` of them are seen. Their ids.
  */
-async function removeLateExtras(c: CreateCall, lostSince: number, lostAttempts: number): Promise<void> {
+async function watchForLateLookAlikes(c: CreateCall, lostSince: number, lostAttempts: number): Promise<string[]> {
   const deadline = lostSince + c.windowMs;
-  let removed = 0;
+  const seen = new Set<string>();
   for (;;) {
-    const extras = await c.claims.exclusive(async () => {
+    const unheld = await c.claims.exclusive(async () => {
       // Lost look-alikes still looking get their candidates first.
       if (c.claims.lostCount(c.fingerprint) > 0) return [];
       const items = await listCandidates(c, lostSince);
       await c.claims.settled();
       return items.filter((item) => !c.claims.held.has(c.idOf(item)));
     });
-    for (const extra of extras.slice(0, lostAttempts - removed)) {
-      const id = c.idOf(extra);
-      try {
-        await c.client.request({ method: "DELETE", path: c.def.paths.item(id) });
-      } catch (err) {
-        if (!isApiError(err, 404)) throw new Error(`A ${c.def.noun} ${id} made by an earlier attempt of this create appeared late, and deleting it failed: ${(err as Error).message} Delete it, then run again.`);
-      }
-      removed++;
-      c.claims.hold(id); // gone, and never anyone's candidate
-      record.reconciled({ kind: c.def.kind, path: c.def.paths.create, result: "extra-deleted", id });
-      note(`A ${c.def.noun} (${id}) made by a create whose answer was lost appeared after the create was sent again: it was deleted, and the ${c.def.noun} made by the second create is kept.`);
-    }
-    if (removed >= lostAttempts || Date.now() >= deadline) return;
+    for (const item of unheld) seen.add(c.idOf(item));
+    if (seen.size >= lostAttempts || Date.now() >= deadline) break;
     await sleepUntil(Math.min(deadline, Date.now() + POLL_MS));
   }
+  for (const id of seen) record.reconciled({ kind: c.def.kind, path: c.def.paths.create, result: "late-look-alike", id });
+  return [...seen];
+}
+
+/** The failure of a create that kept its own object while look-alikes appeared late (invariant 2: named, none deleted). */
+export function lateLookAlikesMessage(def: ResourceDefinition, id: string, late: string[]): string {
+  return (
+    `The ${def.noun} ${id} was made by this create, sent again after the service answered a 5xx. Meanwhile ${late.length === 1 ? "another matching " + def.noun + " appeared" : late.length + " other matching " + def.noun + "s appeared"}, held by no resource of the stack: ${late.join(", ")}. ` +
+    `Each is either made by the first attempt (then it is an extra: delete it) or someone else's identical ${def.noun} made meanwhile (then leave it). The provider cannot tell, so it deleted nothing. ` +
+    `${id} is kept in the state; check ${late.length === 1 ? "that one" : "those"}, then run again.`
+  );
 }
 
 /** What the journal keeps of an object a create got: its connection, id and `created_at`. */

@@ -46,12 +46,16 @@ export interface NativeStack {
 }
 
 /** A fresh workspace of the emulator and a stack of the YAML program `program` (Pulumi.yaml's text after `name` and `runtime`). */
-export async function nativeStack(emu: RunningEmulator, name: string, program: string): Promise<NativeStack> {
+export async function nativeStack(emu: RunningEmulator, name: string, program: string, shared: { ws?: Workspace; journal?: string } = {}): Promise<NativeStack> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `svc-native-${name}-`));
   fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: yaml\n${program}`);
-  const ws = await control<Workspace>(emu, "POST", "/workspaces", { plan: "enterprise" });
+  const ws = shared.ws ?? (await control<Workspace>(emu, "POST", "/workspaces", { plan: "enterprise" }));
   const stateFile = path.join(dir, "state", "stack.json");
-  const env = { PATH: nativePath(), SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_API_KEY: "", SVC_WEBHOOKS_URL: "", SVC_INBOXES_URL: "", SVC_INFRA_URL: "" };
+  const env = {
+    PATH: nativePath(),
+    SVC_JOURNAL_DIR: shared.journal ?? path.join(dir, "journal"),
+    ...{ SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_API_KEY: "", SVC_WEBHOOKS_URL: "", SVC_INBOXES_URL: "", SVC_INFRA_URL: "" },
+  };
   const options = (verb: Verb, config: Record<string, string> = {}, secrets: Record<string, string> = {}): EngineOptions => ({
     verb,
     cwd: dir,

@@ -6,9 +6,9 @@
  * counted after each case. The client's counters report each unknown outcome.
  */
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { providers } from "../../provider";
+import { PartialFailure, providers } from "../../provider";
 import { clientStats, resetClientStats } from "../../provider/client";
-import { call, control, useEmulator } from "../support/emulator";
+import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { Driver, useWorkspace, type Workspace } from "../provider/support";
 
 // The reconcile window (svc:reconcileWindowSeconds) kept short: a create that made nothing is sent again 3 s after it was lost.
@@ -110,6 +110,25 @@ describe("unknown create outcomes", () => {
     for (const id of held) expect(err!.message).toContain(id);
     expect(err!.message).toMatch(/adoptId/);
     expect(clientStats().reconciled.map((r) => r.result)).toEqual(["ambiguous"]);
+  });
+
+  it("a 503 (nothing made), sent again, and an identical endpoint someone else makes within the window: theirs is named, never deleted; ours kept, the create fails", async () => {
+    // Found by an adversarial trial: another stack's endpoint, made 4 s later, was deleted as our first attempt's.
+    await fault({ method: "POST", path: "/webhooks/v1/endpoints", status: 503, count: 1 });
+    const checked = await endpoint.check!({}, inputs(3));
+    const since = await lastSeq(emu());
+    const ours = endpoint.create(checked.inputs).then(() => undefined, (e: Error & { id?: string }) => e);
+    // Theirs comes once ours was sent again and answered (two POSTs in the log), while ours watches.
+    while ((await requestsSince(emu(), since)).filter((r) => r.method === "POST" && r.status === 201).length < 1) await new Promise((r) => setTimeout(r, 50));
+    const theirs = await othersCreate();
+    expect(theirs.status).toBe(201);
+    const err = await ours;
+    expect(err).toBeInstanceOf(PartialFailure);
+    const held = (await listed("/v1/endpoints")).map((e) => e.id!);
+    expect(held.sort()).toEqual([err!.id!, theirs.body.id].sort());
+    expect(err!.message).toContain(theirs.body.id);
+    expect(err!.message).toMatch(/deleted nothing/);
+    expect(clientStats().reconciled.map((r) => r.result)).toEqual(["recreated", "late-look-alike"]);
   });
 
   it("an object this process already created is never taken for another create's", async () => {
