@@ -24,7 +24,9 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator } from "../../emulator";
 import type { EngineResult } from "../../test/engine/engine";
+import { readPolicyConfigFile, reconcileConfig } from "../../test/engine/policy";
 import { cliRunner, standInRunner, type StackRunner } from "../../test/engine/runner";
+import { PACK_NAME, policies } from "../../policy/pack";
 
 const ROOT = path.resolve(__dirname, "../..");
 
@@ -95,8 +97,20 @@ function markdown(opts: Options, result: EngineResult, mandatory: Violation[], a
   ].join("\n");
 }
 
+/**
+ * Refuse a bad policy config before anything starts, whatever the engine: checked against
+ * the pack as its module declares it, by the check the stand-in runs (one source of truth).
+ * The CLI alone would let an unknown policy name given a level, or a misspelt property,
+ * through, leaving the policy silently unconfigured.
+ */
+function checkPolicyConfig(file: string): void {
+  const described = policies.map((p) => ({ name: p.name, enforcementLevel: p.enforcementLevel ?? "advisory", ...(p.configSchema ? { configSchema: p.configSchema } : {}) }));
+  reconcileConfig({ name: PACK_NAME, policies: described, initialConfig: {} }, readPolicyConfigFile(file), file);
+}
+
 async function main(): Promise<number> {
   const opts = options();
+  if (opts.policyConfig) checkPolicyConfig(opts.policyConfig);
   const emu = await startEmulator({ port: 0 });
   const stateDir = mkdtempSync(path.join(tmpdir(), "svc-preview-ci-"));
   try {
