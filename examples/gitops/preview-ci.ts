@@ -24,6 +24,7 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator } from "../../emulator";
 import type { EngineResult } from "../../test/engine/engine";
+import { killChildren } from "../../test/engine/children";
 import { readPolicyConfigFile, reconcileConfig } from "../../test/engine/policy";
 import { cliRunner, standInRunner, type StackRunner } from "../../test/engine/runner";
 import { PACK_NAME, policies } from "../../policy/pack";
@@ -113,6 +114,18 @@ async function main(): Promise<number> {
   if (opts.policyConfig) checkPolicyConfig(opts.policyConfig);
   const emu = await startEmulator({ port: 0 });
   const stateDir = mkdtempSync(path.join(tmpdir(), "svc-preview-ci-"));
+  // SIGINT or SIGTERM to this process alone (a CI runner stopping the step): cancel the
+  // run and stop every process it started (a preview writes nothing, so the stand-in's
+  // program, provider and policy pack are killed outright; the CLI gets SIGINT and stops
+  // its own plugins), then remove the stack's backend and exit 130 or 143 below.
+  const abort = new AbortController();
+  let stoppedBy: NodeJS.Signals | undefined;
+  const stop = (signal: NodeJS.Signals) => {
+    stoppedBy ??= signal;
+    abort.abort();
+    killChildren();
+  };
+  process.on("SIGINT", stop).on("SIGTERM", stop);
   try {
     const engine = opts.runner === cliRunner ? "the Pulumi CLI" : `the engine stand-in${cliRunner.unavailable ? ` (${cliRunner.unavailable})` : ""}`;
     process.stdout.write(`Emulator on ${emu.url}; previewing ${path.relative(ROOT, opts.program) || "."} on stack ${opts.stack} with policy pack policy/, with ${engine}\n\n`);
@@ -126,7 +139,12 @@ async function main(): Promise<number> {
       secrets: { "svc:webhooksApiKey": emu.keys.webhooks.read, ...opts.secrets },
       policyPack: path.join(ROOT, "policy"),
       ...(opts.policyConfig ? { policyConfig: opts.policyConfig } : {}),
+      signal: abort.signal,
     });
+    if (stoppedBy) {
+      process.stderr.write(`preview:ci stopped by ${stoppedBy}\n`);
+      return stoppedBy === "SIGINT" ? 130 : 143;
+    }
     const mandatory = result.policyViolations.filter((v) => v.enforcementLevel === "mandatory" || v.enforcementLevel === "remediate");
     const advisory = result.policyViolations.filter((v) => v.enforcementLevel === "advisory");
 

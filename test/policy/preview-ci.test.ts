@@ -25,9 +25,10 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-function gate(args: string[]): Promise<{ code: number | null; output: string }> {
+function gate(args: string[], env: NodeJS.ProcessEnv = {}, started?: (pid: number) => void): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [SCRIPT, ...args], { cwd: REPO_ROOT, env: { ...process.env, GITHUB_STEP_SUMMARY: "" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(TSX, [SCRIPT, ...args], { cwd: REPO_ROOT, env: { ...process.env, GITHUB_STEP_SUMMARY: "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    started?.(child.pid!);
     let output = "";
     child.stdout.on("data", (d) => (output += d));
     child.stderr.on("data", (d) => (output += d));
@@ -89,4 +90,39 @@ it("with no --engine, preview:ci previews with the Pulumi CLI when it is install
   expect(r.output).toContain(cliRunner.unavailable ? `with the engine stand-in (${cliRunner.unavailable})` : "with the Pulumi CLI");
   expect(packProcesses()).toEqual([]);
   expect(r.code, r.output).toBe(1);
+});
+
+/** Live processes whose environment holds `marker` (they inherited it from the gate), with their command lines. */
+function markedProcesses(marker: string): string[] {
+  const found: string[] = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (`\0${fs.readFileSync(`/proc/${entry}/environ`, "latin1")}\0`.includes(`\0${marker}\0`)) found.push(`${entry}: ${fs.readFileSync(`/proc/${entry}/cmdline`, "latin1").replace(/\0/g, " ")}`);
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return found;
+}
+
+// A CI runner stopping the step signals the gate's process alone, not its group.
+describe.skipIf(process.platform !== "linux")("preview:ci (--engine stand-in) stopped by a signal to its process alone", () => {
+  it.each([
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const)("%s while the policy pack runs: exit %i, no process of the run left, its temp dir removed", async (signal, exitCode) => {
+    const marker = `SVC_PREVIEW_CI_TEST_RUN=${Math.random().toString(36).slice(2)}`;
+    // The gate's own temp folder (the stack's backend and encrypted config) goes under TMPDIR.
+    const tmp = fs.mkdtempSync(path.join(dir, "tmp-"));
+    let pid = 0;
+    const run = gate(["--engine", "stand-in"], { [marker.split("=")[0]!]: marker.split("=")[1]!, TMPDIR: tmp }, (p) => (pid = p));
+    // Wait until the run has started its policy pack (no timing: polled until it is there).
+    while (!markedProcesses(marker).some((p) => p.includes("run-policy-pack"))) await new Promise((r) => setTimeout(r, 50));
+    process.kill(pid, signal);
+    const r = await run;
+    expect(r.code, r.output).toBe(exitCode);
+    expect(markedProcesses(marker)).toEqual([]);
+    expect(fs.readdirSync(tmp).filter((d) => d.startsWith("svc-preview-ci-"))).toEqual([]);
+  });
 });
