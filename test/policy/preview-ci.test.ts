@@ -108,17 +108,20 @@ function markedProcesses(marker: string): string[] {
 
 // A CI runner stopping the step signals the gate's process alone, not its group.
 describe.skipIf(process.platform !== "linux")("preview:ci (--engine stand-in) stopped by a signal to its process alone", () => {
+  // While the pack starts (the example program), and while a program that never ends runs with its dynamic provider.
   it.each([
-    ["SIGINT", 130],
-    ["SIGTERM", 143],
-  ] as const)("%s while the policy pack runs: exit %i, no process of the run left, its temp dir removed", async (signal, exitCode) => {
+    ["SIGINT", "run-policy-pack", 130, path.join(REPO_ROOT, "examples/gitops/program")],
+    ["SIGTERM", "run-policy-pack", 143, path.join(REPO_ROOT, "examples/gitops/program")],
+    ["SIGINT", "dynamic-provider", 130, path.join(__dirname, "fixtures/held")],
+    ["SIGTERM", "dynamic-provider", 143, path.join(__dirname, "fixtures/held")],
+  ] as const)("%s once %s runs: exit %i, no process of the run left, its temp dir removed", async (signal, running, exitCode, program) => {
     const marker = `SVC_PREVIEW_CI_TEST_RUN=${Math.random().toString(36).slice(2)}`;
     // The gate's own temp folder (the stack's backend and encrypted config) goes under TMPDIR.
     const tmp = fs.mkdtempSync(path.join(dir, "tmp-"));
     let pid = 0;
-    const run = gate(["--engine", "stand-in"], { [marker.split("=")[0]!]: marker.split("=")[1]!, TMPDIR: tmp }, (p) => (pid = p));
-    // Wait until the run has started its policy pack (no timing: polled until it is there).
-    while (!markedProcesses(marker).some((p) => p.includes("run-policy-pack"))) await new Promise((r) => setTimeout(r, 50));
+    const run = gate(["--engine", "stand-in", "--program", program], { [marker.split("=")[0]!]: marker.split("=")[1]!, TMPDIR: tmp }, (p) => (pid = p));
+    // Wait until the run has started that process (no timing: polled until it is there).
+    while (!markedProcesses(marker).some((p) => p.includes(running))) await new Promise((r) => setTimeout(r, 50));
     process.kill(pid, signal);
     const r = await run;
     expect(r.code, r.output).toBe(exitCode);
