@@ -9,10 +9,11 @@
  * 3. prints the plan summary and every policy violation (and appends both, as
  *    Markdown, to $GITHUB_STEP_SUMMARY when it is set);
  * 4. exits 1 on a mandatory violation or a plan error, 0 otherwise (advisory
- *    violations are printed, not fatal). A policy config the Pulumi CLI would refuse
- *    (unreadable, an unknown enforcement level or policy name, a value the policy's
- *    config schema rejects) is a plan error naming every problem, and the pack's
- *    process is stopped with the run (test/engine/policy.ts).
+ *    violations are printed, not fatal). A bad policy config (unreadable, an unknown
+ *    enforcement level, policy name or config property, a value the policy's config
+ *    schema rejects) exits 1 naming every problem before anything runs, under either
+ *    engine (checkPolicyConfig); SIGINT or SIGTERM stops every process of the run,
+ *    removes the throwaway backend and exits 130 or 143.
  *
  *   npm run preview:ci
  *   npm run preview:ci -- --stack prod --policy-config policy-config.json
