@@ -97,10 +97,16 @@ const LOCAL_NAMES: readonly { suffix: string; reason: string; kind: NonPublicKin
  */
 export function canonicalHost(host: string): string | undefined {
   // An IPv6 zone (`fe80::1%eth0`) only names the interface: the address decides.
-  const bare = host.replace(/^\[(.*)\]$/, "$1").replace(/^([0-9a-f:.]*:[0-9a-f:.]*)%.*$/i, "$1");
+  // Every trailing dot goes before parsing (a resolver drops them all, and `127.0.0.1..` is
+  // no IPv4 literal to a URL parser until they are gone), so that the result is canonical:
+  // canonicalHost(canonicalHost(h)) === canonicalHost(h).
+  const bare = host
+    .replace(/^\[(.*)\]$/, "$1")
+    .replace(/^([0-9a-f:.]*:[0-9a-f:.]*)%.*$/i, "$1")
+    .replace(/\.+$/, "");
   try {
     const parsed = new URL(`http://${isIP(bare) === 6 ? `[${bare}]` : bare}/`).hostname;
-    return parsed.replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "");
+    return parsed.replace(/^\[(.*)\]$/, "$1").replace(/\.+$/, "");
   } catch {
     return undefined;
   }

@@ -7,8 +7,7 @@
  * cannot pass a ceiling or duplicate a name).
  */
 import { randomBytes } from "node:crypto";
-import { accessSync, constants, existsSync, readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { existsSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { rename, writeFile } from "node:fs/promises";
 import type { PlanName } from "./plans";
 import { parseNullProto } from "./dict";
@@ -103,6 +102,9 @@ export const DEFAULT_STATE_WRITE_DELAY_MS = 200;
  * after a newer one. `flush()` (on close and on SIGINT/SIGTERM in the CLI) writes what
  * is pending, so a clean stop loses nothing.
  */
+/** Where a write puts the state before renaming it over the state file. */
+const tempFileOf = (stateFile: string) => `${stateFile}.${process.pid}.tmp`;
+
 export class Store {
   state: CoreState;
   private dirty = false;
@@ -115,12 +117,19 @@ export class Store {
     private readonly writeDelayMs = DEFAULT_STATE_WRITE_DELAY_MS,
   ) {
     this.state = stateFile && existsSync(stateFile) ? (parseNullProto(readFileSync(stateFile, "utf8")) as CoreState) : initial();
-    // A file that could never be written fails the start, not the first write behind.
+    // A file that could never be written fails the start, not the first write behind. The
+    // check creates the very temporary file each write creates: a permission check alone is
+    // fooled by a "folder" that is a regular file, or by /proc (writable to root, no file
+    // can be made in it).
     if (stateFile) {
+      const probe = tempFileOf(stateFile);
       try {
-        accessSync(dirname(resolve(stateFile)), constants.W_OK);
+        writeFileSync(probe, "");
+        unlinkSync(probe);
       } catch (e) {
-        throw new Error(`cannot write the state file ${stateFile}: its folder ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "does not exist" : "is not writable"} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+        const code = (e as NodeJS.ErrnoException).code;
+        const why = code === "ENOENT" ? "does not exist" : code === "ENOTDIR" ? "is not a folder" : "is not writable";
+        throw new Error(`cannot write the state file ${stateFile}: its folder ${why} (${code ?? (e as Error).message})`);
       }
     }
   }
@@ -161,7 +170,7 @@ export class Store {
     const file = this.stateFile;
     const text = JSON.stringify(this.state);
     this.writing = (async () => {
-      const tmp = `${file}.${process.pid}.tmp`;
+      const tmp = tempFileOf(file);
       await writeFile(tmp, text);
       await rename(tmp, file);
     })();

@@ -9,10 +9,11 @@
  * 3. prints the plan summary and every policy violation (and appends both, as
  *    Markdown, to $GITHUB_STEP_SUMMARY when it is set);
  * 4. exits 1 on a mandatory violation or a plan error, 0 otherwise (advisory
- *    violations are printed, not fatal). A policy config the Pulumi CLI would refuse
- *    (unreadable, an unknown enforcement level or policy name, a value the policy's
- *    config schema rejects) is a plan error naming every problem, and the pack's
- *    process is stopped with the run (test/engine/policy.ts).
+ *    violations are printed, not fatal). A bad policy config (unreadable, an unknown
+ *    enforcement level, policy name or config property, a value the policy's config
+ *    schema rejects) exits 1 naming every problem before anything runs, under either
+ *    engine (checkPolicyConfig); SIGINT or SIGTERM stops every process of the run,
+ *    removes the throwaway backend and exits 130 or 143.
  *
  *   npm run preview:ci
  *   npm run preview:ci -- --stack prod --policy-config policy-config.json
@@ -24,7 +25,10 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator } from "../../emulator";
 import type { EngineResult } from "../../test/engine/engine";
+import { killChildren } from "../../test/engine/children";
+import { readPolicyConfigFile, reconcileConfig } from "../../test/engine/policy";
 import { cliRunner, standInRunner, type StackRunner } from "../../test/engine/runner";
+import { PACK_NAME, policies } from "../../policy/pack";
 
 const ROOT = path.resolve(__dirname, "../..");
 
@@ -95,10 +99,34 @@ function markdown(opts: Options, result: EngineResult, mandatory: Violation[], a
   ].join("\n");
 }
 
+/**
+ * Refuse a bad policy config before anything starts, whatever the engine: checked against
+ * the pack as its module declares it, by the check the stand-in runs (one source of truth).
+ * The CLI alone would let an unknown policy name given a level, or a misspelt property,
+ * through, leaving the policy silently unconfigured.
+ */
+function checkPolicyConfig(file: string): void {
+  const described = policies.map((p) => ({ name: p.name, enforcementLevel: p.enforcementLevel ?? "advisory", ...(p.configSchema ? { configSchema: p.configSchema } : {}) }));
+  reconcileConfig({ name: PACK_NAME, policies: described, initialConfig: {} }, readPolicyConfigFile(file), file);
+}
+
 async function main(): Promise<number> {
   const opts = options();
+  if (opts.policyConfig) checkPolicyConfig(opts.policyConfig);
   const emu = await startEmulator({ port: 0 });
   const stateDir = mkdtempSync(path.join(tmpdir(), "svc-preview-ci-"));
+  // SIGINT or SIGTERM to this process alone (a CI runner stopping the step): cancel the
+  // run and stop every process it started (a preview writes nothing, so the stand-in's
+  // program, provider and policy pack are killed outright; the CLI gets SIGINT and stops
+  // its own plugins), then remove the stack's backend and exit 130 or 143 below.
+  const abort = new AbortController();
+  let stoppedBy: NodeJS.Signals | undefined;
+  const stop = (signal: NodeJS.Signals) => {
+    stoppedBy ??= signal;
+    abort.abort();
+    killChildren();
+  };
+  process.on("SIGINT", stop).on("SIGTERM", stop);
   try {
     const engine = opts.runner === cliRunner ? "the Pulumi CLI" : `the engine stand-in${cliRunner.unavailable ? ` (${cliRunner.unavailable})` : ""}`;
     process.stdout.write(`Emulator on ${emu.url}; previewing ${path.relative(ROOT, opts.program) || "."} on stack ${opts.stack} with policy pack policy/, with ${engine}\n\n`);
@@ -112,7 +140,12 @@ async function main(): Promise<number> {
       secrets: { "svc:webhooksApiKey": emu.keys.webhooks.read, ...opts.secrets },
       policyPack: path.join(ROOT, "policy"),
       ...(opts.policyConfig ? { policyConfig: opts.policyConfig } : {}),
+      signal: abort.signal,
     });
+    if (stoppedBy) {
+      process.stderr.write(`preview:ci stopped by ${stoppedBy}\n`);
+      return stoppedBy === "SIGINT" ? 130 : 143;
+    }
     const mandatory = result.policyViolations.filter((v) => v.enforcementLevel === "mandatory" || v.enforcementLevel === "remediate");
     const advisory = result.policyViolations.filter((v) => v.enforcementLevel === "advisory");
 

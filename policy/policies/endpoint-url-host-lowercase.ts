@@ -24,7 +24,13 @@ interface UrlParts {
   rest: string;
 }
 
+/**
+ * Undefined unless a URL parser accepts `url`: an unencoded `#`, `?` or `/` in a password
+ * ends the authority early, and what follows the split would be part of the userinfo, which
+ * no message or rewrite may touch. Once the URL parses, its authority is the one split here.
+ */
 function splitUrl(url: string): UrlParts | undefined {
+  if (!URL.canParse(url)) return undefined;
   const m = AUTHORITY.exec(url);
   return m ? { prefix: m[1]!, userinfo: m[2]!, hostPort: m[3]!, rest: m[4]! } : undefined;
 }

@@ -5,7 +5,7 @@
  * state file flushed (nothing lost on a clean stop). Runs the built CLI: `npm run build` first.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -86,6 +86,22 @@ describe("pulumi-svc-emulator command line", () => {
     const res = spawnSync(process.execPath, [cli, "--port", "0", "--state-file", stateFile], { encoding: "utf8", timeout: 10_000 });
     expect(res.stdout).not.toContain("listening");
     expect(res.stderr).toContain(`emulator failed to start: cannot write the state file ${stateFile}: its folder does not exist`);
+    expect(res.status).toBe(1);
+  });
+
+  it.each([
+    ["a regular file", () => {
+      const folder = mkdtempSync(join(tmpdir(), "svc-cli-"));
+      writeFileSync(join(folder, "afile"), "");
+      return join(folder, "afile", "state.json");
+    }],
+    // /proc passes a W_OK access check as root, yet no file can be created in it.
+    ["/proc", () => "/proc/svc-state.json"],
+  ])("--state-file whose folder is %s: exit 1 at start, naming the file; nothing listens", (_what, stateFileIn) => {
+    const stateFile = stateFileIn();
+    const res = spawnSync(process.execPath, [cli, "--port", "0", "--state-file", stateFile], { encoding: "utf8", timeout: 10_000 });
+    expect(res.stdout).not.toContain("listening");
+    expect(res.stderr).toContain(`emulator failed to start: cannot write the state file ${stateFile}: its folder`);
     expect(res.status).toBe(1);
   });
 

@@ -207,7 +207,7 @@ export class DynamicProviderPlugin {
       // The plugin may already be gone; closing is best effort.
     }
     this.client.close();
-    if (this.child.exitCode === null) {
+    if (this.child.exitCode === null && this.child.signalCode === null) {
       const exited = new Promise((r) => this.child.once("exit", r));
       this.child.kill("SIGTERM");
       await exited;

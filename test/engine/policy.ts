@@ -87,7 +87,7 @@ export class PolicyPack {
       const info = await unary<analyzerproto.AnalyzerInfo>((cb) => client.getAnalyzerInfo(new emptyproto.Empty(), cb));
       await unary<pluginproto.PluginInfo>((cb) => client.getPluginInfo(new emptyproto.Empty(), cb));
 
-      const config = reconcileConfig(info, file, opts.configFile);
+      const config = reconcileConfig(describeAnalyzer(info), file, opts.configFile);
       const req = new analyzerproto.ConfigureAnalyzerRequest();
       const map = req.getPolicyconfigMap();
       for (const [name, c] of Object.entries(config)) {
@@ -224,6 +224,17 @@ async function stopChild(child: ChildProcess): Promise<void> {
   await exited;
 }
 
+/**
+ * What checking a policy config needs to know of a pack: from a running pack's
+ * GetAnalyzerInfo (describeAnalyzer), or from the pack's own module before anything runs
+ * (preview:ci does that, whatever engine then runs).
+ */
+export interface PackDescription {
+  name: string;
+  policies: { name: string; enforcementLevel: Level; configSchema?: { properties: Record<string, unknown>; required?: string[] } }[];
+  initialConfig: Record<string, PolicyConfigEntry>;
+}
+
 /** A policy config the CLI would refuse: every problem found, one per line. */
 export class PolicyConfigError extends Error {
   constructor(
@@ -268,50 +279,52 @@ const ajv = new Ajv({ allErrors: true, strict: false, logger: false });
  * Validated as the Pulumi CLI validates it before any policy runs: an enforcement
  * level that is not advisory, mandatory, remediate or disabled, a name that is no
  * policy of the pack, or properties that do not satisfy the policy's config schema
- * (type, bounds, required) refuse the whole config with a PolicyConfigError
- * listing every problem.
+ * (type, bounds, required), or a property name its schema does not have, refuse the
+ * whole config with a PolicyConfigError listing every problem. (The CLI v3.274.1 lets an
+ * unknown name given only a level, and a misspelt property, through: both would leave a
+ * policy silently unconfigured, so they are refused here, on either engine.)
  */
-export function reconcileConfig(info: analyzerproto.AnalyzerInfo, file: Record<string, unknown>, fileName?: string): Record<string, PolicyConfigEntry> {
+export function reconcileConfig(pack: PackDescription, file: Record<string, unknown>, fileName?: string): Record<string, PolicyConfigEntry> {
   const problems: string[] = [];
   const out: Record<string, PolicyConfigEntry> = {};
-  const initial = info.getInitialconfigMap();
-  const names = info.getPoliciesList().map((p) => p.getName());
+  const names = pack.policies.map((p) => p.name);
+  const nearest = (key: string, among: string[]) => {
+    const near = among.length ? closest(key, among) : undefined;
+    return near !== undefined && distance(key, near) <= 3 ? ` (did you mean ${JSON.stringify(near)}?)` : "";
+  };
   for (const key of Object.keys(file)) {
-    if (key !== "all" && !names.includes(key)) {
-      const near = closest(key, names);
-      problems.push(`${JSON.stringify(key)} is not a policy of ${info.getName()}${distance(key, near) <= 3 ? ` (did you mean ${JSON.stringify(near)}?)` : ""}`);
-    }
+    if (key !== "all" && !names.includes(key)) problems.push(`${JSON.stringify(key)} is not a policy of ${pack.name}${nearest(key, names)}`);
   }
   const allValue = file["all"];
   const allLevel = isObject(allValue) ? allValue["enforcementLevel"] : allValue;
   if (allValue !== undefined && !isLevel(allLevel)) problems.push(levelProblem("all", allLevel));
   const all = isLevel(allLevel) ? allLevel : undefined;
-  for (const p of info.getPoliciesList()) {
-    const name = p.getName();
-    const init = initial.get(name);
-    const entry: PolicyConfigEntry = {
-      enforcementLevel: init ? (LEVELS[init.getEnforcementlevel()] ?? "advisory") : (LEVELS[p.getEnforcementlevel()] ?? "advisory"),
-      properties: init?.getProperties() ? (init.getProperties()!.toJavaScript() as Record<string, Json>) : {},
-    };
+  for (const p of pack.policies) {
+    const name = p.name;
+    const init = pack.initialConfig[name];
+    const entry: PolicyConfigEntry = { enforcementLevel: init?.enforcementLevel ?? p.enforcementLevel, properties: { ...init?.properties } };
     if (all) entry.enforcementLevel = all;
     const user = file[name];
+    const schemaProps = p.configSchema?.properties ?? {};
     if (typeof user === "string" || (user !== undefined && !isObject(user))) {
       if (isLevel(user)) entry.enforcementLevel = user;
       else problems.push(levelProblem(name, user));
     } else if (isObject(user)) {
       for (const [k, v] of Object.entries(user)) {
-        if (k !== "enforcementLevel") entry.properties[k] = v;
-        else if (isLevel(v)) entry.enforcementLevel = v;
-        else problems.push(levelProblem(name, v));
+        if (k === "enforcementLevel") {
+          if (isLevel(v)) entry.enforcementLevel = v;
+          else problems.push(levelProblem(name, v));
+        } else if (!(k in schemaProps)) {
+          const known = Object.keys(schemaProps);
+          problems.push(`${name}: ${JSON.stringify(k)} is not a property of its config${known.length ? ` (${known.join(", ")})` : " (it takes none)"}${nearest(k, known)}`);
+        } else entry.properties[k] = v as Json;
       }
     }
-    const schema = p.getConfigschema();
-    if (schema) {
-      const props = (schema.getProperties()?.toJavaScript() ?? {}) as Record<string, { default?: Json }>;
-      for (const [k, s] of Object.entries(props)) {
-        if (!(k in entry.properties) && s && typeof s === "object" && "default" in s) entry.properties[k] = s.default as Json;
+    if (p.configSchema) {
+      for (const [k, s] of Object.entries(schemaProps)) {
+        if (!(k in entry.properties) && s && typeof s === "object" && "default" in s) entry.properties[k] = (s as { default: Json }).default;
       }
-      const validate = ajv.compile({ type: "object", properties: props, required: schema.getRequiredList() });
+      const validate = ajv.compile({ type: "object", properties: schemaProps, required: p.configSchema.required ?? [] });
       if (!validate(entry.properties)) {
         for (const err of validate.errors ?? []) {
           const where = err.instancePath ? `${name}${err.instancePath.replace(/\//g, ".")}` : name;
@@ -324,4 +337,24 @@ export function reconcileConfig(info: analyzerproto.AnalyzerInfo, file: Record<s
   }
   if (problems.length) throw new PolicyConfigError(fileName, problems);
   return out;
+}
+
+/** A running pack's description, from its GetAnalyzerInfo answer. */
+export function describeAnalyzer(info: analyzerproto.AnalyzerInfo): PackDescription {
+  const initialConfig: Record<string, PolicyConfigEntry> = {};
+  for (const [name, c] of info.getInitialconfigMap().entries()) {
+    initialConfig[name] = { enforcementLevel: LEVELS[c.getEnforcementlevel()] ?? "advisory", properties: (c.getProperties()?.toJavaScript() ?? {}) as Record<string, Json> };
+  }
+  return {
+    name: info.getName(),
+    initialConfig,
+    policies: info.getPoliciesList().map((p) => {
+      const schema = p.getConfigschema();
+      return {
+        name: p.getName(),
+        enforcementLevel: LEVELS[p.getEnforcementlevel()] ?? "advisory",
+        ...(schema ? { configSchema: { properties: (schema.getProperties()?.toJavaScript() ?? {}) as Record<string, unknown>, required: schema.getRequiredList() } } : {}),
+      };
+    }),
+  };
 }

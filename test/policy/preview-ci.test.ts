@@ -1,10 +1,10 @@
 /**
  * `npm run preview:ci` (examples/gitops/preview-ci.ts) as a CI job runs it, with each
  * engine it can run on (the real Pulumi CLI, the default where it is installed, and
- * the engine stand-in, which must refuse what the CLI refuses): a policy config (an unknown
- * enforcement level, a value of the wrong type for the pack's config schema, a name
- * that is no policy of the pack, a file that does not exist) fails the gate with a
- * message naming the problem, and no policy-pack process outlives the gate.
+ * the engine stand-in): a policy config (an unknown enforcement level, a value of the
+ * wrong type for the pack's config schema, a name that is no policy of the pack, a
+ * property its schema does not have, a file that does not exist) fails the gate before
+ * anything runs, with a message naming the problem, and no policy-pack process outlives it.
  * Loads the pack from `policy/` as the script does: needs `npm run build` first.
  */
 import { execFileSync, spawn } from "node:child_process";
@@ -25,9 +25,10 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-function gate(args: string[]): Promise<{ code: number | null; output: string }> {
+function gate(args: string[], env: NodeJS.ProcessEnv = {}, started?: (pid: number) => void): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [SCRIPT, ...args], { cwd: REPO_ROOT, env: { ...process.env, GITHUB_STEP_SUMMARY: "" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(TSX, [SCRIPT, ...args], { cwd: REPO_ROOT, env: { ...process.env, GITHUB_STEP_SUMMARY: "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    started?.(child.pid!);
     let output = "";
     child.stdout.on("data", (d) => (output += d));
     child.stderr.on("data", (d) => (output += d));
@@ -43,22 +44,19 @@ function packProcesses(): string[] {
     .filter((line) => line.includes("run-policy-pack") && line.trimEnd().endsWith(` ${PACK_DIR}`));
 }
 
-/** What each engine says of each bad config: the CLI's words, and the stand-in's (which name the problem more precisely). */
-const REFUSALS: [string, Record<string, unknown>, { cli: string; "stand-in": string }][] = [
+/**
+ * What the gate says of each bad config, under either engine: it checks the config against
+ * the pack before anything runs (the CLI alone lets the last two through, exit 0).
+ */
+const REFUSALS: [string, Record<string, unknown>, string][] = [
+  ["an unknown enforcement level", { "endpoint-retry-bounds": "mandatry" }, 'endpoint-retry-bounds: enforcement level "mandatry" is not one of advisory, mandatory, disabled, remediate'],
+  ["a value of the wrong type", { "endpoint-retry-bounds": { maxAttempts: "ten" } }, "endpoint-retry-bounds.maxAttempts must be"],
+  ["an unknown policy name with config", { "endpoint-public-hosts": { allowedHosts: ["a.example"] } }, '"endpoint-public-hosts" is not a policy of svc-guardrails (did you mean "endpoint-public-host"?)'],
+  ["an unknown policy name given only a level", { "endpoint-public-hots": "advisory" }, '"endpoint-public-hots" is not a policy of svc-guardrails (did you mean "endpoint-public-host"?)'],
   [
-    "an unknown enforcement level",
-    { "endpoint-retry-bounds": "mandatry" },
-    { cli: '"mandatry" is not a valid enforcement level', "stand-in": 'endpoint-retry-bounds: enforcement level "mandatry" is not one of advisory, mandatory, disabled, remediate' },
-  ],
-  [
-    "a value of the wrong type",
-    { "endpoint-retry-bounds": { maxAttempts: "ten" } },
-    { cli: "endpoint-retry-bounds: maxAttempts: Invalid type. Expected: integer, given: string", "stand-in": "endpoint-retry-bounds.maxAttempts must be" },
-  ],
-  [
-    "an unknown policy name",
-    { "endpoint-public-hosts": { allowedHosts: ["a.example"] } },
-    { cli: 'configuring policy pack "svc-guardrails"', "stand-in": '"endpoint-public-hosts" is not a policy of svc-guardrails (did you mean "endpoint-public-host"?)' },
+    "a misspelt property of a policy's config",
+    { "endpoint-verify-in-production": { productionStack: ["pr"] } },
+    'endpoint-verify-in-production: "productionStack" is not a property of its config (productionStacks) (did you mean "productionStacks"?)',
   ],
 ];
 
@@ -71,7 +69,7 @@ for (const engine of ["cli", "stand-in"] as const) {
       fs.writeFileSync(file, JSON.stringify(config));
       const r = await gate(["--engine", engine, "--policy-config", file]);
       expect(packProcesses()).toEqual([]);
-      expect(r.output).toContain(message[engine]);
+      expect(r.output).toContain(message);
       expect(r.code, r.output).toBe(1);
     });
 
@@ -79,7 +77,7 @@ for (const engine of ["cli", "stand-in"] as const) {
       const file = path.join(dir, "missing.json");
       const r = await gate(["--engine", engine, "--policy-config", file]);
       expect(packProcesses()).toEqual([]);
-      expect(r.output).toContain(engine === "cli" ? `open ${file}: no such file or directory` : `invalid policy config ${file}`);
+      expect(r.output).toContain(`invalid policy config ${file}:\n  - cannot read the file (ENOENT)`);
       expect(r.code, r.output).toBe(1);
     });
   });
@@ -87,8 +85,47 @@ for (const engine of ["cli", "stand-in"] as const) {
 
 // Issue 25, "What to build" 3: the gate runs the real Pulumi CLI when it is available (it validates policy config as users will see it).
 it("with no --engine, preview:ci previews with the Pulumi CLI when it is installed, else with the stand-in saying why", async () => {
-  const r = await gate(["--policy-config", path.join(dir, "missing-default-engine.json")]);
+  // A program folder that does not exist: the run fails quickly, after the gate says which engine runs it.
+  const r = await gate(["--program", path.join(dir, "no-such-program")]);
   expect(r.output).toContain(cliRunner.unavailable ? `with the engine stand-in (${cliRunner.unavailable})` : "with the Pulumi CLI");
   expect(packProcesses()).toEqual([]);
   expect(r.code, r.output).toBe(1);
+});
+
+/** Live processes whose environment holds `marker` (they inherited it from the gate), with their command lines. */
+function markedProcesses(marker: string): string[] {
+  const found: string[] = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (`\0${fs.readFileSync(`/proc/${entry}/environ`, "latin1")}\0`.includes(`\0${marker}\0`)) found.push(`${entry}: ${fs.readFileSync(`/proc/${entry}/cmdline`, "latin1").replace(/\0/g, " ")}`);
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return found;
+}
+
+// A CI runner stopping the step signals the gate's process alone, not its group.
+describe.skipIf(process.platform !== "linux")("preview:ci (--engine stand-in) stopped by a signal to its process alone", () => {
+  // While the pack starts (the example program), and while a program that never ends runs with its dynamic provider.
+  it.each([
+    ["SIGINT", "run-policy-pack", 130, path.join(REPO_ROOT, "examples/gitops/program")],
+    ["SIGTERM", "run-policy-pack", 143, path.join(REPO_ROOT, "examples/gitops/program")],
+    ["SIGINT", "dynamic-provider", 130, path.join(__dirname, "fixtures/held")],
+    ["SIGTERM", "dynamic-provider", 143, path.join(__dirname, "fixtures/held")],
+  ] as const)("%s once %s runs: exit %i, no process of the run left, its temp dir removed", async (signal, running, exitCode, program) => {
+    const marker = `SVC_PREVIEW_CI_TEST_RUN=${Math.random().toString(36).slice(2)}`;
+    // The gate's own temp folder (the stack's backend and encrypted config) goes under TMPDIR.
+    const tmp = fs.mkdtempSync(path.join(dir, "tmp-"));
+    let pid = 0;
+    const run = gate(["--engine", "stand-in", "--program", program], { [marker.split("=")[0]!]: marker.split("=")[1]!, TMPDIR: tmp }, (p) => (pid = p));
+    // Wait until the run has started that process (no timing: polled until it is there).
+    while (!markedProcesses(marker).some((p) => p.includes(running))) await new Promise((r) => setTimeout(r, 50));
+    process.kill(pid, signal);
+    const r = await run;
+    expect(r.code, r.output).toBe(exitCode);
+    expect(markedProcesses(marker)).toEqual([]);
+    expect(fs.readdirSync(tmp).filter((d) => d.startsWith("svc-preview-ci-"))).toEqual([]);
+  });
 });

@@ -33,6 +33,8 @@ const TABLE: readonly (readonly [string, boolean])[] = [
   ["[64:ff9b::a00:1]", true], ["[64:ff9b::8.8.8.8]", false], ["[2002:c0a8:101::1]", true], ["[2002:808:808::1]", false],
   // names
   ["localhost", true], ["LocalHost.", true], ["app.localhost", true], ["nas.local", true], ["db.corp.internal", true], ["box.localdomain", true],
+  // more than one trailing dot: a resolver drops them all
+  ["127.0.0.1..", true], ["localhost..", true], ["app.localhost...", true], ["8.8.8.8..", false],
   ["hooks.example.com", false], ["localhost.example.com", false], ["internal.example.com", false],
 ];
 

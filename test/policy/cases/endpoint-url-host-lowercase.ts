@@ -27,6 +27,27 @@ export const cases: PolicyCases = {
       remediated: inputs({ url: "https://u:P@SS@hooks.example.com/x" }),
     },
     {
+      title: "an unencoded # in the password leaves no valid authority (the URL does not parse): silent, no part of it quoted",
+      kind: "webhooks:Endpoint",
+      props: inputs({ url: "https://svc:Xy7#Ab9@Hooks.Example.com/x" }),
+      violations: [],
+      remediated: null,
+    },
+    {
+      title: "an unencoded ? in the password: silent too",
+      kind: "webhooks:Endpoint",
+      props: inputs({ url: "https://svc:Xy7?Ab9@Hooks.Example.com/x" }),
+      violations: [],
+      remediated: null,
+    },
+    {
+      title: "an unencoded / in the password: silent",
+      kind: "webhooks:Endpoint",
+      props: inputs({ url: "https://svc:Xy7/Ab9@Hooks.Example.com/x" }),
+      violations: [],
+      remediated: null,
+    },
+    {
       title: "a backslash ends the authority as a URL parser reads it: the path after it is kept",
       kind: "webhooks:Endpoint",
       props: inputs({ url: "https://Hooks.Example.com\\Path/To" }),
