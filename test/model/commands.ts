@@ -35,8 +35,8 @@ export interface Model {
   started: boolean;
   /** Objects the second stack holds in the workspace (`SecondStack`). */
   others: Set<string>;
-  /** `vcpu` an admin raised outside Pulumi, per region (`AdminRaise`). */
-  adminVcpu: Partial<Record<string, number>>;
+  /** `vcpu` an admin raised outside Pulumi (`AdminRaise`): one figure for the project, whatever region the PATCH named. */
+  adminVcpu: number | undefined;
 }
 
 export interface Real {
@@ -70,7 +70,7 @@ export interface ModelOptions {
 const MAX_REQUESTS_PER_QUOTA_KIND = 4;
 
 export function initialModel(): Model {
-  return { program: [], perKind: {}, names: 0, deletedOutOfBand: new Set(), headersRewritten: new Set(), started: false, others: new Set(), adminVcpu: {} };
+  return { program: [], perKind: {}, names: 0, deletedOutOfBand: new Set(), headersRewritten: new Set(), started: false, others: new Set(), adminVcpu: undefined };
 }
 
 const declared = (m: Model): DeclaredResource[] =>
@@ -312,7 +312,11 @@ class OutOfBand implements fc.AsyncCommand<Model, Real> {
   toString = () => `out-of-band ${this.what} #${this.index}`;
 }
 
-/** An admin raises `vcpu` in one region outside Pulumi: no resource declares it, so no run may undo it. */
+/**
+ * An admin raises `vcpu` outside Pulumi, naming a region: `vcpu` is project-wide (one
+ * figure across the running VMs of every region), so it is raised everywhere. No
+ * resource declares it, so no run may undo it.
+ */
 class AdminRaise implements fc.AsyncCommand<Model, Real> {
   constructor(
     readonly region: (typeof QUOTA_REGIONS)[number],
@@ -321,7 +325,7 @@ class AdminRaise implements fc.AsyncCommand<Model, Real> {
   check = () => true;
   async run(m: Model, r: Real): Promise<void> {
     const res = await r.world.api("PATCH", "/infra/api/v1/quota/compute", { limits: { vcpu: this.vcpu }, region: this.region });
-    if (res.status < 300) m.adminVcpu[this.region] = this.vcpu;
+    if (res.status < 300) m.adminVcpu = this.vcpu;
     r.log.push(`${this}: ${res.status}`);
   }
   toString = () => `admin raises vcpu to ${this.vcpu} in ${this.region}`;

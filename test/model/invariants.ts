@@ -35,8 +35,8 @@ export interface RunContext {
   writes: { method: string; path: string; status: number }[];
   /** Objects another stack holds in the same workspace (commands.ts `SecondStack`): never this stack's, never touched by it. */
   others: ReadonlySet<string>;
-  /** `vcpu` raised by an admin outside Pulumi, per region: no resource declares it, so every run keeps it. */
-  adminVcpu: Readonly<Partial<Record<string, number>>>;
+  /** `vcpu` raised by an admin outside Pulumi (project-wide): no resource declares it, so every run keeps it. */
+  adminVcpu: number | undefined;
 }
 
 /** Settings a fresh workspace holds, put back by a destroy (compute quotas are the same in every region). */
@@ -121,7 +121,7 @@ async function checkSucceeded(world: World, outcome: RunOutcome, ctx: RunContext
 
   if (verb === "destroy") {
     if (resources.length) throw new InvariantViolation("1", `destroy exited 0 and the state still holds ${resources.map((r) => r.name).join(", ")}`);
-    for (const region of QUOTA_REGIONS) await checkSettings(world, region, { ...DEFAULT_SETTINGS, computeVcpu: ctx.adminVcpu[region] ?? DEFAULT_SETTINGS.computeVcpu }, "after destroy");
+    for (const region of QUOTA_REGIONS) await checkSettings(world, region, { ...DEFAULT_SETTINGS, computeVcpu: ctx.adminVcpu ?? DEFAULT_SETTINGS.computeVcpu }, "after destroy");
   }
   if (verb === "up") {
     const names = (list: { kind: string; name: string }[]) => list.map((r) => `${r.kind} ${r.name}`).sort();
@@ -138,7 +138,7 @@ async function checkSucceeded(world: World, outcome: RunOutcome, ctx: RunContext
           endpointVerification: setting("webhooks:WorkspaceSettings")?.endpointVerification as string | undefined,
           eventTypePolicy: setting("webhooks:EventTypePolicy")?.policy as string | undefined,
           computeVms: limits?.vms,
-          computeVcpu: ctx.adminVcpu[region] ?? DEFAULT_SETTINGS.computeVcpu,
+          computeVcpu: ctx.adminVcpu ?? DEFAULT_SETTINGS.computeVcpu,
         },
         "after up",
       );
