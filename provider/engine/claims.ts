@@ -43,16 +43,6 @@ export class KindClaims {
    * resource that holds it: then two resources would hold one object.
    */
   readonly adoptedUnsaved = new Set<string>();
-  /**
-   * Ids a Diff of this run named without replacing them: a resource of the program
-   * keeps that object. A resource not in the program is deleted later in the run (and
-   * is never diffed), so deleting one of these ids would take the object from the
-   * resource that keeps it (a rename with adoption done over two runs, an `adoptId` of
-   * an object another resource still declares); adopting one would put two resources on
-   * it. Only Diff counts: a refresh reads resources that are deleted afterwards, and a
-   * replacement (`--replace`, a Diff that says replace) lets the old object go.
-   */
-  readonly keptByDiff = new Set<string>();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly lost = new Map<string, number>();
   private turn: Promise<unknown> = Promise.resolve();

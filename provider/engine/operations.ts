@@ -177,7 +177,7 @@ export function operationsFor(def: ResourceDefinition): Operations {
   }
 
   /** diff names the resource's id too; it needs no connection, so one that cannot be made is left for the operations. */
-  function holdNamedId(id: string, props: Props, kept: boolean): void {
+  function holdNamedId(id: string, props: Props): void {
     let ctx: OperationContext;
     try {
       ctx = operationContext(def, profileOf(props));
@@ -186,18 +186,7 @@ export function operationsFor(def: ResourceDefinition): Operations {
     }
     // Not in the try: an id a create of this run adopted from an unsaved answer fails here, naming it.
     holdId(ctx.client, def.kind, id);
-    if (!kept) return;
-    const claims = claimsOf(ctx.client, def.kind);
-    if (claims.adopted.has(id)) throw twoResourcesOnOne(id);
-    claims.keptByDiff.add(id);
   }
-
-  /** Invariant: one object, one resource. */
-  const twoResourcesOnOne = (id: string) =>
-    new Error(
-      `The ${def.noun} ${id} is held by another resource of this stack, which the program still declares, and a resource of this run adopts it too (adoptId or adoptExisting). ` +
-        `Two resources would hold one object, and removing either later would delete it. Keep one: remove the other from the program (or move the state with an alias), then run again.`,
-    );
 
   const idOf = (response: Props) => (def.idOf ? def.idOf(response) : String(response[idField]));
 
@@ -211,7 +200,6 @@ export function operationsFor(def: ResourceDefinition): Operations {
     if (def.singleton) return takeOver(news);
     const adoptId = adoptionId(news);
     if (adoptId === undefined) return createNew(news);
-    if (claimsOf(operationContext(def, profileOf(news)).client, def.kind).keptByDiff.has(adoptId)) throw twoResourcesOnOne(adoptId);
     const adopted = await adopt(adoptId, news);
     // The object is this resource's now (claims.ts `adopted`): the delete of a resource that held it before must not remove it.
     claimsOf(operationContext(def, profileOf(news)).client, def.kind).adopted.add(adopted.id);
@@ -363,9 +351,9 @@ export function operationsFor(def: ResourceDefinition): Operations {
     },
 
     diff({ id, olds, news }) {
+      if (!def.singleton) holdNamedId(id, olds);
       const fields = diffFields(def, olds, news);
       const d = def.hooks?.adjustDiff ? def.hooks.adjustDiff(fields, olds, news, id) : fields;
-      if (!def.singleton) holdNamedId(id, olds, d.replaces.length === 0);
       return { changes: d.changed.length > 0 || d.replaces.length > 0, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
     },
 
@@ -401,8 +389,8 @@ export function operationsFor(def: ResourceDefinition): Operations {
       const ctx = applyContext(id, previous);
       if (def.singleton) return restore(ctx, previous);
       const claims = claimsOf(ctx.client, def.kind);
-      if (claims.adopted.has(id) || claims.keptByDiff.has(id)) {
-        note(`The ${def.noun} ${id} was not deleted: another resource of the program holds it (e.g. renamed, with adoption). It stays, managed by that resource; this resource is removed from the state.`);
+      if (claims.adopted.has(id)) {
+        note(`The ${def.noun} ${id} was not deleted: another resource of this run adopted it (e.g. renamed, with adoption). It stays, managed by that resource; this resource is removed from the state.`);
         return;
       }
       await deleteItem(ctx, previous);

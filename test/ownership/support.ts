@@ -16,7 +16,6 @@ import type { ResourceState } from "../engine/state";
 import { PROGRAM, writesDuring } from "../lifecycle/stack";
 import type { Workspace } from "../provider/support";
 import { control } from "../support/emulator";
-import type { CliOptions } from "../support/pulumi-cli";
 
 export { errorsOf } from "../lifecycle/stack";
 
@@ -37,7 +36,7 @@ export interface RunOptions {
   config?: Record<string, string>;
   /** Another create journal (a fresh CI machine); default the stack's own. */
   journal?: string;
-  verbOptions?: Partial<CliOptions>;
+  verbOptions?: Partial<EngineOptions>;
 }
 
 export interface OwnershipStack {
