@@ -66,9 +66,9 @@ export async function configure(get: (key: string) => string | undefined): Promi
  * for one quota) gets it as the TypeScript SDK gives it.
  */
 export async function check(token: string, olds: Props, news: Props, secretNames: readonly string[], name?: string): Promise<{ inputs: Props; failures: Failure[] }> {
-  const kind = kindOf(token);
-  const named = name && providerFor(kind).definition.fields["resourceName"] && news["resourceName"] === undefined ? { ...news, resourceName: name } : news;
-  const result = await providerFor(kind).check!(olds, withSecretNames(named, secretNames));
+  const p = providerFor(kindOf(token));
+  const named = name && p.definition.fields["resourceName"] && news["resourceName"] === undefined ? { ...news, resourceName: name } : news;
+  const result = await p.check!(olds, withSecretNames(named, secretNames));
   return { inputs: plain(result.inputs as Props), failures: [...(result.failures ?? [])] };
 }
 

@@ -36,8 +36,7 @@ export function checkInputs(def: ResourceDefinition, news: Props): { inputs: Pro
   }
   // Shared rules see the API's body; a field the schema already refused is not re-judged.
   if (def.rules) {
-    const refused = new Set(failures.map((f) => f.property.split(/[.[]/)[0]));
-    const { body, unknowns } = apiBodyForRules(def, inputs, refused);
+    const { body, unknowns } = apiBodyForRules(def, inputs, failedFields(failures));
     for (const v of def.rules(body)) {
       if (touchesUnknown(v.path, unknowns)) continue;
       failures.push(violationFailure(def, v));
@@ -52,11 +51,14 @@ export function checkInputs(def: ResourceDefinition, news: Props): { inputs: Pro
  * to say so), unless a rule already named it with the service's own words.
  */
 function missingRequired(def: ResourceDefinition, inputs: Props, failures: CheckFailure[]): CheckFailure[] {
-  const named = new Set(failures.map((f) => f.property.split(/[.[]/)[0]));
+  const named = failedFields(failures);
   return fieldEntries(def)
     .filter(([name, spec]) => spec.required && isInputField(spec) && (inputs[name] === undefined || inputs[name] === null) && !named.has(name))
-    .map(([name]) => ({ property: name, reason: `missing required argument ${name}. ${def.fields[name]!.description ?? ""}`.trim() }));
+    .map(([name, spec]) => ({ property: name, reason: `missing required argument ${name}. ${spec.description ?? ""}`.trim() }));
 }
+
+/** The top-level fields the failures name (`subscriptions[1].eventType` → `subscriptions`). */
+const failedFields = (failures: CheckFailure[]) => new Set(failures.map((f) => f.property.split(/[.[]/)[0]));
 
 /**
  * A misspelled argument (`transprot`) would otherwise be dropped silently (an email

@@ -345,10 +345,7 @@ async function lookFor(c: CreateCall, sentAt: number, deadline: number, firstLoo
 
 /** One look: list, let the creates in flight settle, take an unheld candidate if it is clearly this create's. */
 async function takeCandidate(c: CreateCall, sentAt: number): Promise<Found> {
-  const items = await listCandidates(c, sentAt);
-  // A create in flight when the listing came back may own one of these: wait for its answer (or loss).
-  await c.claims.settled();
-  const candidates = items.filter((item) => !c.claims.held.has(c.idOf(item)));
+  const candidates = await unheldCandidates(c, sentAt);
   if (candidates.length === 0) return { none: true };
   // Look-alikes whose answers were lost (in this run, or in an interrupted one) share the candidates;
   // more candidates than they are: ambiguous.
@@ -371,13 +368,8 @@ async function watchForLateLookAlikes(c: CreateCall, lostSince: number, lostAtte
   const deadline = lostSince + c.windowMs;
   const seen = new Set<string>();
   for (;;) {
-    const unheld = await c.claims.exclusive(async () => {
-      // Lost look-alikes still looking get their candidates first.
-      if (c.claims.lostCount(c.fingerprint) > 0) return [];
-      const items = await listCandidates(c, lostSince);
-      await c.claims.settled();
-      return items.filter((item) => !c.claims.held.has(c.idOf(item)));
-    });
+    // Lost look-alikes still looking get their candidates first.
+    const unheld = await c.claims.exclusive(async () => (c.claims.lostCount(c.fingerprint) > 0 ? [] : unheldCandidates(c, lostSince)));
     for (const item of unheld) seen.add(c.idOf(item));
     if (seen.size >= lostAttempts || Date.now() >= deadline) break;
     await sleepUntil(Math.min(deadline, Date.now() + POLL_MS));
@@ -405,6 +397,13 @@ const heldObject = (c: CreateCall, id: string, object: Props): HeldObject => ({
 const createdAt = (item: Props) => (typeof item.created_at === "string" ? Date.parse(item.created_at) : Number.NaN) || 0;
 
 const sleepUntil = (at: number) => (at > Date.now() ? new Promise((resolve) => setTimeout(resolve, at - Date.now())) : Promise.resolve());
+
+/** The candidates no resource holds, judged once the creates in flight when the listing came back have settled (one may own a listed object). */
+async function unheldCandidates(c: CreateCall, since: number): Promise<Props[]> {
+  const items = await listCandidates(c, since);
+  await c.claims.settled();
+  return items.filter((item) => !c.claims.held.has(c.idOf(item)));
+}
 
 /** Listed objects that match the create's body, created since `sentAt`, that no earlier run's create got as its answer. */
 async function listCandidates(c: CreateCall, sentAt: number): Promise<Props[]> {

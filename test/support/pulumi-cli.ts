@@ -328,13 +328,18 @@ export function loadCliDeployment(opts: Pick<EngineOptions, "cwd" | "stack" | "s
   if (!fs.existsSync(stackPaths(stateFileOf(opts)).configFile)) return { manifest: { time: "", magic: "", version: "" }, resources: [], pending_operations: [] };
   const text = pulumiSync(opts, ["stack", "export", "--stack", opts.stack, "--show-secrets"]);
   const deployment = (JSON.parse(text) as { deployment: Deployment }).deployment;
-  const wrap = (r: ResourceState): ResourceState => ({ ...r, inputs: secretsWrapped(r.inputs as Json) as ResourceState["inputs"], outputs: secretsWrapped(r.outputs as Json) as ResourceState["outputs"] });
-  return { ...deployment, resources: (deployment.resources ?? []).map(wrap), pending_operations: (deployment.pending_operations ?? []).map((op) => ({ ...op, resource: wrap(op.resource) })) };
+  return { ...deployment, ...mapValues({ resources: deployment.resources ?? [], pending_operations: deployment.pending_operations }, secretsWrapped) };
+}
+
+/** Every resource's inputs and outputs (pending operations' too) mapped by `f`. */
+function mapValues(d: Pick<Deployment, "resources" | "pending_operations">, f: (v: Json) => Json): Pick<Deployment, "resources" | "pending_operations"> {
+  const each = (r: ResourceState): ResourceState => ({ ...r, inputs: f(r.inputs as Json) as ResourceState["inputs"], outputs: f(r.outputs as Json) as ResourceState["outputs"] });
+  return { resources: d.resources.map(each), pending_operations: (d.pending_operations ?? []).map((op) => ({ ...op, resource: each(op.resource) })) };
 }
 
 /** The state's resources with secrets decrypted and unwrapped, as the stand-in's runner gives them. */
 export function loadCliState(opts: Pick<EngineOptions, "cwd" | "stack" | "stateFile" | "passphrase">): ResourceState[] {
-  return loadCliDeployment(opts).resources.map((r) => ({ ...r, inputs: unwrapSecrets(r.inputs as Json) as ResourceState["inputs"], outputs: unwrapSecrets(r.outputs as Json) as ResourceState["outputs"] }));
+  return mapValues(loadCliDeployment(opts), unwrapSecrets).resources;
 }
 
 /**
@@ -346,10 +351,9 @@ export function importCliState(opts: EngineOptions, deployment: Deployment): voi
   prepareStack(opts);
   const p = stackPaths(stateFileOf(opts));
   const salt = /^encryptionsalt: (.*)$/m.exec(fs.readFileSync(p.configFile, "utf8"))?.[1];
-  const plain = (r: ResourceState): ResourceState => ({ ...r, inputs: secretsAsPlaintext(r.inputs as Json) as ResourceState["inputs"], outputs: secretsAsPlaintext(r.outputs as Json) as ResourceState["outputs"] });
   const file = `${p.configFile}.import.json`;
   // A manifest of its own: the CLI refuses another engine's version with a magic cookie that does not match it.
-  const imported = { manifest: { time: new Date().toISOString(), magic: "", version: "" }, ...(salt ? { secrets_providers: { type: "passphrase", state: { salt } } } : {}), resources: deployment.resources.map(plain), pending_operations: (deployment.pending_operations ?? []).map((op) => ({ ...op, resource: plain(op.resource) })) };
+  const imported = { manifest: { time: new Date().toISOString(), magic: "", version: "" }, ...(salt ? { secrets_providers: { type: "passphrase", state: { salt } } } : {}), ...mapValues(deployment, secretsAsPlaintext) };
   fs.writeFileSync(file, JSON.stringify({ version: 3, deployment: imported }), { mode: 0o600 });
   try {
     pulumiSync(opts, ["stack", "import", "--stack", opts.stack, "--file", file]);
