@@ -199,8 +199,9 @@ export const endpointDefinition: ResourceDefinition = {
       }
       // The service disabled it while refusing, but it stays in the state as it was: put the
       // status back, so the state and the service agree (a program that declares it again gets it as it says).
-      const enabledAgain = props.status === "enabled" && (await enableAgain(ctx));
-      throw err.withMessage(pendingDeliveriesMessage(ctx.id, pending, drainSeconds, enabledAgain));
+      if (props.status !== "enabled") throw err.withMessage(pendingDeliveriesMessage(ctx.id, pending, drainSeconds));
+      const enableFailure = await enableAgain(ctx);
+      throw err.withMessage(pendingDeliveriesMessage(ctx.id, pending, drainSeconds, enableFailure ?? "enabled"));
     },
   },
 };
@@ -211,9 +212,22 @@ export const endpointDefinition: ResourceDefinition = {
  */
 const drainDeadlines = new WeakMap<ApplyContext, number>();
 
-function pendingDeliveriesMessage(id: string, count: number, drainSeconds: number, enabledAgain = false): string {
+/**
+ * `afterRefusal`: the endpoint was enabled in the state, so the provider enabled it again
+ * (`"enabled"`), or tried and failed (the error). A failed delete cannot change the state
+ * (the engine keeps a resource's old outputs when its Delete fails), so the message says
+ * how the state learns that the service holds it disabled.
+ */
+function pendingDeliveriesMessage(id: string, count: number, drainSeconds: number, afterRefusal?: "enabled" | Error): string {
   const pending = `Endpoint ${id} was not deleted: ${count} deliveries are still pending (queued, sending or waiting for a retry)${drainSeconds > 0 ? ` after waiting ${drainSeconds} s` : ""}.`;
-  if (enabledAgain)
+  if (afterRefusal instanceof Error)
+    return (
+      `${pending} The service disabled the endpoint while refusing, and enabling it again failed: ${afterRefusal.message} ` +
+      `So the service holds it disabled while the state still says enabled (a failed delete cannot change the state). ` +
+      `Run \`pulumi up --refresh\` (or \`pulumi refresh\`, then \`pulumi up\`): the refresh reads it as disabled, and an up that declares it enabled enables it again. ` +
+      `To delete it, let its deliveries drain (set drainTimeoutSeconds), then run \`pulumi destroy\` (or \`pulumi up\`) again. The delete's refusal:`
+    );
+  if (afterRefusal === "enabled")
     return (
       `${pending} The service disabled the endpoint while refusing; it was enabled again, as the state holds it, and stays in the state. ` +
       `To delete it, let its deliveries drain while it is disabled: set drainTimeoutSeconds (the provider waits that long, the endpoint disabled), ` +
@@ -225,13 +239,13 @@ function pendingDeliveriesMessage(id: string, count: number, drainSeconds: numbe
   );
 }
 
-/** POST /enable after a refused delete disabled the endpoint; false when it could not be done (the message then says it is disabled). */
-async function enableAgain(ctx: ApplyContext): Promise<boolean> {
+/** POST /enable after a refused delete disabled the endpoint: undefined when done, else why not (the message names it). */
+async function enableAgain(ctx: ApplyContext): Promise<Error | undefined> {
   try {
     await ctx.client.request({ method: "POST", path: `${ctx.itemPath}/enable`, safeToRepeat: true });
-    return true;
-  } catch {
-    return false;
+    return undefined;
+  } catch (err) {
+    return err as Error;
   }
 }
 

@@ -5,7 +5,7 @@
  * the program that declares it again gets it enabled, and state and service agree.
  */
 import { describe, expect, it } from "vitest";
-import { call, useEmulator } from "../support/emulator";
+import { call, control, useEmulator } from "../support/emulator";
 import { errorsOf, RUNS_TIMEOUT_MS, useOwnershipStacks, type Declared, CLI_MISSING } from "./support";
 
 const emu = useEmulator();
@@ -35,5 +35,34 @@ describe.skipIf(CLI_MISSING !== undefined)("a delete refused for pending deliver
     expect(again.result.ok, errorsOf(again.result)).toBe(true);
     expect(await status()).toBe("enabled");
     expect(again.writes).toEqual([]);
+  }, RUNS_TIMEOUT_MS);
+
+  it("removed with a delivery pending, and the re-enable answered 503 past the retries: the up fails naming the refusal and the failed re-enable; `up --refresh` declaring it enables it", async () => {
+    const s = await stack("refused-delete-enable-503");
+    const hook: Declared = { kind: "webhooks:Endpoint", name: "hook", inputs: { url: "https://hooks.example.com/pending-503", subscriptions: [{ eventType: "order.*" }], status: "enabled" } };
+    const up = await s.run("up", [hook]);
+    expect(up.ok, errorsOf(up)).toBe(true);
+    const id = s.id("hook")!;
+    await call(emu(), "POST", "/webhooks/v1/events", { key: s.ws.webhooks.admin, body: { event_type: "order.created", payload: {} } });
+    const status = async () => (await call(emu(), "GET", `/webhooks/v1/endpoints/${id}`, { key: s.ws.webhooks.admin })).body.status;
+    // More 503s than the client's retries (DEFAULT_RETRY_POLICY: 5).
+    await control(emu(), "POST", "/faults", { method: "POST", path: "/webhooks/v1/endpoints/*/enable", status: 503, count: 20 });
+
+    const removed = await s.run("up", []);
+    await control(emu(), "DELETE", "/faults");
+    expect(removed.ok).toBe(false);
+    const error = errorsOf(removed);
+    // Both failures, each with its code and request id, and what to do.
+    expect(error).toMatch(new RegExp(`Endpoint ${id} was not deleted: 1 deliveries are still pending.*enabling it again failed: .*503.*request id \\S+.*still says enabled.*pulumi up --refresh.*DELETE \\S+ → 409 conflict/endpoint_has_pending_deliveries, request id \\S+`, "s"));
+    expect(await status()).toBe("disabled");
+    expect(s.id("hook")).toBe(id);
+
+    // The refresh reads it as disabled; the up that declares it enabled enables it.
+    const again = await s.run("up", [hook], { verbOptions: { refresh: true } });
+    expect(again.ok, errorsOf(again)).toBe(true);
+    expect(await status()).toBe("enabled");
+    const settled = await s.writes("up", [hook]);
+    expect(settled.result.ok, errorsOf(settled.result)).toBe(true);
+    expect(settled.writes).toEqual([]);
   }, RUNS_TIMEOUT_MS);
 });
