@@ -124,5 +124,10 @@ export function holdId(client: SvcClient, kind: string, id: string): void {
     );
   }
   claims.hold(id);
+  journalNamed(client, kind, id);
+}
+
+/** The engine named this id for a resource: the journal's unsaved answer or setting value with it was saved after all. */
+export function journalNamed(client: SvcClient, kind: string, id: string): void {
   createJournal()?.named(kind, client.fingerprint(JOURNAL_SCOPE), id);
 }

@@ -12,7 +12,8 @@
  *   {"d":"<entry>","k":"<kind>","c":"<connection>","id":"<object id>","ca"?:"<created_at>","f":..,"t":..}   it was answered (or its object found)
  *   {"d":"<entry>"}                                                         it made nothing
  *   {"r":"<ref>","k":"<kind>","c"?:..,"id"?:..,"ca"?:..,"f"?:..,"t"?:..}    an earlier process's entry (or unsaved answer), settled here
- *   {"h":"<ref>"}                                                           an engine named that answer's object: a resource holds it
+ *   {"h":"<ref>"}                                                           an engine named that answer's object (or setting): a resource holds it
+ *   {"p":"<entry>","k":"<kind>","c":"<connection>","id":"<setting id>","v":<value found>,"t":..}   a singleton taken over: the value found before its first write
  *   {"closed":1}                                                            the engine closed this process: it saved every answer
  * The fingerprint is an HMAC of the kind and the create body under the API key
  * (SvcClient.fingerprint): no input, secret or key can be read back from it, and only
@@ -38,6 +39,13 @@
  * with the same fingerprint adopts one of them (`takeUnsaved`) instead of making the
  * object again.
  *
+ * A singleton's take-over (a workspace setting, a policy, quota limits) writes over a
+ * value that delete must put back, and the state learns that value only from the
+ * create's answer. So the value found is journaled before the first write (`p`); an
+ * unsaved one (same rule as answers) is what the next take-over of that setting puts
+ * in the state as the value found before, not what the killed run wrote
+ * (`takeUnsavedPrior`). These values are settings, never secrets.
+ *
  * Files of processes that are gone are deleted once every entry in them is settled
  * and no kept file needs the lines that settled them; entries older than MAX_AGE_MS
  * are forgotten. Directory: env SVC_JOURNAL_DIR (`off` turns the journal off), else
@@ -59,6 +67,12 @@ export interface Interrupted {
 /** An answer an earlier process gave while its engine was there, never known to be saved (no `closed`, never named since). */
 export interface Unsaved extends HeldObject {
   ref: string;
+}
+
+/** What a killed take-over found before its first write, not known to be saved. */
+export interface UnsavedPrior {
+  ref: string;
+  value: unknown;
 }
 
 /** Entries older than this are forgotten: a week between an interrupted run and the next. */
@@ -89,6 +103,8 @@ interface Loaded {
   settled: Set<string>;
   /** Unsaved answers by `kind \0 fingerprint`, oldest first. */
   unsaved: Map<string, Unsaved[]>;
+  /** Unsaved values found by singleton take-overs, by `kind \0 connection \0 id`, oldest first. */
+  priors: Map<string, UnsavedPrior[]>;
   /** Refs each gone process's file settled (`r` and `h` lines): kept while a file holding one of them is. */
   settles: Map<string, Set<string>>;
   /** Every file read (of live and gone processes). */
@@ -139,18 +155,42 @@ export class CreateJournal {
 
   /**
    * The engine named this object for a resource (diff, read, update, delete): a state
-   * holds it, so an unsaved answer with it was saved after all and is no create's to adopt.
+   * holds it, so an unsaved answer with it was saved after all and is no create's to adopt
+   * (and a setting's unsaved value found before is in that state already).
    */
   named(kind: string, connection: string, id: string): void {
-    for (const [key, list] of this.load()?.unsaved ?? []) {
+    const loaded = this.load();
+    if (!loaded) return;
+    const refs: string[] = [];
+    for (const [key, list] of loaded.unsaved) {
       if (!key.startsWith(`${kind}\u0000`)) continue;
       for (const u of list.filter((u) => u.connection === connection && u.id === id)) {
         list.splice(list.indexOf(u), 1);
-        this.loaded!.settled.add(u.ref);
-        this.holdsAnswers = true;
-        this.append({ h: u.ref });
+        refs.push(u.ref);
       }
     }
+    refs.push(...(loaded.priors.get(priorKey(kind, connection, id))?.splice(0).map((p) => p.ref) ?? []));
+    for (const ref of refs) {
+      loaded.settled.add(ref);
+      this.holdsAnswers = true;
+      this.append({ h: ref });
+    }
+  }
+
+  /**
+   * The value an earlier take-over of this setting found before it wrote, when the engine
+   * may not have saved it (its process was killed, and no engine has named the setting
+   * since): the oldest, taken once. Settle it with `settleEarlier` once this take-over has
+   * journaled its own (`tookOver`).
+   */
+  takeUnsavedPrior(kind: string, connection: string, id: string): UnsavedPrior | undefined {
+    return this.load()?.priors.get(priorKey(kind, connection, id))?.shift();
+  }
+
+  /** Before a singleton's first write: the value it found, which delete puts back. */
+  tookOver(kind: string, connection: string, id: string, value: unknown): void {
+    this.holdsAnswers = true;
+    this.append({ p: randomUUID().slice(0, 13), k: kind, c: connection, id, v: value, t: Date.now() });
   }
 
   /** Before a create is sent: its entry. */
@@ -219,7 +259,7 @@ export class CreateJournal {
   private load(): Loaded | undefined {
     if (this.disabled) return undefined;
     if (this.loaded) return this.loaded;
-    const loaded: Loaded = { interrupted: new Map(), answered: new Map(), deadFiles: new Map(), settled: new Set(), unsaved: new Map(), settles: new Map(), files: new Set() };
+    const loaded: Loaded = { interrupted: new Map(), answered: new Map(), deadFiles: new Map(), settled: new Set(), unsaved: new Map(), priors: new Map(), settles: new Map(), files: new Set() };
     this.loaded = loaded;
     let names: string[];
     try {
@@ -231,6 +271,8 @@ export class CreateJournal {
     const sentLines: { ref: string; kind: string; fp: string; at: number }[] = [];
     /** Answers of gone processes that did not close: unsaved unless settled since. */
     const unclosed: (Unsaved & { kind: string; fp: string; at: number })[] = [];
+    /** Values found by take-overs of gone processes that did not close: unsaved unless settled since. */
+    const unclosedPriors: (UnsavedPrior & { key: string; at: number })[] = [];
     const answeredRefs = new Set<string>();
     for (const name of names) {
       if (name === own) continue;
@@ -249,6 +291,7 @@ export class CreateJournal {
         loaded.settles.set(name, settles);
       }
       const answers: typeof unclosed = [];
+      const priors: typeof unclosedPriors = [];
       let closed = false;
       for (const raw of text.split("\n")) {
         const line = parseLine(raw);
@@ -271,11 +314,14 @@ export class CreateJournal {
         } else if (typeof line.h === "string") {
           loaded.settled.add(line.h);
           settles.add(line.h);
+        } else if (typeof line.p === "string" && typeof line.k === "string" && typeof line.c === "string" && typeof line.id === "string" && typeof line.t === "number" && "v" in line) {
+          priors.push({ ref: `${name}#prior:${line.p}`, key: priorKey(line.k, line.c, line.id), value: line.v, at: line.t });
         } else if (line.closed === 1) closed = true;
       }
       if (dead && !closed) {
         unclosed.push(...answers);
-        for (const a of answers) refs.add(a.ref);
+        unclosedPriors.push(...priors);
+        for (const a of [...answers, ...priors]) refs.add(a.ref);
       }
     }
     const now = Date.now();
@@ -303,6 +349,16 @@ export class CreateJournal {
       const list = loaded.unsaved.get(key) ?? [];
       list.push({ ref: a.ref, connection: a.connection, id: a.id, ...(a.createdAt === undefined ? {} : { createdAt: a.createdAt }) });
       loaded.unsaved.set(key, list);
+    }
+    for (const p of unclosedPriors.sort((x, y) => x.at - y.at)) {
+      if (loaded.settled.has(p.ref)) continue;
+      if (now - p.at > MAX_AGE_MS) {
+        loaded.settled.add(p.ref);
+        continue;
+      }
+      const list = loaded.priors.get(p.key) ?? [];
+      list.push({ ref: p.ref, value: p.value });
+      loaded.priors.set(p.key, list);
     }
     for (const list of loaded.interrupted.values()) list.sort((a, b) => a.sentAt - b.sentAt);
     // Gone processes whose creates were all settled, a while ago: nothing to look for (a plugin killed by its engine never cleans up).
@@ -342,6 +398,8 @@ function unsavedCandidate(ref: string, line: Record<string, unknown>): (Unsaved 
   if (typeof line.k !== "string" || typeof line.c !== "string" || typeof line.id !== "string" || typeof line.f !== "string" || typeof line.t !== "number") return [];
   return [{ ref, kind: line.k, fp: line.f, at: line.t, connection: line.c, id: line.id, ...(typeof line.ca === "string" ? { createdAt: line.ca } : {}) }];
 }
+
+const priorKey = (kind: string, connection: string, id: string) => `${kind}\u0000${connection}\u0000${id}`;
 
 const heldLine = (held: HeldObject) => ({ c: held.connection, id: held.id, ...(held.createdAt === undefined ? {} : { ca: held.createdAt }), t: Date.now() });
 

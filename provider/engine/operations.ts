@@ -15,7 +15,8 @@ import { isApiError } from "../client";
 import { InvalidSettingError, MissingSettingError, profileOf, reconcileWindowSeconds } from "../config";
 import { canonicalJson } from "../../rules/event-schema";
 import { checkInputs } from "./check";
-import { claimsOf, holdId } from "./claims";
+import { claimsOf, holdId, journalNamed } from "./claims";
+import { createJournal, JOURNAL_SCOPE } from "./create-journal";
 import { operationContext } from "./connection";
 import { declared, diffFields, fieldChanged, fieldEqual } from "./diff";
 import { explainApiError, note, PartialFailure } from "./errors";
@@ -184,6 +185,8 @@ export function operationsFor(def: ResourceDefinition): Operations {
     } catch {
       return; // check has said what is missing
     }
+    // A setting is no create's candidate; the journal learns that a state holds it (its value found before too).
+    if (def.singleton) return journalNamed(ctx.client, def.kind, id);
     // Not in the try: an id a create of this run adopted from an unsaved answer fails here, naming it.
     holdId(ctx.client, def.kind, id);
   }
@@ -263,10 +266,19 @@ export function operationsFor(def: ResourceDefinition): Operations {
     return { id, outputs: outs };
   }
 
-  /** A singleton: read what is there (kept to restore on delete), then write every declared field. */
+  /**
+   * A singleton: read what is there (kept to restore on delete), then write every declared
+   * field. What was found is journaled before the first write: a take-over killed after a
+   * write, its answer never saved, leaves the value found before in the journal, and the
+   * next take-over keeps that instead of the killed run's own write (create-journal.ts).
+   */
   async function takeOver(news: Inputs): Promise<CreateResponse> {
     const singleton = def.singleton!;
     const id = singleton.idOf(news);
+    const journal = createJournal();
+    const connection = operationContext(def, profileOf(news)).client.fingerprint(JOURNAL_SCOPE);
+    // Before the id is named below, which settles it.
+    const unsaved = journal?.takeUnsavedPrior(def.kind, connection, id);
     const ctx = applyContext(id, news);
     let remote: Props;
     try {
@@ -275,13 +287,22 @@ export function operationsFor(def: ResourceDefinition): Operations {
       throw isApiError(err) ? explainApiError(def, err, "create", news, id) : err;
     }
     const found = remoteFields(def, remote);
-    const prior = singleton.prior
-      ? singleton.prior(remote, news)
-      : Object.fromEntries(fieldEntries(def).filter(([n, spec]) => ["patch", "put"].includes(spec.mode) && n in found).map(([n]) => [n, found[n]]));
+    const prior = unsaved
+      ? (unsaved.value as Props)
+      : singleton.prior
+        ? singleton.prior(remote, news)
+        : Object.fromEntries(fieldEntries(def).filter(([n, spec]) => ["patch", "put"].includes(spec.mode) && n in found).map(([n]) => [n, found[n]]));
+    journal?.tookOver(def.kind, connection, id, prior);
+    if (unsaved) {
+      await journal!.settleEarlier(unsaved.ref, def.kind, "");
+      note(`The ${def.noun} ${id} was taken over by an earlier run that was killed before it saved the value found before: that value is kept to put back on delete, not the killed run's own write.`);
+    }
     const outputs: Outputs = { ...found, ...keptValues(def, news), [singleton.priorField]: prior };
     // Every declared field is written, even one that already has the value: the resource now owns it.
     const outs = await converge(ctx, planUpdate(def, {}, news), undefined, news, outputs, "create", true);
-    claimsOf(ctx.client, def.kind).takenOver.set(id, canonicalJson(prior));
+    // A value from the journal is never this run's own delete's (a resource of the state taken over
+    // by the killed run, renamed now, found the same one): no delete of this run puts it back.
+    claimsOf(ctx.client, def.kind).takenOver.set(id, unsaved ? `journal:${unsaved.ref}` : canonicalJson(prior));
     return { id, outputs: outs };
   }
 
@@ -351,7 +372,7 @@ export function operationsFor(def: ResourceDefinition): Operations {
     },
 
     diff({ id, olds, news }) {
-      if (!def.singleton) holdNamedId(id, olds);
+      holdNamedId(id, olds);
       const fields = diffFields(def, olds, news);
       const d = def.hooks?.adjustDiff ? def.hooks.adjustDiff(fields, olds, news, id) : fields;
       return { changes: d.changed.length > 0 || d.replaces.length > 0, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };

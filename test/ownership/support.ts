@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterEach } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import type { EngineOptions, EngineResult } from "../engine/engine";
+import type { CliOptions } from "../support/pulumi-cli";
 import { cliRunner } from "../engine/runner";
 import type { ResourceState } from "../engine/state";
 import { PROGRAM, writesDuring } from "../lifecycle/stack";
@@ -36,7 +37,8 @@ export interface RunOptions {
   config?: Record<string, string>;
   /** Another create journal (a fresh CI machine); default the stack's own. */
   journal?: string;
-  verbOptions?: Partial<EngineOptions>;
+  /** E.g. `{ signal, abortWith: "SIGKILL" }` to kill the run (test/support/pulumi-cli.ts). */
+  verbOptions?: Partial<CliOptions>;
 }
 
 export interface OwnershipStack {
@@ -49,6 +51,8 @@ export interface OwnershipStack {
   id(name: string): string | undefined;
   /** A directory of the stack's own, removed after the test (e.g. another journal). */
   dir: string;
+  /** The stack's program, name and state file, for `pulumiSync` and `stackProcesses`. */
+  ref: Pick<EngineOptions, "cwd" | "stack" | "stateFile">;
 }
 
 /** Why these suites cannot run here (the Pulumi CLI is not installed), or undefined. */
@@ -69,7 +73,7 @@ export function useOwnershipStacks(emu: () => RunningEmulator): (name: string, w
     const stateFile = join(dir, "state.json");
     const run = (verb: EngineOptions["verb"], resources: Declared[], opts: RunOptions = {}) => {
       const e = emu();
-      return cliRunner.run({
+      const options: CliOptions = {
         verb,
         cwd: PROGRAM,
         stack: name,
@@ -84,12 +88,14 @@ export function useOwnershipStacks(emu: () => RunningEmulator): (name: string, w
         },
         env: { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_URL: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_URL: "", SVC_INFRA_API_KEY: "", SVC_RECONCILE_WINDOW_SECONDS: "", SVC_JOURNAL_DIR: opts.journal ?? join(dir, "journal") },
         ...opts.verbOptions,
-      });
+      };
+      return cliRunner.run(options);
     };
     const state = () => cliRunner.resources({ cwd: PROGRAM, stack: name, stateFile }).filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/svc/"));
     return {
       ws,
       dir,
+      ref: { cwd: PROGRAM, stack: name, stateFile },
       run,
       writes: (verb, resources, opts) => writesDuring(emu(), () => run(verb, resources, opts)),
       state,

@@ -75,4 +75,19 @@ describe("the create journal's answers", () => {
     new CreateJournal(dir).takeUnsaved(KIND, FP, CONNECTION);
     expect(readdirSync(dir)).toEqual([]);
   });
+
+  it("a setting's value found before a take-over: held once its process closed, else taken once on its connection until an engine names the setting", () => {
+    dir = mkdtempSync(join(tmpdir(), "journal-"));
+    const tookOver = (entry: string, policy: string) => ({ p: entry, k: "webhooks:EventTypePolicy", c: CONNECTION, id: "workspace", v: { policy }, t: Date.now() - 60_000 });
+    file(`${GONE}-a.jsonl`, [tookOver("p1", "lenient"), { closed: 1 }]);
+    expect(new CreateJournal(dir).takeUnsavedPrior("webhooks:EventTypePolicy", CONNECTION, "workspace")).toBeUndefined();
+    file(`${GONE + 1}-b.jsonl`, [tookOver("p2", "lenient")]);
+    const journal = new CreateJournal(dir);
+    expect(journal.takeUnsavedPrior("webhooks:EventTypePolicy", "another connection", "workspace")).toBeUndefined();
+    expect(journal.takeUnsavedPrior("webhooks:EventTypePolicy", CONNECTION, "project/p")).toBeUndefined();
+    expect(journal.takeUnsavedPrior("webhooks:EventTypePolicy", CONNECTION, "workspace")).toMatchObject({ value: { policy: "lenient" } });
+    expect(journal.takeUnsavedPrior("webhooks:EventTypePolicy", CONNECTION, "workspace")).toBeUndefined();
+    new CreateJournal(dir).named("webhooks:EventTypePolicy", CONNECTION, "workspace");
+    expect(new CreateJournal(dir).takeUnsavedPrior("webhooks:EventTypePolicy", CONNECTION, "workspace")).toBeUndefined();
+  });
 });
