@@ -77,8 +77,11 @@ export async function diff(token: string, id: string, olds: Props, news: Props, 
   return { changes: d.changes ?? false, replaces: [...(d.replaces ?? [])], deleteBeforeReplace: d.deleteBeforeReplace ?? false };
 }
 
-export async function create(token: string, inputs: Props, secretNames: readonly string[]): Promise<{ id: string; outputs: Props }> {
-  const r = await providerFor(kindOf(token)).create(withSecretNames(inputs, secretNames));
+/** `urn`: the resource's URN, which tells the create journal which resource the create is for (the SDK sets the same key). */
+export async function create(token: string, inputs: Props, secretNames: readonly string[], urn: string): Promise<{ id: string; outputs: Props }> {
+  const [stackPart = "", project = "", , name = ""] = urn.split("::");
+  const identified = { ...inputs, [provider().RESOURCE_KEY]: provider().resourceIdentity(stackPart.replace(/^urn:pulumi:/, ""), project, name) };
+  const r = await providerFor(kindOf(token)).create(withSecretNames(identified, secretNames));
   return { id: String(r.id), outputs: plain(r.outs as Props) };
 }
 

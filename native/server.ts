@@ -152,7 +152,7 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
       const secret = secretOutputs(token, inputs.secretNames);
       // Preview: nothing is made; the inputs stand for the outputs, unknowns as they are.
       if (req.getPreview()) return new provproto.CreateResponse().setProperties(wrap(inputs.props, secret));
-      const r = await ops.create(token, inputs.props, inputs.secretNames);
+      const r = await ops.create(token, inputs.props, inputs.secretNames, req.getUrn());
       return new provproto.CreateResponse().setId(r.id).setProperties(wrap(r.outputs, secret));
     }, (req) => secretOutputs(typeOf(req), unwrap(req.getProperties()).secretNames)),
     read: unary(async (req: provproto.ReadRequest) => {

@@ -30,4 +30,5 @@ export { resolveConnection, settingNames, MissingSettingError, InvalidSettingErr
 export { operationContext, clearReadCache } from "./engine/connection";
 export { PartialFailure } from "./engine/errors";
 export { UNKNOWN } from "./engine/unknown";
+export { RESOURCE_KEY, resourceIdentity } from "./engine/check";
 export type { ResourceDefinition, FieldSpec, FieldMode, ResourceHooks } from "./engine/fields";

@@ -5,25 +5,29 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 
-import { SECRET_INPUTS_KEY } from "../provider/engine/check";
+import { RESOURCE_KEY, resourceIdentity, SECRET_INPUTS_KEY } from "../provider/engine/check";
 
-export function resourceProps<A extends object>(args: A, inputs: readonly (keyof A & string)[], outputs: readonly string[]): Record<string, unknown> {
+export function resourceProps<A extends object>(resourceName: string, args: A, inputs: readonly (keyof A & string)[], outputs: readonly string[]): Record<string, unknown> {
   const props: Record<string, unknown> = {};
   for (const name of inputs) props[name] = args[name];
   for (const name of outputs) props[name] = undefined;
-  return withProgramArgs(props, args);
+  return withProgramArgs(resourceName, props, args);
 }
 
 /**
- * Two things only the program process knows, added to a resource's props:
+ * Three things only the program process knows, added to a resource's props:
+ * - which resource this is (stack, project and name, as its URN says them): the
+ *   dynamic provider's create is told no URN, and the create journal needs to know which
+ *   resource an earlier killed run's create was for (provider/engine/create-journal.ts);
  * - arguments the class does not declare (a misspelling in JavaScript, or TypeScript run
  *   without type-checking), passed on as given so that the provider's check names them
  *   with the nearest known argument instead of dropping them;
  * - which arguments are secrets: the plugin receives every input in plaintext, so the
  *   provider learns from this list of names (never values) what to keep out of messages.
  */
-export function withProgramArgs(props: Record<string, unknown>, args: object): Record<string, unknown> {
+export function withProgramArgs(resourceName: string, props: Record<string, unknown>, args: object): Record<string, unknown> {
   for (const [name, value] of Object.entries(args)) if (!(name in props) && value !== undefined) props[name] = value;
+  props[RESOURCE_KEY] = resourceIdentity(pulumi.getStack(), pulumi.getProject(), resourceName);
   const secrets = secretInputNames(args);
   if (secrets) props[SECRET_INPUTS_KEY] = secrets;
   return props;

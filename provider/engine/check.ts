@@ -16,8 +16,19 @@ export const PROVIDER_KEY = "__provider";
  * values to keep out of its messages (engine/redact.ts). Not a field: never sent.
  */
 export const SECRET_INPUTS_KEY = "__secretInputs";
+/**
+ * Which resource of which stack the inputs are for (`resourceIdentity`), set by the SDK
+ * (the native plugin takes it from the URN): the dynamic provider's create is told no
+ * URN, and the create journal matches an earlier killed run's create to the resource it
+ * was for by it (reconcile.ts, `identity`). Not a field: never sent, never in the outputs,
+ * so state written before it existed shows no change.
+ */
+export const RESOURCE_KEY = "__resource";
 /** Keys the SDK and the dynamic-provider plugin add to the inputs besides the fields. */
-const INTERNAL_KEYS: ReadonlySet<string> = new Set([PROVIDER_KEY, SECRET_INPUTS_KEY]);
+const INTERNAL_KEYS: ReadonlySet<string> = new Set([PROVIDER_KEY, SECRET_INPUTS_KEY, RESOURCE_KEY]);
+
+/** What RESOURCE_KEY holds: the parts of a URN that name a resource of a stack (its parents' types aside). */
+export const resourceIdentity = (stack: string, project: string, name: string) => `${stack}::${project}::${name}`;
 
 /** The declared inputs with defaults filled in, plus every local failure. */
 export function checkInputs(def: ResourceDefinition, news: Props): { inputs: Props; failures: CheckFailure[] } {

@@ -8,7 +8,7 @@
  * One file per plugin process, `<dir>/<pid>-<random>.jsonl`, lines appended (an
  * append is in the kernel's page cache before the POST goes out, so it survives the
  * process being killed; only a crash of the machine loses it):
- *   {"s":"<entry>","k":"<kind>","f":"<fingerprint>","t":<sent at, ms>}   a create was sent
+ *   {"s":"<entry>","k":"<kind>","f":"<fingerprint>","i"?:"<identity>","t":<sent at, ms>}   a create was sent
  *   {"d":"<entry>","k":"<kind>","c":"<connection>","id":"<object id>","ca"?:"<created_at>","f":..,"t":..}   it was answered (or its object found)
  *   {"d":"<entry>"}                                                         it made nothing
  *   {"r":"<ref>","k":"<kind>","c"?:..,"id"?:..,"ca"?:..,"f"?:..,"t"?:..}    an earlier process's entry (or unsaved answer), settled here
@@ -17,8 +17,11 @@
  *   {"closed":1}                                                            the engine closed this process: it saved every answer
  * The fingerprint is an HMAC of the kind and the create body under the API key
  * (SvcClient.fingerprint): no input, secret or key can be read back from it, and only
- * the same credentials recognise it. No URN either: the dynamic provider's create is
- * not told it.
+ * the same credentials recognise it. The identity (`i`, on `s`, `d` and `r` lines) is an
+ * HMAC of what names the resource instead of every value it declares: the kind, its
+ * stack, project and name (the SDK's `__resource` input: the dynamic provider's create
+ * is told no URN) and its create-only values; so an unsaved answer is adopted by the
+ * same resource after an edit of its updatable fields (reconcile.ts).
  *
  * An answered id is held by some resource, never another create's candidate, but only
  * on its connection (`c`: an HMAC of the address under the key, SvcClient.fingerprint)
@@ -67,6 +70,9 @@ export interface Interrupted {
 /** An answer an earlier process gave while its engine was there, never known to be saved (no `closed`, never named since). */
 export interface Unsaved extends HeldObject {
   ref: string;
+  fingerprint: string;
+  /** The identity of the create it answered; absent in lines of releases before it. */
+  identity?: string;
 }
 
 /** What a killed take-over found before its first write, not known to be saved. */
@@ -101,7 +107,7 @@ interface Loaded {
   deadFiles: Map<string, Set<string>>;
   /** Refs settled (in any file, this process's included). */
   settled: Set<string>;
-  /** Unsaved answers by `kind \0 fingerprint`, oldest first. */
+  /** Unsaved answers by kind, oldest first. */
   unsaved: Map<string, Unsaved[]>;
   /** Unsaved values found by singleton take-overs, by `kind \0 connection \0 id`, oldest first. */
   priors: Map<string, UnsavedPrior[]>;
@@ -116,8 +122,8 @@ export class CreateJournal {
   private loaded?: Loaded;
   private disabled = false;
   private dirMade = false;
-  /** Entries of this process not yet answered or settled, with their kind and fingerprint. */
-  private readonly open = new Map<string, { kind: string; fingerprint: string }>();
+  /** Entries of this process not yet answered or settled, with their kind, fingerprint and identity. */
+  private readonly open = new Map<string, { kind: string; fingerprint: string; identity?: string }>();
   /** This process wrote an answer or settled another's line: its file must outlive it. */
   private holdsAnswers = false;
 
@@ -141,16 +147,27 @@ export class CreateJournal {
     return this.load()?.answered.get(`${kind}\u0000${connection}`) ?? new Map();
   }
 
-  /** Take one unsaved answer of an earlier process to a create with this fingerprint on this connection, if any (each is taken once). */
-  takeUnsaved(kind: string, fingerprint: string, connection: string): Unsaved | undefined {
-    const list = this.load()?.unsaved.get(`${kind}\u0000${fingerprint}`);
-    const i = list?.findIndex((u) => u.connection === connection) ?? -1;
-    return i < 0 ? undefined : list!.splice(i, 1)[0];
+  /**
+   * Take the unsaved answers of earlier processes to this create on this connection (each
+   * is taken once): with an identity, every answer to a create of the same resource
+   * (`fits`); else, and for answers journaled without one, the oldest with the same
+   * fingerprint (look-alikes share them one each).
+   */
+  takeUnsaved(kind: string, fingerprint: string, connection: string, identity?: string): Unsaved[] {
+    const list = this.load()?.unsaved.get(kind) ?? [];
+    const taken: Unsaved[] = [];
+    for (const u of [...list]) {
+      if (u.connection !== connection || !fits(u, fingerprint, identity)) continue;
+      list.splice(list.indexOf(u), 1);
+      taken.push(u);
+      if (identity === undefined || u.identity === undefined) break;
+    }
+    return taken;
   }
 
-  /** Unsaved answers with this fingerprint not taken yet. */
-  unsavedCount(kind: string, fingerprint: string): number {
-    return this.load()?.unsaved.get(`${kind}\u0000${fingerprint}`)?.length ?? 0;
+  /** Unsaved answers to this create not taken yet. */
+  unsavedCount(kind: string, fingerprint: string, identity?: string): number {
+    return (this.load()?.unsaved.get(kind) ?? []).filter((u) => fits(u, fingerprint, identity)).length;
   }
 
   /**
@@ -162,12 +179,10 @@ export class CreateJournal {
     const loaded = this.load();
     if (!loaded) return;
     const refs: string[] = [];
-    for (const [key, list] of loaded.unsaved) {
-      if (!key.startsWith(`${kind}\u0000`)) continue;
-      for (const u of list.filter((u) => u.connection === connection && u.id === id)) {
-        list.splice(list.indexOf(u), 1);
-        refs.push(u.ref);
-      }
+    const list = loaded.unsaved.get(kind) ?? [];
+    for (const u of list.filter((u) => u.connection === connection && u.id === id)) {
+      list.splice(list.indexOf(u), 1);
+      refs.push(u.ref);
     }
     refs.push(...(loaded.priors.get(priorKey(kind, connection, id))?.splice(0).map((p) => p.ref) ?? []));
     for (const ref of refs) {
@@ -194,10 +209,10 @@ export class CreateJournal {
   }
 
   /** Before a create is sent: its entry. */
-  sent(kind: string, fingerprint: string, at: number): string {
+  sent(kind: string, fingerprint: string, at: number, identity?: string): string {
     const entry = randomUUID().slice(0, 13);
-    this.open.set(entry, { kind, fingerprint });
-    this.append({ s: entry, k: kind, f: fingerprint, t: at });
+    this.open.set(entry, { kind, fingerprint, ...(identity === undefined ? {} : { identity }) });
+    this.append({ s: entry, k: kind, f: fingerprint, ...identityLine(identity), t: at });
     return entry;
   }
 
@@ -212,7 +227,7 @@ export class CreateJournal {
     if (held !== undefined) await whileEngineThere();
     this.open.delete(entry);
     if (held !== undefined) this.holdsAnswers = true;
-    this.append(held === undefined ? { d: entry } : { d: entry, k: open.kind, f: open.fingerprint, ...heldLine(held) });
+    this.append(held === undefined ? { d: entry } : { d: entry, k: open.kind, f: open.fingerprint, ...identityLine(open.identity), ...heldLine(held) });
   }
 
   /**
@@ -220,11 +235,11 @@ export class CreateJournal {
    * object adopted (`held`, an answer of this process as `settle` records it), or it
    * made none, or its object is gone.
    */
-  async settleEarlier(ref: string, kind: string, fingerprint: string, held?: HeldObject): Promise<void> {
+  async settleEarlier(ref: string, kind: string, fingerprint: string, held?: HeldObject, identity?: string): Promise<void> {
     if (held !== undefined) await whileEngineThere();
     this.loaded?.settled.add(ref);
     this.holdsAnswers = true;
-    this.append(held === undefined ? { r: ref, k: kind } : { r: ref, k: kind, f: fingerprint, ...heldLine(held) });
+    this.append(held === undefined ? { r: ref, k: kind } : { r: ref, k: kind, f: fingerprint, ...identityLine(identity), ...heldLine(held) });
   }
 
   /** The engine is closing this process: every answer it got is saved. */
@@ -345,10 +360,9 @@ export class CreateJournal {
         loaded.settled.add(a.ref);
         continue;
       }
-      const key = `${a.kind}\u0000${a.fp}`;
-      const list = loaded.unsaved.get(key) ?? [];
-      list.push({ ref: a.ref, connection: a.connection, id: a.id, ...(a.createdAt === undefined ? {} : { createdAt: a.createdAt }) });
-      loaded.unsaved.set(key, list);
+      const list = loaded.unsaved.get(a.kind) ?? [];
+      list.push({ ref: a.ref, connection: a.connection, id: a.id, fingerprint: a.fp, ...(a.createdAt === undefined ? {} : { createdAt: a.createdAt }), ...(a.identity === undefined ? {} : { identity: a.identity }) });
+      loaded.unsaved.set(a.kind, list);
     }
     for (const p of unclosedPriors.sort((x, y) => x.at - y.at)) {
       if (loaded.settled.has(p.ref)) continue;
@@ -396,8 +410,15 @@ function deletable(loaded: Loaded, old: (file: string) => boolean): string[] {
 /** An answer line (`d` or `r` with an object) as an unsaved answer, when its process turns out not to have closed. */
 function unsavedCandidate(ref: string, line: Record<string, unknown>): (Unsaved & { kind: string; fp: string; at: number })[] {
   if (typeof line.k !== "string" || typeof line.c !== "string" || typeof line.id !== "string" || typeof line.f !== "string" || typeof line.t !== "number") return [];
-  return [{ ref, kind: line.k, fp: line.f, at: line.t, connection: line.c, id: line.id, ...(typeof line.ca === "string" ? { createdAt: line.ca } : {}) }];
+  return [{ ref, kind: line.k, fp: line.f, fingerprint: line.f, at: line.t, connection: line.c, id: line.id, ...(typeof line.ca === "string" ? { createdAt: line.ca } : {}), ...(typeof line.i === "string" ? { identity: line.i } : {}) }];
 }
+
+/** Is an unsaved answer one to this create? By identity when both have one (the same resource, whatever its updatable values), else by fingerprint (the same body). */
+function fits(u: Unsaved, fingerprint: string, identity: string | undefined): boolean {
+  return identity !== undefined && u.identity !== undefined ? u.identity === identity : u.fingerprint === fingerprint;
+}
+
+const identityLine = (identity: string | undefined) => (identity === undefined ? {} : { i: identity });
 
 const priorKey = (kind: string, connection: string, id: string) => `${kind}\u0000${connection}\u0000${id}`;
 

@@ -214,10 +214,11 @@ export function operationsFor(def: ResourceDefinition): Operations {
     const body = createBody(def, news);
     let response: Props;
     let found: boolean;
+    let declaredSince: boolean;
     let lateLookAlikes: string[];
     try {
       // An unknown outcome is reconciled by a listing: adopt what the create made, or send it again.
-      ({ object: response, found, lateLookAlikes } = await createReconciled(def, ctx.client, body, news, idOf));
+      ({ object: response, found, declaredSince, lateLookAlikes } = await createReconciled(def, ctx.client, body, news, idOf));
     } catch (err) {
       throw isApiError(err) ? explainApiError(def, err, "create", news) : err;
     }
@@ -227,8 +228,9 @@ export function operationsFor(def: ResourceDefinition): Operations {
     // those that can be written are written, so the resource never claims values it may not carry.
     if (found) for (const [name] of roles.rewritableWriteOnly) created[name] = null;
     const outputs = { ...created, ...def.hooks?.extraOutputs?.(response, created) };
-    // Fields create does not take (e.g. status) are applied right after, only when they differ.
-    const applyLater = (name: string) => def.fields[name]!.onCreate === false || (found && def.fields[name]!.writeOnly === true);
+    // Fields create does not take (e.g. status) are applied right after, only when they differ;
+    // on an object an earlier run's create of this resource made, every field the program changed since.
+    const applyLater = (name: string) => declaredSince || def.fields[name]!.onCreate === false || (found && def.fields[name]!.writeOnly === true);
     const anyLater = found || roles.afterCreate.some(([name, spec]) => fieldChanged(spec, name, outputs, news));
     const later = anyLater ? planUpdate(def, outputs, news).filter((c) => c.fields.every(applyLater)) : [];
     const outs = await converge(withItem(ctx, id), later, undefined, news, outputs, "create", true);

@@ -32,7 +32,10 @@
  *   it, waiting out the window from when the interrupted create was sent.
  * - An earlier run killed after this create was answered but perhaps before its engine
  *   saved the answer (an unsaved answer in the journal, no engine has named it since):
- *   the object is read by its id and adopted when it is still the one answered.
+ *   the object is read by its id and adopted when it is still the one answered. The
+ *   answer is matched by the resource (`identity`: stack, project, name and create-only
+ *   values), not by every value: the updatable ones the user edited since are applied
+ *   after adopting. Several unsaved answers for one resource: thrown, naming them.
  * A definition says how to list and match (`reconcile`), or `reconcile: false` to
  * keep the plain unknown-outcome error.
  */
@@ -41,8 +44,9 @@ import { CREATE_RESENDS } from "../client/retry";
 import { record } from "../client/stats";
 import { reconcileWindowSeconds } from "../config";
 import { canonicalJson } from "../../rules/event-schema";
+import { RESOURCE_KEY } from "./check";
 import { claimsOf, type KindClaims } from "./claims";
-import { createJournal, JOURNAL_SCOPE, type CreateJournal, type HeldObject } from "./create-journal";
+import { createJournal, JOURNAL_SCOPE, type CreateJournal, type HeldObject, type Unsaved } from "./create-journal";
 import { fieldEqual } from "./diff";
 import { note } from "./errors";
 import type { Props, ReconcileSpec, ResourceDefinition } from "./fields";
@@ -74,6 +78,8 @@ interface CreateCall {
   idOf: (response: Props) => string;
   claims: KindClaims;
   fingerprint: string;
+  /** What names the resource (createIdentity), when the inputs say which resource it is. */
+  identity?: string;
   /** The connection, as the journal names it. */
   connection: string;
   /** The kind can be listed: an unknown outcome is looked for (`reconcile: false`: it is thrown). */
@@ -86,6 +92,8 @@ interface CreateCall {
 export interface Created {
   object: Props;
   found: boolean;
+  /** Found as an unsaved answer to an earlier create of this resource, whose updatable values may have been edited since: every changed field is applied. */
+  declaredSince: boolean;
   /**
    * After a create sent again: objects matching it that appeared before the window
    * passed, held by no resource. Each may be the lost attempt's or someone else's; the
@@ -139,23 +147,26 @@ export async function createReconciled(def: ResourceDefinition, client: SvcClien
     idOf,
     claims: claimsOf(client, def.kind),
     fingerprint: client.fingerprint(`${def.kind}\n${canonicalJson(body)}`),
+    identity: createIdentity(def, client, body, inputs),
     connection: client.fingerprint(JOURNAL_SCOPE),
     reconciles,
     journal: reconciles ? createJournal() : undefined,
     windowMs: reconciles ? reconcileWindowSeconds() * 1000 : 0,
   };
-  const resumed = (await resumeInterrupted(c)) ?? (await adoptUnsavedAnswer(c));
-  if (resumed) return { object: resumed, found: true, lateLookAlikes: [] };
+  const resumed = await resumeInterrupted(c);
+  if (resumed) return { object: resumed, found: true, declaredSince: false, lateLookAlikes: [] };
+  const unsaved = await adoptUnsavedAnswer(c);
+  if (unsaved) return { object: unsaved, found: true, declaredSince: true, lateLookAlikes: [] };
 
   const sends: Sends = { resends: 0, failedAnswers: 0 };
   for (;;) {
     const attempt = await send(c);
     if (attempt.state === "answered") {
       const lateLookAlikes = sends.lostSince === undefined ? [] : await watchForLateLookAlikes(c, sends.lostSince, sends.resends);
-      return { object: attempt.object, found: false, lateLookAlikes };
+      return { object: attempt.object, found: false, declaredSince: false, lateLookAlikes };
     }
     const adopted = await lookForLost(c, attempt);
-    if (adopted) return { object: adopted, found: true, lateLookAlikes: [] };
+    if (adopted) return { object: adopted, found: true, declaredSince: false, lateLookAlikes: [] };
     resendOrGiveUp(c, attempt, sends);
   }
 }
@@ -167,7 +178,7 @@ export async function createReconciled(def: ResourceDefinition, client: SvcClien
  */
 async function send(c: CreateCall): Promise<Attempt> {
   const sentAt = Date.now();
-  const entry = c.journal?.sent(c.def.kind, c.fingerprint, sentAt);
+  const entry = c.journal?.sent(c.def.kind, c.fingerprint, sentAt, c.identity);
   const inFlight = c.claims.sending();
   let response: Props;
   try {
@@ -241,11 +252,25 @@ function resendOrGiveUp(c: CreateCall, attempt: Extract<Attempt, { state: "answe
  * and adopts it. Preview checks that refuse an existing look-alike (an event type's
  * name, an open quota request) let it pass, or the rerun after a kill could never adopt.
  */
-export function interruptedCreatePending(def: ResourceDefinition, client: SvcClient, body: Props): boolean {
+export function interruptedCreatePending(def: ResourceDefinition, client: SvcClient, body: Props, inputs: Props): boolean {
   if (def.reconcile === false) return false;
   const journal = createJournal();
   const fingerprint = client.fingerprint(`${def.kind}\n${canonicalJson(body)}`);
-  return (journal?.untaken(def.kind, fingerprint) ?? 0) + (journal?.unsavedCount(def.kind, fingerprint) ?? 0) > 0;
+  return (journal?.untaken(def.kind, fingerprint) ?? 0) + (journal?.unsavedCount(def.kind, fingerprint, createIdentity(def, client, body, inputs)) ?? 0) > 0;
+}
+
+/**
+ * What names a create's resource, whatever its updatable values: an HMAC (under the key,
+ * as the fingerprint) of the kind, the resource's stack, project and name (the SDK's
+ * RESOURCE_KEY input) and the create-only values of the body (a different one is another
+ * object, made by a replacement). Undefined when the inputs do not say which resource.
+ */
+function createIdentity(def: ResourceDefinition, client: SvcClient, body: Props, inputs: Props): string | undefined {
+  const resource = inputs[RESOURCE_KEY];
+  if (typeof resource !== "string") return undefined;
+  const createOnly = Object.values(def.fields).filter((spec) => spec.mode === "createOnly" && spec.api !== undefined && spec.api in body);
+  const values = Object.fromEntries(createOnly.map((spec) => [spec.api!, body[spec.api!]]));
+  return client.fingerprint(`${def.kind}\nresource\n${resource}\n${canonicalJson(values)}`);
 }
 
 /** The service answered 5xx to every attempt, and no attempt made an object (each was looked for). */
@@ -283,7 +308,7 @@ async function resumeInterrupted(c: CreateCall): Promise<Props | undefined> {
     stopLooking();
   }
   if ("found" in result) {
-    await c.journal!.settleEarlier(earlier.ref, c.def.kind, c.fingerprint, heldObject(c, result.id, result.found));
+    await c.journal!.settleEarlier(earlier.ref, c.def.kind, c.fingerprint, heldObject(c, result.id, result.found), c.identity);
     record.reconciled({ kind: c.def.kind, path: c.def.paths.create, result: "resumed", id: result.id });
     note(`The ${c.def.noun} ${result.id} was made by a create of an earlier run that was interrupted before it recorded it: adopted instead of creating another.`);
     return result.found;
@@ -297,34 +322,45 @@ async function resumeInterrupted(c: CreateCall): Promise<Props | undefined> {
 }
 
 /**
- * An earlier run answered this same create (same kind, body and credentials) and ended
- * without its engine closing it, and no engine has named that object since: the
- * answer may never have been saved (a `pulumi` killed between the two). The object is
- * read by its id; still there and still the one answered (same `created_at`), it is
- * adopted instead of making another. A resource of this run that turns out to hold it
- * fails when the engine names it (claims.ts `holdId`).
+ * An earlier run answered a create of this resource and ended without its engine
+ * closing it, and no engine has named that object since: the answer may never have been
+ * saved (a `pulumi` killed between the two). Matched by the resource (`identity`), or, for
+ * answers journaled without one, by the same body. Each object is read by its id; one
+ * still there and still the one answered (same `created_at`) is adopted instead of
+ * making another (createNew then applies what the program declares now). Several:
+ * thrown, naming them (invariant 2). A resource of this run that turns out to hold the
+ * adopted one fails when the engine names it (claims.ts `holdId`).
  */
 async function adoptUnsavedAnswer(c: CreateCall): Promise<Props | undefined> {
-  const take = () => c.journal?.takeUnsaved(c.def.kind, c.fingerprint, c.connection);
-  for (let answer = take(); answer; answer = take()) {
-    if (c.claims.held.has(answer.id)) continue;
-    let object: Props | undefined;
-    try {
-      object = (await c.client.request<Props>({ method: "GET", path: c.def.paths.item(answer.id) })).body ?? {};
-    } catch (err) {
-      if (!isApiError(err, 404)) throw err;
+  const take = () => c.journal?.takeUnsaved(c.def.kind, c.fingerprint, c.connection, c.identity) ?? [];
+  for (let answers = take(); answers.length > 0; answers = take()) {
+    const there: { answer: Unsaved; object: Props }[] = [];
+    for (const answer of answers) {
+      if (c.claims.held.has(answer.id)) continue;
+      let object: Props | undefined;
+      try {
+        object = (await c.client.request<Props>({ method: "GET", path: c.def.paths.item(answer.id) })).body ?? {};
+      } catch (err) {
+        if (!isApiError(err, 404)) throw err;
+      }
+      if (!object || (answer.createdAt !== undefined && object.created_at !== answer.createdAt)) await c.journal!.settleEarlier(answer.ref, c.def.kind, c.fingerprint);
+      else there.push({ answer, object });
     }
-    if (!object || (answer.createdAt !== undefined && object.created_at !== answer.createdAt)) {
-      await c.journal!.settleEarlier(answer.ref, c.def.kind, c.fingerprint);
-      continue;
+    // The engine may have named one for a resource of this run while they were read.
+    const unheld = there.filter(({ answer }) => !c.claims.held.has(answer.id));
+    if (unheld.length > 1) {
+      const ids = unheld.map(({ answer }) => answer.id);
+      record.reconciled({ kind: c.def.kind, path: c.def.paths.create, result: "ambiguous", candidates: ids });
+      throw new Error(`Earlier runs that were killed before they saved their answers made ${c.def.noun}s for this resource; ${ambiguityMessage(c.def, ids, "answered to its creates", c.def.adoptHint)}`);
     }
-    // The engine may have named it for a resource of this run while it was read.
-    if (c.claims.held.has(answer.id)) continue;
+    const [adopted] = unheld;
+    if (!adopted) continue;
+    const { answer, object } = adopted;
     c.claims.hold(answer.id);
     c.claims.adoptedUnsaved.add(answer.id);
-    await c.journal!.settleEarlier(answer.ref, c.def.kind, c.fingerprint, heldObject(c, answer.id, object));
+    await c.journal!.settleEarlier(answer.ref, c.def.kind, c.fingerprint, heldObject(c, answer.id, object), c.identity);
     record.reconciled({ kind: c.def.kind, path: c.def.paths.create, result: "resumed", id: answer.id });
-    note(`The ${c.def.noun} ${answer.id} was made by this create in an earlier run that was killed before it saved the answer: adopted instead of creating another.`);
+    note(`The ${c.def.noun} ${answer.id} was made by this resource's create in an earlier run that was killed before it saved the answer: adopted (and brought to the declared values) instead of creating another.`);
     return object;
   }
   return undefined;

@@ -77,7 +77,7 @@ async function checkAgainstService(inputs: Props, ctx: OperationContext, olds: P
     const own = (r: QuotaRequestRecord) =>
       r.id === adoptId || (!isNew && r.service === olds.service && JSON.stringify(r.limits) === JSON.stringify(olds.limits) && r.justification === olds.justification);
     // An earlier run killed while filing this very request: the create adopts what it filed.
-    const resumes = isNew && interruptedCreatePending(quotaRequestDefinition, ctx.client, createBody(quotaRequestDefinition, inputs));
+    const resumes = isNew && interruptedCreatePending(quotaRequestDefinition, ctx.client, createBody(quotaRequestDefinition, inputs), inputs);
     const same = (r: QuotaRequestRecord) => Object.keys(r.limits).filter((n) => n in requested && countedRegion(n, r.region) === countedRegion(n, region));
     const clash = resumes ? undefined : (await openRequests(ctx, projectId))?.find((r) => !own(r) && r.service === service && same(r).length > 0);
     // Resources of this program (stack-run.ts): the SDK passes each one's name (absent from older state: not checked).

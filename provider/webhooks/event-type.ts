@@ -133,7 +133,7 @@ export const eventTypeDefinition: ResourceDefinition = {
       // The engine's second Check of a replacement that Diff said keeps the name, with no old inputs: the entry found is its own.
       if (olds.name === undefined && replacedDeleteFirst.has(uniqueKey(inputs))) return [];
       // An earlier run killed while registering this very entry: the create adopts what it made.
-      if (interruptedCreatePending(eventTypeDefinition, ctx.client, createBody(eventTypeDefinition, inputs))) return [];
+      if (interruptedCreatePending(eventTypeDefinition, ctx.client, createBody(eventTypeDefinition, inputs), inputs)) return [];
       const scope = typeof projectId === "string" ? projectId : undefined;
       const catalog = await catalogOf(ctx, scope);
       if (!catalog?.some((e) => e.name === name && (e.project_id ?? undefined) === scope)) return [];

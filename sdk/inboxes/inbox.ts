@@ -84,7 +84,7 @@ export class Inbox extends dynamic.Resource {
   constructor(name: string, args: InboxArgs = {}, opts?: pulumi.CustomResourceOptions) {
     const { module, type } = moduleAndType(KIND);
     const inputs = ["label", "phrase", "expiresInMinutes", "transport", "status", "adoptId", "profile"] as const;
-    const props = resourceProps(args, inputs, ["address", "slug", "url", "expiresAt", "createdAt"]);
+    const props = resourceProps(name, args, inputs, ["address", "slug", "url", "expiresAt", "createdAt"]);
     super(providerShim(KIND), name, props, opts, module, type);
   }
 }

@@ -65,7 +65,7 @@ export class QuotaLimits extends dynamic.Resource {
 
   constructor(name: string, args: QuotaLimitsArgs, opts?: pulumi.CustomResourceOptions) {
     const { module, type } = moduleAndType(KIND);
-    const props = resourceProps(args, ["service", "projectId", "region", "limits", "profile"], ["limitsBefore"]);
+    const props = resourceProps(name, args, ["service", "projectId", "region", "limits", "profile"], ["limitsBefore"]);
     // The preview tells two QuotaLimits of one program setting the same quota apart by
     // their names. Present either way, so the output resolves (null after `get`).
     props.resourceName = opts?.id === undefined ? name : undefined;

@@ -100,7 +100,7 @@ export class QuotaRequest extends dynamic.Resource {
   constructor(name: string, args: QuotaRequestArgs, opts?: pulumi.CustomResourceOptions) {
     const { module, type } = moduleAndType(KIND);
     const inputs = ["service", "projectId", "region", "limits", "justification", "waitForDecision", "adoptId", "profile"] as const;
-    const props = resourceProps(args, inputs, ["state", "adminMessage", "decidedAt", "requestedBy", "createdAt", "updatedAt"]);
+    const props = resourceProps(name, args, inputs, ["state", "adminMessage", "decidedAt", "requestedBy", "createdAt", "updatedAt"]);
     // The preview tells two requests of one program for the same quota apart by their names.
     // Present either way, so the output resolves (null after `get`).
     props.resourceName = opts?.id === undefined ? name : undefined;

@@ -206,7 +206,7 @@ export class Endpoint extends dynamic.Resource {
       updatedAt: undefined,
     };
     const secretOutputs = ["signingSecret", "secret", "customHeaders"];
-    super(providerShim(KIND), name, withProgramArgs(props, args), { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secretOutputs] }, module, type);
+    super(providerShim(KIND), name, withProgramArgs(name, props, args), { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secretOutputs] }, module, type);
   }
 }
 

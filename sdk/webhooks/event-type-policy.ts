@@ -54,7 +54,7 @@ export class EventTypePolicy extends dynamic.Resource {
 
   constructor(name: string, args: EventTypePolicyArgs, opts?: pulumi.CustomResourceOptions) {
     const { module, type } = moduleAndType(KIND);
-    const props = resourceProps(args, ["policy", "projectId", "profile"], ["inherited", "previous"]);
+    const props = resourceProps(name, args, ["policy", "projectId", "profile"], ["inherited", "previous"]);
     super(providerShim(KIND), name, props, opts, module, type);
   }
 }

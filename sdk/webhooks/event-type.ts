@@ -69,7 +69,7 @@ export class EventType extends dynamic.Resource {
 
   constructor(name: string, args: EventTypeArgs, opts?: pulumi.CustomResourceOptions) {
     const { module, type } = moduleAndType(KIND);
-    const props = resourceProps(args, ["name", "description", "projectId", "payloadSchema", "adoptExisting", "profile"], ["origin", "createdAt"]);
+    const props = resourceProps(name, args, ["name", "description", "projectId", "payloadSchema", "adoptExisting", "profile"], ["origin", "createdAt"]);
     super(providerShim(KIND), name, props, opts, module, type);
   }
 }

@@ -53,7 +53,7 @@ export class OperationalEndpoint extends dynamic.Resource {
 
   constructor(name: string, args: OperationalEndpointArgs, opts?: pulumi.CustomResourceOptions) {
     const { module, type } = moduleAndType(KIND);
-    const props = resourceProps(args, ["url", "eventTypes", "projectId", "description", "adoptId", "profile"], ["createdAt"]);
+    const props = resourceProps(name, args, ["url", "eventTypes", "projectId", "description", "adoptId", "profile"], ["createdAt"]);
     super(providerShim(KIND), name, props, opts, module, type);
   }
 }

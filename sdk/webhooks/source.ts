@@ -114,7 +114,7 @@ export class Source extends dynamic.Resource {
 
   constructor(name: string, args: SourceArgs, opts?: pulumi.CustomResourceOptions) {
     const { module, type } = moduleAndType(KIND);
-    const props = resourceProps(args, SOURCE_INPUTS, ["generatedSecret", "ingestUrl", "createdAt", "updatedAt"]);
+    const props = resourceProps(name, args, SOURCE_INPUTS, ["generatedSecret", "ingestUrl", "createdAt", "updatedAt"]);
     props.secret = args.secret === undefined ? undefined : pulumi.secret(args.secret);
     const secretOutputs = ["secret", "generatedSecret"];
     super(providerShim(KIND), name, props, { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secretOutputs] }, module, type);

@@ -44,7 +44,7 @@ export class WorkspaceSettings extends dynamic.Resource {
 
   constructor(name: string, args: WorkspaceSettingsArgs, opts?: pulumi.CustomResourceOptions) {
     const { module, type } = moduleAndType(KIND);
-    const props = resourceProps(args, ["endpointVerification", "profile"], ["workspaceId", "plan", "previous"]);
+    const props = resourceProps(name, args, ["endpointVerification", "profile"], ["workspaceId", "plan", "previous"]);
     super(providerShim(KIND), name, props, opts, module, type);
   }
 }

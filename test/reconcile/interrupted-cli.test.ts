@@ -34,7 +34,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { EngineResult } from "../engine/types";
-import { control, useEmulator } from "../support/emulator";
+import { call, control, useEmulator } from "../support/emulator";
 import { PULUMI_CLI_MISSING, pulumiSync, runCli, stackProcesses, type CliOptions } from "../support/pulumi-cli";
 import { errorsOf, expectOnePerResource, RUNS_TIMEOUT_MS, useReconcileStacks, type LookAlikes, type ReconcileStack } from "./support";
 
@@ -71,6 +71,30 @@ async function interruptedUp(s: ReconcileStack, interrupt: (abort: () => void, o
 async function madeByTheInterruptedRun(s: ReconcileStack): Promise<string[]> {
   await until(async () => (await s.endpoints()).length + (await s.bins()).length === CREATES);
   return [...(await s.endpoints()), ...(await s.bins())].sort();
+}
+
+/**
+ * An up of `spec` (endpoints declaring a status, so a PATCH follows each create) killed
+ * (SIGKILL of `pulumi`) after the create's answer reached the provider: the PATCH is held,
+ * and pulumi killed once it reached the service, so the CLI never saves the answer. The
+ * stack cancelled; the objects made.
+ */
+async function killedAfterTheAnswer(s: ReconcileStack, spec: LookAlikes): Promise<string[]> {
+  await control(emu(), "POST", "/faults", { method: "PATCH", path: "/webhooks/v1/endpoints/*", latency_ms: 30_000, count: 1 });
+  const ac = new AbortController();
+  const options: CliOptions = { ...s.options("up", spec), signal: ac.signal, abortWith: "SIGKILL" };
+  const up = runCli(options);
+  await until(async () => (await control<{ faults: unknown[] }>(emu(), "GET", "/faults")).faults.length === 0);
+  ac.abort();
+  const killed = await up;
+  expect(killed.ok).toBe(false);
+  expect(s.state().ids).toEqual([]);
+  expect(s.state().pending).toEqual(["creating"]);
+  await until(() => stackProcesses(options).length === 0);
+  const made = await s.endpoints();
+  expect(made).toHaveLength(1);
+  pulumiSync(options, ["cancel", "--yes", "--stack", options.stack]);
+  return made;
 }
 
 if (PULUMI_CLI_MISSING) console.log(`interrupted runs under the real CLI: skipped: ${PULUMI_CLI_MISSING}`);
@@ -125,29 +149,30 @@ describe.skipIf(PULUMI_CLI_MISSING !== undefined)("a real `pulumi up` interrupte
   it("SIGKILL of pulumi after a create was answered, before it saved the answer: the next up adopts that object instead of making a second", async () => {
     const s = await stack("cli-sigkill-answered");
     const answered: LookAlikes = { endpoints: 1, endpointStatus: "disabled", windowSeconds: 10 };
-    // The create's answer reaches the provider, which then PATCHes the status (create does not
-    // take it): the PATCH is held, and pulumi killed once it reached the service, so the CLI
-    // never saves the create's answer.
-    await control(emu(), "POST", "/faults", { method: "PATCH", path: "/webhooks/v1/endpoints/*", latency_ms: 30_000, count: 1 });
-    const ac = new AbortController();
-    const options: CliOptions = { ...s.options("up", answered), signal: ac.signal, abortWith: "SIGKILL" };
-    const up = runCli(options);
-    await until(async () => (await control<{ faults: unknown[] }>(emu(), "GET", "/faults")).faults.length === 0);
-    ac.abort();
-    const killed = await up;
-    expect(killed.ok).toBe(false);
-    expect(s.state().ids).toEqual([]);
-    expect(s.state().pending).toEqual(["creating"]);
-    await until(() => stackProcesses(options).length === 0);
-    const made = await s.endpoints();
-    expect(made).toHaveLength(1);
-    pulumiSync(options, ["cancel", "--yes", "--stack", "cli-sigkill-answered"]);
+    const made = await killedAfterTheAnswer(s, answered);
 
     const rerun = await runCli(s.options("up", answered));
     expect(rerun.ok, errorsOf(rerun)).toBe(true);
     await expectOnePerResource(s, answered);
     expect(s.state().ids).toEqual(made);
     const again = await runCli(s.options("up", answered));
+    expect(again.ok, errorsOf(again)).toBe(true);
+    expect(again.steps.filter((st) => st.op !== "same")).toEqual([]);
+  }, RUNS_TIMEOUT_MS);
+
+  it("the same, with the endpoint's description and maxAttempts edited before the rerun: it adopts that object and brings it to the declared values", async () => {
+    const s = await stack("cli-sigkill-answered-edited");
+    const answered: LookAlikes = { endpoints: 1, endpointStatus: "disabled", endpointDescription: "first", maxAttempts: 5, windowSeconds: 10 };
+    const made = await killedAfterTheAnswer(s, answered);
+
+    const edited: LookAlikes = { ...answered, endpointDescription: "edited", maxAttempts: 7 };
+    const rerun = await runCli(s.options("up", edited));
+    expect(rerun.ok, errorsOf(rerun)).toBe(true);
+    await expectOnePerResource(s, edited);
+    expect(s.state().ids).toEqual(made);
+    const [object] = (await call(emu(), "GET", `/webhooks/v1/endpoints?limit=200`, { key: s.keys.webhooks.admin })).body.data as Record<string, unknown>[];
+    expect(object).toMatchObject({ id: made[0], description: "edited", max_attempts: 7, status: "disabled" });
+    const again = await runCli(s.options("up", edited));
     expect(again.ok, errorsOf(again)).toBe(true);
     expect(again.steps.filter((st) => st.op !== "same")).toEqual([]);
   }, RUNS_TIMEOUT_MS);

@@ -36,36 +36,49 @@ describe("the create journal's answers", () => {
   it("an answer of a process the engine closed is held: no create adopts it", () => {
     dir = mkdtempSync(join(tmpdir(), "journal-"));
     file(`${GONE}-a.jsonl`, [...answered("e1", "ep_1"), { closed: 1 }]);
-    expect(new CreateJournal(dir).takeUnsaved(KIND, FP, CONNECTION)).toBeUndefined();
+    expect(new CreateJournal(dir).takeUnsaved(KIND, FP, CONNECTION)).toEqual([]);
   });
 
   it("an answer of a process that ended otherwise is unsaved: taken once, by the same fingerprint on its connection", () => {
     dir = mkdtempSync(join(tmpdir(), "journal-"));
     file(`${GONE}-a.jsonl`, answered("e1", "ep_1"));
     const journal = new CreateJournal(dir);
-    expect(journal.takeUnsaved(KIND, "another body", CONNECTION)).toBeUndefined();
-    expect(journal.takeUnsaved(KIND, FP, "another connection")).toBeUndefined();
+    expect(journal.takeUnsaved(KIND, "another body", CONNECTION)).toEqual([]);
+    expect(journal.takeUnsaved(KIND, FP, "another connection")).toEqual([]);
     expect(journal.unsavedCount(KIND, FP)).toBe(1);
-    expect(journal.takeUnsaved(KIND, FP, CONNECTION)).toMatchObject({ id: "ep_1", connection: CONNECTION, createdAt: "2026-11-25T00:00:00.000Z" });
-    expect(journal.takeUnsaved(KIND, FP, CONNECTION)).toBeUndefined();
+    expect(journal.takeUnsaved(KIND, FP, CONNECTION)).toMatchObject([{ id: "ep_1", connection: CONNECTION, createdAt: "2026-11-25T00:00:00.000Z" }]);
+    expect(journal.takeUnsaved(KIND, FP, CONNECTION)).toEqual([]);
+  });
+
+  it("an answer journaled with an identity is taken by a create of the same resource whatever its body, never by a look-alike of another", () => {
+    dir = mkdtempSync(join(tmpdir(), "journal-"));
+    const [sent, done] = answered("e1", "ep_1");
+    const [sent2, done2] = answered("e2", "ep_2");
+    file(`${GONE}-a.jsonl`, [{ ...sent, i: "resource A" }, { ...done, i: "resource A" }, { ...sent2, i: "resource A" }, { ...done2, i: "resource A" }]);
+    const journal = new CreateJournal(dir);
+    expect(journal.unsavedCount(KIND, FP, "resource B")).toBe(0);
+    expect(journal.takeUnsaved(KIND, FP, CONNECTION, "resource B")).toEqual([]);
+    expect(journal.unsavedCount(KIND, "an edited body", "resource A")).toBe(2);
+    // Both, for the create to judge (two still there: it fails naming them).
+    expect(journal.takeUnsaved(KIND, "an edited body", CONNECTION, "resource A").map((u) => u.id)).toEqual(["ep_1", "ep_2"]);
   });
 
   it("an engine naming the object settles it, for every later process", () => {
     dir = mkdtempSync(join(tmpdir(), "journal-"));
     file(`${GONE}-a.jsonl`, answered("e1", "ep_1"));
     new CreateJournal(dir).named(KIND, CONNECTION, "ep_1");
-    expect(new CreateJournal(dir).takeUnsaved(KIND, FP, CONNECTION)).toBeUndefined();
+    expect(new CreateJournal(dir).takeUnsaved(KIND, FP, CONNECTION)).toEqual([]);
   });
 
   it("the file that settled an answer stays while the answer's file does; both go once old and settled", () => {
     dir = mkdtempSync(join(tmpdir(), "journal-"));
     const answers = file(`${GONE}-a.jsonl`, answered("e1", "ep_1"));
     const settling = file(`${GONE + 1}-b.jsonl`, [{ h: `${answers}#answer:e1` }], 20);
-    expect(new CreateJournal(dir).takeUnsaved(KIND, FP, CONNECTION)).toBeUndefined();
+    expect(new CreateJournal(dir).takeUnsaved(KIND, FP, CONNECTION)).toEqual([]);
     expect(readdirSync(dir).sort()).toEqual([answers, settling]);
     // Both old: both go.
     file(answers, answered("e1", "ep_1"), 20);
-    expect(new CreateJournal(dir).takeUnsaved(KIND, FP, CONNECTION)).toBeUndefined();
+    expect(new CreateJournal(dir).takeUnsaved(KIND, FP, CONNECTION)).toEqual([]);
     expect(readdirSync(dir)).toEqual([]);
   });
 

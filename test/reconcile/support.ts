@@ -22,6 +22,9 @@ export interface LookAlikes {
   windowSeconds?: number;
   /** Every endpoint's declared status (create does not take it: a PATCH follows the create). */
   endpointStatus?: "enabled" | "disabled";
+  /** Every endpoint's declared description and maxAttempts (updatable: one PATCH changes them). */
+  endpointDescription?: string;
+  maxAttempts?: number;
   /** Declare the endpoints last first (the engine registers them in that order). */
   reverse?: boolean;
   /** The program ends only this long after it started (a stack output waits), so a run can be killed after its steps were saved. */
@@ -41,6 +44,8 @@ export interface ReconcileStack {
   killedUp(spec: LookAlikes, until: () => Promise<boolean>): Promise<void>;
   bins(): Promise<string[]>;
   endpoints(): Promise<string[]>;
+  /** The workspace's admin keys, to read what the service holds. */
+  keys: Keys;
   /** Ids of the svc resources in the state, and its pending operations. */
   state(): { ids: string[]; pending: string[] };
   cleanUp(): void;
@@ -59,6 +64,8 @@ export async function reconcileStack(emu: RunningEmulator, name: string): Promis
       "svc:inboxesUrl": emu.inboxesUrl,
       ...(spec.windowSeconds === undefined ? {} : { "svc:reconcileWindowSeconds": String(spec.windowSeconds) }),
       ...(spec.endpointStatus === undefined ? {} : { "reconcile:endpointStatus": spec.endpointStatus }),
+      ...(spec.endpointDescription === undefined ? {} : { "reconcile:description": spec.endpointDescription }),
+      ...(spec.maxAttempts === undefined ? {} : { "reconcile:maxAttempts": String(spec.maxAttempts) }),
       ...(spec.reverse ? { "reconcile:order": "reverse" } : {}),
       ...(spec.holdMs === undefined ? {} : { "reconcile:holdMs": String(spec.holdMs) }),
     },
@@ -85,6 +92,7 @@ export async function reconcileStack(emu: RunningEmulator, name: string): Promis
       }
       await exited;
     },
+    keys: ws,
     bins: () => list("/inboxes/v1/inboxes", ws.inboxes.admin),
     endpoints: () => list("/webhooks/v1/endpoints", ws.webhooks.admin),
     state() {
