@@ -285,7 +285,7 @@ export class CreateJournal {
     const own = this.file.slice(this.dir.length + 1);
     const sentLines: { ref: string; kind: string; fp: string; at: number }[] = [];
     /** Answers of gone processes that did not close: unsaved unless settled since. */
-    const unclosed: (Unsaved & { kind: string; fp: string; at: number })[] = [];
+    const unclosed: (Unsaved & { kind: string; at: number })[] = [];
     /** Values found by take-overs of gone processes that did not close: unsaved unless settled since. */
     const unclosedPriors: (UnsavedPrior & { key: string; at: number })[] = [];
     const answeredRefs = new Set<string>();
@@ -354,26 +354,8 @@ export class CreateJournal {
       list.push({ ref: e.ref, sentAt: e.at });
       loaded.interrupted.set(key, list);
     }
-    for (const a of unclosed.sort((x, y) => x.at - y.at)) {
-      if (loaded.settled.has(a.ref)) continue;
-      if (now - a.at > MAX_AGE_MS) {
-        loaded.settled.add(a.ref);
-        continue;
-      }
-      const list = loaded.unsaved.get(a.kind) ?? [];
-      list.push({ ref: a.ref, connection: a.connection, id: a.id, fingerprint: a.fp, ...(a.createdAt === undefined ? {} : { createdAt: a.createdAt }), ...(a.identity === undefined ? {} : { identity: a.identity }) });
-      loaded.unsaved.set(a.kind, list);
-    }
-    for (const p of unclosedPriors.sort((x, y) => x.at - y.at)) {
-      if (loaded.settled.has(p.ref)) continue;
-      if (now - p.at > MAX_AGE_MS) {
-        loaded.settled.add(p.ref);
-        continue;
-      }
-      const list = loaded.priors.get(p.key) ?? [];
-      list.push({ ref: p.ref, value: p.value });
-      loaded.priors.set(p.key, list);
-    }
+    groupOpen(loaded, unclosed, now, loaded.unsaved, (a) => a.kind, ({ kind: _kind, at: _at, ...unsaved }) => unsaved);
+    groupOpen(loaded, unclosedPriors, now, loaded.priors, (p) => p.key, (p) => ({ ref: p.ref, value: p.value }));
     for (const list of loaded.interrupted.values()) list.sort((a, b) => a.sentAt - b.sentAt);
     // Gone processes whose creates were all settled, a while ago: nothing to look for (a plugin killed by its engine never cleans up).
     for (const file of deletable(loaded, (f) => modifiedBefore(join(this.dir, f), now - SETTLED_KEPT_MS))) {
@@ -407,10 +389,24 @@ function deletable(loaded: Loaded, old: (file: string) => boolean): string[] {
   return [...going];
 }
 
+/** Entries still open (neither settled nor older than MAX_AGE_MS; expired ones are settled) into `into` by key, oldest first. */
+function groupOpen<E extends { ref: string; at: number }, T>(loaded: Loaded, entries: E[], now: number, into: Map<string, T[]>, key: (e: E) => string, value: (e: E) => T): void {
+  for (const e of entries.sort((x, y) => x.at - y.at)) {
+    if (loaded.settled.has(e.ref)) continue;
+    if (now - e.at > MAX_AGE_MS) {
+      loaded.settled.add(e.ref);
+      continue;
+    }
+    const list = into.get(key(e)) ?? [];
+    list.push(value(e));
+    into.set(key(e), list);
+  }
+}
+
 /** An answer line (`d` or `r` with an object) as an unsaved answer, when its process turns out not to have closed. */
-function unsavedCandidate(ref: string, line: Record<string, unknown>): (Unsaved & { kind: string; fp: string; at: number })[] {
+function unsavedCandidate(ref: string, line: Record<string, unknown>): (Unsaved & { kind: string; at: number })[] {
   if (typeof line.k !== "string" || typeof line.c !== "string" || typeof line.id !== "string" || typeof line.f !== "string" || typeof line.t !== "number") return [];
-  return [{ ref, kind: line.k, fp: line.f, fingerprint: line.f, at: line.t, connection: line.c, id: line.id, ...(typeof line.ca === "string" ? { createdAt: line.ca } : {}), ...(typeof line.i === "string" ? { identity: line.i } : {}) }];
+  return [{ ref, kind: line.k, fingerprint: line.f, at: line.t, connection: line.c, id: line.id, ...(typeof line.ca === "string" ? { createdAt: line.ca } : {}), ...(typeof line.i === "string" ? { identity: line.i } : {}) }];
 }
 
 /** Is an unsaved answer one to this create? By identity when both have one (the same resource, whatever its updatable values), else by fingerprint (the same body). */
