@@ -15,6 +15,14 @@ export function resourceProps<A extends object>(args: A, inputs: readonly (keyof
 }
 
 /**
+ * The resource's name in the program, for the kinds whose checks tell two resources of a
+ * program apart by it (`resourceName`); none after `get`. Set either way, so the output resolves.
+ */
+export function programName(name: string, opts: pulumi.CustomResourceOptions | undefined): string | undefined {
+  return opts?.id === undefined ? name : undefined;
+}
+
+/**
  * Two things only the program process knows, added to a resource's props:
  * - arguments the class does not declare (a misspelling in JavaScript, or TypeScript run
  *   without type-checking), passed on as given so that the provider's check names them
