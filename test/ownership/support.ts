@@ -16,6 +16,7 @@ import type { ResourceState } from "../engine/state";
 import { PROGRAM, writesDuring } from "../lifecycle/stack";
 import type { Workspace } from "../provider/support";
 import { control } from "../support/emulator";
+import type { CliOptions } from "../support/pulumi-cli";
 
 export { errorsOf } from "../lifecycle/stack";
 
@@ -36,7 +37,7 @@ export interface RunOptions {
   config?: Record<string, string>;
   /** Another create journal (a fresh CI machine); default the stack's own. */
   journal?: string;
-  verbOptions?: Partial<EngineOptions>;
+  verbOptions?: Partial<CliOptions>;
 }
 
 export interface OwnershipStack {
