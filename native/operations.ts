@@ -63,7 +63,8 @@ export async function configure(get: (key: string) => string | undefined): Promi
 /**
  * `name`: the resource's name in the program (its URN's last part). A kind that tells two
  * resources of one program apart at preview (a `resourceName` field: two QuotaRequests
- * for one quota) gets it as the TypeScript SDK gives it.
+ * for one quota, an adoption of an object another resource holds) gets it as the
+ * TypeScript SDK gives it.
  */
 export async function check(token: string, olds: Props, news: Props, secretNames: readonly string[], name?: string): Promise<{ inputs: Props; failures: Failure[] }> {
   const p = providerFor(kindOf(token));

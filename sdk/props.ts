@@ -15,6 +15,14 @@ export function resourceProps<A extends object>(resourceName: string, args: A, i
 }
 
 /**
+ * The resource's name in the program, for the kinds whose checks tell two resources of a
+ * program apart by it (`resourceName`); none after `get`. Set either way, so the output resolves.
+ */
+export function programName(name: string, opts: pulumi.CustomResourceOptions | undefined): string | undefined {
+  return opts?.id === undefined ? name : undefined;
+}
+
+/**
  * Three things only the program process knows, added to a resource's props:
  * - which resource this is (stack, project and name, as its URN says them): the
  *   dynamic provider's create is told no URN, and the create journal needs to know which

@@ -38,6 +38,8 @@ export interface EndpointInputs {
   drainTimeoutSeconds: Value<number>;
   /** Id of an existing endpoint to take over instead of creating one: create reads it and brings it to the declared state with PATCH/PUT. (Pulumi's `import` does not work for dynamic resources.) `secret` cannot be given together with it. */
   adoptId: Value<string>;
+  /** The resource's name in the program, set by the SDK: an adoption of an object another resource of the program holds fails naming it. */
+  resourceName: Value<string>;
   /** Names (never values) of the custom headers the program gave as plain, non-secret values. Every value is stored as a secret regardless; policy packs read this to flag credentials written in plaintext in the program. */
   plaintextHeaderNames: Value<Value<string>[]>;
   /** Connection profile: which workspace (address and key) to use. Omit for the stack's `svc:webhooksUrl` / `svc:webhooksApiKey` (or `SVC_WEBHOOKS_URL` / `SVC_WEBHOOKS_API_KEY`); a name picks `svc:profiles.<name>` (or `SVC_PROFILE_<NAME>_WEBHOOKS_URL` / `..._API_KEY`). Changing it REPLACES the endpoint. */
@@ -55,6 +57,8 @@ export interface EventTypeInputs {
   payloadSchema: Value<Record<string, Value<unknown>>>;
   /** Take over an entry of this name that already exists in this scope instead of failing the preview (409 `event_type_exists`): create reads it and replaces it only if its description or schema differ. (Pulumi's `import` does not work for dynamic resources.) Default false. */
   adoptExisting: Value<boolean>;
+  /** The resource's name in the program, set by the SDK: an adoption of an object another resource of the program holds fails naming it. */
+  resourceName: Value<string>;
   /** Connection profile (see `EndpointArgs.profile`). Changing it REPLACES the entry. */
   profile: Value<string>;
 }
@@ -107,6 +111,8 @@ export interface SourceInputs {
   status: Value<"enabled" | "disabled">;
   /** Id of an existing source to take over instead of creating one (read, then PATCH and rotate-secret as needed). */
   adoptId: Value<string>;
+  /** The resource's name in the program, set by the SDK: an adoption of an object another resource of the program holds fails naming it. */
+  resourceName: Value<string>;
   /** Connection profile (see `EndpointArgs.profile`). Changing it REPLACES the source. */
   profile: Value<string>;
 }
@@ -122,6 +128,8 @@ export interface OperationalEndpointInputs {
   description: Value<string>;
   /** Id of an existing operational endpoint to take over instead of creating one (its fields must match). */
   adoptId: Value<string>;
+  /** The resource's name in the program, set by the SDK: an adoption of an object another resource of the program holds fails naming it. */
+  resourceName: Value<string>;
   /** Connection profile (see `EndpointArgs.profile`). */
   profile: Value<string>;
 }
@@ -146,6 +154,8 @@ export interface InboxInputs {
   status: Value<"active" | "paused">;
   /** Id of an existing inbox to take over instead of creating one (`expiresInMinutes` cannot be given with it). */
   adoptId: Value<string>;
+  /** The resource's name in the program, set by the SDK: an adoption of an object another resource of the program holds fails naming it. */
+  resourceName: Value<string>;
   /** Connection profile: omit for `svc:inboxesUrl` / `svc:inboxesApiKey` (or `SVC_INBOXES_URL` / `SVC_INBOXES_API_KEY`); a name picks `svc:profiles.<name>`. Changing it REPLACES the inbox. */
   profile: Value<string>;
 }

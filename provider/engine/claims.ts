@@ -99,7 +99,12 @@ export class KindClaims {
   }
 }
 
-const registry = new WeakMap<SvcClient, Map<string, KindClaims>>();
+let registry = new WeakMap<SvcClient, Map<string, KindClaims>>();
+
+/** Forget every claim, as a new plugin process would (tests that play several operations in one process). */
+export function forgetClaims(): void {
+  registry = new WeakMap();
+}
 
 /** The claims of a kind on one connection (a client is one address and key). */
 export function claimsOf(client: SvcClient, kind: string): KindClaims {

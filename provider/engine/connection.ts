@@ -7,6 +7,7 @@
 import { SvcClient } from "../client";
 import { pluginConfigSource, resolveConnection, settingNames, type ConfigSource, type Connection, type Product } from "../config";
 import type { OperationContext, ResourceDefinition } from "./fields";
+import { forgetClaims } from "./claims";
 import { forgetStackRun } from "./stack-run";
 
 const clients = new Map<string, SvcClient>();
@@ -52,8 +53,9 @@ function newOperationContext(conn: Connection, product: Product, profile: string
   };
 }
 
-/** Forget cached reads and what the checks learnt of the stack (stack-run.ts), as a new plugin process would (tests). */
+/** Forget cached reads, what the checks learnt of the stack (stack-run.ts) and the ids held (claims.ts), as a new plugin process would (tests). */
 export function clearReadCache(): void {
   readCache.clear();
   forgetStackRun();
+  forgetClaims();
 }

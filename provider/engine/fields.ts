@@ -241,6 +241,8 @@ export interface FieldDiff {
 export interface AdoptionSpec {
   /** The id of the object to adopt, from the inputs, or undefined to create (e.g. a name in its scope when `adoptExisting`). */
   idFrom(inputs: Props): string | undefined;
+  /** The input that asks for adoption (errors name it), e.g. `adoptExisting`; default `adoptId`. */
+  input?: string;
   /** No such object: create it instead of failing. */
   createWhenMissing?: boolean;
   /** A createOnly field differs: delete the object and create it as declared instead of failing. */

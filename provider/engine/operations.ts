@@ -25,7 +25,8 @@ import { readFromListing } from "./list-cache";
 import { planUpdate } from "./plan";
 import { createReconciled, lateLookAlikesMessage } from "./reconcile";
 import { remoteCheckFailures } from "./remote-checks";
-import { containsUnknown } from "./unknown";
+import { objectKeepers } from "./stack-run";
+import { containsUnknown, UNKNOWN } from "./unknown";
 import { completeOutputs, createBody, fieldRoles, keptValues, rebuildInputs, remoteFields, writeOnlyAsRead } from "./values";
 
 /** Declared inputs (camelCase), as the program gives them. */
@@ -177,11 +178,16 @@ export function operationsFor(def: ResourceDefinition): Operations {
     return after === complete ? complete : completeOutputs(def, after);
   }
 
-  /** diff names the resource's id too; it needs no connection, so one that cannot be made is left for the operations. */
-  function holdNamedId(id: string, props: Props): void {
+  /**
+   * diff names the resource's id too; it needs no connection, so one that cannot be made is
+   * left for the operations. A diff that does not replace the object keeps it for this
+   * resource (stack-run.ts `objectKeepers`): no other resource's delete removes it, and no
+   * other resource of the program may adopt it.
+   */
+  function holdNamedId(id: string, olds: Props, news: Inputs, replaced: boolean): void {
     let ctx: OperationContext;
     try {
-      ctx = operationContext(def, profileOf(props));
+      ctx = operationContext(def, profileOf(olds));
     } catch {
       return; // check has said what is missing
     }
@@ -189,6 +195,29 @@ export function operationsFor(def: ResourceDefinition): Operations {
     if (def.singleton) return journalNamed(ctx.client, def.kind, id);
     // Not in the try: an id a create of this run adopted from an unsaved answer fails here, naming it.
     holdId(ctx.client, def.kind, id);
+    if (replaced) return;
+    const clash = objectKeepers.kept(ctx.client, def.kind, id, { olds, adopts: adoptionId(news) === id, name: nameOf(news) });
+    if (clash) throw twoResourcesOnOne(id, `${objectKeepers.named(clash.adopter)} declares adopting it (${adoptionInput} ${JSON.stringify(adoptionId(news) ?? id)})`);
+  }
+
+  /** The input that asks for adoption, as errors name it. */
+  const adoptionInput = def.adoption?.input ?? "adoptId";
+  const nameOf = (inputs: Props) => (typeof inputs.resourceName === "string" ? inputs.resourceName : undefined);
+
+  /** Invariant: one object, one resource (provider/README.md, "One object to one resource"). */
+  const twoResourcesOnOne = (id: string, why: string) =>
+    new Error(
+      `The ${def.noun} ${id} would be held by two resources of this stack: ${why}. Removing either later would delete it from the other. ` +
+        `Keep one: remove the other from the program, or move its state to the new name with an alias (\`aliases: [{ name: "<old name>" }]\`) instead of adopting, then run again.`,
+    );
+
+  /** A clash of the adoption these inputs declare with a resource that keeps or adopts the object, if any. */
+  function adoptionClash(client: OperationContext["client"], inputs: Inputs): string | undefined {
+    const id = adoptionId(inputs);
+    // Not known yet at preview (an output of another resource, whole or part of an event type's id): the update checks again.
+    if (id === undefined || id.includes(UNKNOWN)) return undefined;
+    const clash = objectKeepers.adopting(client, def.kind, id, nameOf(inputs));
+    return clash && twoResourcesOnOne(id, `${adoptionInput} asks for it, and ${clash}`).message;
   }
 
   const idOf = (response: Props) => (def.idOf ? def.idOf(response) : String(response[idField]));
@@ -203,6 +232,9 @@ export function operationsFor(def: ResourceDefinition): Operations {
     if (def.singleton) return takeOver(news);
     const adoptId = adoptionId(news);
     if (adoptId === undefined) return createNew(news);
+    // As at preview: an engine that applies while it is still diffing (no preview, `--skip-preview`) may diff the holder first.
+    const clash = adoptionClash(operationContext(def, profileOf(news)).client, news);
+    if (clash) throw new Error(clash);
     const adopted = await adopt(adoptId, news);
     // The object is this resource's now (claims.ts `adopted`): the delete of a resource that held it before must not remove it.
     claimsOf(operationContext(def, profileOf(news)).client, def.kind).adopted.add(adopted.id);
@@ -369,14 +401,18 @@ export function operationsFor(def: ResourceDefinition): Operations {
           failures.push({ property: "", reason: (err as Error).message });
         }
       }
+      if (ctx && failures.length === 0 && !def.singleton) {
+        const clash = adoptionClash(ctx.client, inputs);
+        if (clash) failures.push({ property: adoptionInput, reason: clash });
+      }
       if (ctx && failures.length === 0) failures.push(...(await remoteCheckFailures(def, inputs, ctx, olds)));
       return { inputs, failures };
     },
 
     diff({ id, olds, news }) {
-      holdNamedId(id, olds);
       const fields = diffFields(def, olds, news);
       const d = def.hooks?.adjustDiff ? def.hooks.adjustDiff(fields, olds, news, id) : fields;
+      holdNamedId(id, olds, news, d.replaces.length > 0);
       return { changes: d.changed.length > 0 || d.replaces.length > 0, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
     },
 
@@ -414,6 +450,12 @@ export function operationsFor(def: ResourceDefinition): Operations {
       const claims = claimsOf(ctx.client, def.kind);
       if (claims.adopted.has(id)) {
         note(`The ${def.noun} ${id} was not deleted: another resource of this run adopted it (e.g. renamed, with adoption). It stays, managed by that resource; this resource is removed from the state.`);
+        return;
+      }
+      // A resource removed from the program that held the object with the one that keeps it (a rename adopting it, over two runs).
+      const keeper = objectKeepers.keptFrom(ctx.client, def.kind, id, previous);
+      if (keeper) {
+        note(`The ${def.noun} ${id} was not deleted: ${objectKeepers.named(keeper.name)} of the program holds it (e.g. renamed, with adoption, over two runs). It stays, managed by that resource; this resource is removed from the state.`);
         return;
       }
       await deleteItem(ctx, previous);

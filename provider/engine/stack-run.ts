@@ -6,7 +6,10 @@
  * - `claimQuotas`: which resource of the program acts on which quota: two QuotaRequests
  *   asking for one (quota-request.ts), two QuotaLimits setting one (quota-limits.ts),
  *   each resource named by its name in the program;
- * - `replacedDeleteFirst`: event types that Diff replaces keeping their name (event-type.ts).
+ * - `replacedDeleteFirst`: event types that Diff replaces keeping their name (event-type.ts);
+ * - `objectKeepers`: which resource of the program keeps which object (a Diff that does not
+ *   replace it) and which declares adopting it (a Check with `adoptId`, `adoptExisting`):
+ *   one object, one resource, across runs (operations.ts).
  *
  * Why this is sound under the real engine (pulumi/pulumi, pkg/resource/deploy,
  * step_generator.go, read for v3.274):
@@ -29,8 +32,11 @@
  * journal (on disk, across processes on purpose), and the note that remote checks are
  * skipped (once per kind: a message, no result) depend on no call count either.
  */
+import { z } from "zod";
+import { canonicalJson } from "../../rules/event-schema";
 import { countedRegion } from "../../rules/quota";
 import type { SvcClient } from "../client";
+import type { FieldSpec } from "./fields";
 
 const forgetters: (() => void)[] = [];
 
@@ -101,4 +107,91 @@ forgetters.push(() => deleteFirst.clear());
 export const replacedDeleteFirst = {
   add: (key: string) => void deleteFirst.add(key),
   has: (key: string) => deleteFirst.has(key),
+};
+
+/** A resource of the program that keeps an object: its Diff named the object's id and did not replace it. */
+interface Keeper {
+  /** Its stored outputs (canonical JSON): the state entry the Diff was about. */
+  olds: string;
+  /** Its inputs declare adopting this very object (`adoptId` of it, `adoptExisting` of its name). */
+  adopts: boolean;
+  /** Its name in the program, when the kind is told it (`resourceName`). */
+  name?: string;
+}
+
+const keepers = perClient<string, Keeper[]>();
+const adopters = perClient<string, Set<string | undefined>>();
+const objectKey = (kind: string, id: string) => `${kind}\u0000${id}`;
+const named = (name: string | undefined) => (name === undefined ? "another resource of this stack" : `the resource \`${name}\``);
+
+/**
+ * One object, one resource, across runs. What the real engine guarantees
+ * (pulumi/pulumi pkg/resource/deploy/step_generator.go, read for v3.274 and 3.260):
+ * - A Diff of a provider of ours that names no replacement is followed by a replacement
+ *   of that resource in the same operation only when its state entry is pending
+ *   replacement (the object was deleted already) or carries init errors that its
+ *   `replaceOnChanges` covers; the engine's other replacements (`--replace`,
+ *   `replaceWith`, `deletedWith`, a replacement trigger, a changed provider) call no
+ *   Diff, and `replaceOnChanges` on changed keys needs the changed keys our Diffs never
+ *   return. So the delete of a replacement after such a Diff carries the state entry
+ *   that Diff had: the same outputs.
+ * - An untargeted resource (`--target`) gets no Check and no Diff; `destroy` and
+ *   `refresh` call no Diff; preview and update are two plugin processes.
+ * So a delete whose outputs are not those of the Diff that kept its id is another
+ * state entry: a resource no longer in the program that held the object too (a rename
+ * adopting its object, done over two runs with `--target`). Deleting it would take the
+ * object from the resource that keeps it.
+ */
+export const objectKeepers = {
+  /**
+   * A Diff kept `id`. Fails (naming it) when another resource of the program declared
+   * adopting that object while this one does not: two resources would hold it.
+   */
+  kept(client: SvcClient, kind: string, id: string, keeper: { olds: unknown; adopts: boolean; name?: string }): { adopter: string | undefined } | undefined {
+    const key = objectKey(kind, id);
+    const list = keepers(client).get(key) ?? [];
+    list.push({ olds: canonicalJson(keeper.olds), adopts: keeper.adopts, name: keeper.name });
+    keepers(client).set(key, list);
+    const declared = adopters(client).get(key);
+    return !keeper.adopts && declared !== undefined ? { adopter: [...declared][0] } : undefined;
+  },
+
+  /**
+   * A Check declares adopting `id`. The clash, if any: a resource of the program keeps
+   * that object without adopting it, or another one (told apart by name) adopts it too.
+   */
+  adopting(client: SvcClient, kind: string, id: string, name: string | undefined): string | undefined {
+    const key = objectKey(kind, id);
+    const holder = (keepers(client).get(key) ?? []).find((k) => !k.adopts);
+    if (holder) return `it is held by ${named(holder.name)}, which the program still declares`;
+    const declared = adopters(client).get(key) ?? new Set();
+    const twin = name === undefined ? undefined : [...declared].find((n) => n !== undefined && n !== name);
+    if (twin !== undefined) return `${named(twin)} declares adopting it too`;
+    adopters(client).set(key, declared.add(name));
+    return undefined;
+  },
+
+  /**
+   * The delete of `id` with these stored outputs: the resource of the program that keeps
+   * the object, when it is another state entry (other outputs), or one that adopts it
+   * (its own replacement, if any, adopts the object again).
+   */
+  keptFrom(client: SvcClient, kind: string, id: string, outputs: unknown): Keeper | undefined {
+    const olds = canonicalJson(outputs);
+    return (keepers(client).get(objectKey(kind, id)) ?? []).find((k) => k.adopts || k.olds !== olds);
+  },
+
+  named,
+};
+
+/**
+ * The resource's name in the program, which the SDK passes to kinds that can adopt an
+ * object: the errors of `objectKeepers` name the other resource with it. Check-only, so a
+ * state without it (an earlier release's) shows no change.
+ */
+export const RESOURCE_NAME_FIELD: FieldSpec = {
+  mode: "local",
+  input: z.string().min(1),
+  checkOnly: true,
+  description: "The resource's name in the program, set by the SDK: an adoption of an object another resource of the program holds fails naming it.",
 };

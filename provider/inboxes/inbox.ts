@@ -17,7 +17,7 @@ import { note } from "../engine/errors";
 import type { CheckFailure, OperationContext, Props, ResourceDefinition } from "../engine/fields";
 import { containsUnknown } from "../engine/unknown";
 import { readForCheck } from "../engine/remote-checks";
-import { planAllocation } from "../engine/stack-run";
+import { planAllocation, RESOURCE_NAME_FIELD } from "../engine/stack-run";
 
 /** `GET /v1/plan` (emulator/docs/inboxes.md). `null` limits are unlimited. */
 export interface InboxPlan {
@@ -104,6 +104,7 @@ export const inboxDefinition: ResourceDefinition = {
     transport: { mode: "createOnly", api: "transport", input: z.enum(INBOX_TRANSPORTS).meta({ title: "InboxTransport", description: "`email` gives an address; `http` a request bin with a slug and a URL." }), default: "email", description: "`email` (default) or `http`. Changing it REPLACES the inbox. Counts against the plan's addresses or bins." },
     status: { mode: "patch", api: "status", input: z.enum(INBOX_STATUSES).meta({ title: "InboxStatus", description: "`active` or `paused` (a paused inbox still receives)." }), whenOmitted: "unmanaged", onCreate: false, description: "`active` or `paused`. Omit to leave it to the service." },
     adoptId: { mode: "local", input: z.string().min(1), description: "Id of an existing inbox to take over instead of creating one (`expiresInMinutes` cannot be given with it)." },
+    resourceName: RESOURCE_NAME_FIELD,
     profile: { mode: "createOnly", input: z.string().min(1), description: "Connection profile: omit for `svc:inboxesUrl` / `svc:inboxesApiKey` (or `SVC_INBOXES_URL` / `SVC_INBOXES_API_KEY`); a name picks `svc:profiles.<name>`. Changing it REPLACES the inbox." },
     address: { mode: "output", api: "address", type: z.string().nullable(), description: "Email transport: the address (`<slug>@...`); null for a request bin." },
     slug: { mode: "output", api: "slug", type: z.string().nullable(), description: "The bin's slug (also set on an email inbox by some services)." },

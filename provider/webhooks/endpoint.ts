@@ -14,6 +14,7 @@ import { listOf, renamedObject, type ApplyContext, type PlannedCall, type Props,
 import { sameDeclaredFields } from "../engine/reconcile";
 import { otherProjectWithConfinedKey } from "./confined-key";
 import { maxAttemptsCeiling } from "./plan-ceilings";
+import { RESOURCE_NAME_FIELD } from "../engine/stack-run";
 
 /** Delivery states that keep an endpoint from being deleted (failed only while a retry is scheduled). */
 const PENDING_STATES = ["queued", "sending", "failed"] as const;
@@ -75,6 +76,7 @@ export const endpointDefinition: ResourceDefinition = {
     verify: { mode: "local", input: z.boolean(), default: false, description: "Verify the URL after create and after a URL change (`POST /verify`: a signed challenge the receiver must echo with a 2xx). When verification fails the endpoint is kept in the state, the update fails with the reason, and the next `pulumi up` retries it. Default false.", outputDescription: "Whether the provider verifies the URL after create and URL changes." },
     drainTimeoutSeconds: { mode: "local", input: z.number().int().min(0).max(3600), default: 0, description: "Seconds `pulumi destroy` waits for queued, sending or retrying deliveries before giving up (the service refuses to delete an endpoint with pending deliveries, and disables it instead). Default 0: fail at once with the count.", outputDescription: "Seconds destroy waits for pending deliveries." },
     adoptId: { mode: "local", input: z.string().min(1), description: "Id of an existing endpoint to take over instead of creating one: create reads it and brings it to the declared state with PATCH/PUT. (Pulumi's `import` does not work for dynamic resources.) `secret` cannot be given together with it.", outputDescription: "The id given to adopt an existing endpoint, or null." },
+    resourceName: RESOURCE_NAME_FIELD,
     // Computed by the SDK for policy packs: names of headers the program wrote in plaintext.
     plaintextHeaderNames: { mode: "local", input: z.array(z.string()), checkOnly: true, description: "Names (never values) of the custom headers the program gave as plain, non-secret values. Every value is stored as a secret regardless; policy packs read this to flag credentials written in plaintext in the program." },
     // Another profile is another workspace: the endpoint is created there instead.

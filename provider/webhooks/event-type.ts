@@ -19,7 +19,7 @@ import { containsUnknown } from "../engine/unknown";
 import { otherProjectWithConfinedKey, workspaceWideWithConfinedKey } from "./confined-key";
 import { readForCheck } from "../engine/remote-checks";
 import { interruptedCreatePending } from "../engine/reconcile";
-import { replacedDeleteFirst } from "../engine/stack-run";
+import { RESOURCE_NAME_FIELD, replacedDeleteFirst } from "../engine/stack-run";
 import { createBody } from "../engine/values";
 
 /* ---------- scopes and ids, shared with the policy resource ---------- */
@@ -112,6 +112,7 @@ export const eventTypeDefinition: ResourceDefinition = {
       description: "JSON Schema (draft 7) every published payload of the type must match. Local `$ref`s only; at most 64 KiB, depth 32, 1,000 members, 500 enum values, 100 safe patterns of at most 1,000 characters (checked at preview). Compared ignoring key order. Changing it REPLACES the entry (deleted first: the API has no update).",
     },
     adoptExisting: { mode: "local", input: z.boolean(), default: false, description: "Take over an entry of this name that already exists in this scope instead of failing the preview (409 `event_type_exists`): create reads it and replaces it only if its description or schema differ. (Pulumi's `import` does not work for dynamic resources.) Default false." },
+    resourceName: RESOURCE_NAME_FIELD,
     profile: { mode: "createOnly", input: z.string().min(1), description: "Connection profile (see `EndpointArgs.profile`). Changing it REPLACES the entry." },
     origin: { mode: "output", api: "origin", type: z.enum(["manual", "ingest", "lenient"]), description: "`manual` (registered by request), `ingest` or `lenient` (added by traffic)." },
     createdAt: { mode: "output", api: "created_at", type: z.string(), description: "ISO 8601 UTC." },
@@ -119,6 +120,7 @@ export const eventTypeDefinition: ResourceDefinition = {
   rules: (body) => [...eventTypeTextViolations(body), ...payloadSchemaViolations(body)],
   adoption: {
     idFrom: (inputs) => (inputs.adoptExisting === true ? eventTypeId(inputs.projectId, String(inputs.name)) : undefined),
+    input: "adoptExisting",
     createWhenMissing: true,
     replaceWhenDifferent: true,
   },

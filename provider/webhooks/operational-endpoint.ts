@@ -8,6 +8,7 @@ import { z } from "zod";
 import { OPERATIONAL_EVENT_TYPES, operationalEndpointViolations } from "../../rules/operational";
 import type { ResourceDefinition } from "../engine/fields";
 import { otherProjectWithConfinedKey } from "./confined-key";
+import { RESOURCE_NAME_FIELD } from "../engine/stack-run";
 
 /** The API drops duplicate names and keeps no meaningful order: compare as sets. */
 const sameNames = (a: unknown, b: unknown) =>
@@ -28,6 +29,7 @@ export const operationalEndpointDefinition: ResourceDefinition = {
     projectId: { mode: "createOnly", api: "project_id", input: z.string().min(1), whenOmitted: "unmanaged", outputType: z.string().nullable(), description: "The project whose operational events it receives. Omit for the workspace's default project." },
     description: { mode: "createOnly", api: "description", input: z.string().max(1024), description: "Free text, at most 1024 characters." },
     adoptId: { mode: "local", input: z.string().min(1), description: "Id of an existing operational endpoint to take over instead of creating one (its fields must match)." },
+    resourceName: RESOURCE_NAME_FIELD,
     profile: { mode: "createOnly", input: z.string().min(1), description: "Connection profile (see `EndpointArgs.profile`)." },
     createdAt: { mode: "output", api: "created_at", type: z.string(), description: "ISO 8601 UTC." },
   },

@@ -14,6 +14,7 @@ import { writtenUnseen } from "../engine/values";
 import { containsUnknown } from "../engine/unknown";
 import { otherProjectWithConfinedKey } from "./confined-key";
 import { planHasFeature, readWorkspace } from "./plan-ceilings";
+import { RESOURCE_NAME_FIELD } from "../engine/stack-run";
 
 const text = z.string().max(255);
 
@@ -84,6 +85,7 @@ export const sourceDefinition: ResourceDefinition = {
     brokerQueues: { mode: "patch", api: "broker_queues", input: z.string(), type: z.enum(BROKER_QUEUE_KINDS).meta({ title: "BrokerQueueKind" }), description: "`broker` sources: the kind of queue, `transient`, `durable` or `quorum`." },
     status: { mode: "patch", api: "status", input: z.enum(["enabled", "disabled"]), whenOmitted: "unmanaged", onCreate: false, description: "`enabled` or `disabled` (a disabled source answers 404 on ingest). Omit to leave it to the service." },
     adoptId: { mode: "local", input: z.string().min(1), description: "Id of an existing source to take over instead of creating one (read, then PATCH and rotate-secret as needed)." },
+    resourceName: RESOURCE_NAME_FIELD,
     profile: { mode: "createOnly", input: z.string().min(1), description: "Connection profile (see `EndpointArgs.profile`). Changing it REPLACES the source." },
     ingestUrl: { mode: "output", api: "ingest_url", type: z.string(), description: "Where the provider sends its webhooks (`POST /v1/ingest/{id}`)." },
     createdAt: { mode: "output", api: "created_at", type: z.string(), description: "ISO 8601 UTC." },

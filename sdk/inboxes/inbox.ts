@@ -8,7 +8,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as dynamic from "@pulumi/pulumi/dynamic";
-import { resourceProps } from "../props";
+import { programName, resourceProps } from "../props";
 import { providerShim } from "../shim";
 import { moduleAndType, TYPE_TOKENS } from "../tokens";
 
@@ -80,11 +80,14 @@ export class Inbox extends dynamic.Resource {
   declare readonly createdAt: pulumi.Output<string>;
   declare readonly adoptId: pulumi.Output<string | null>;
   declare readonly profile: pulumi.Output<string | null>;
+  /** The resource's name in the program, set by the SDK: an adoption of an object another resource of the program holds fails naming it. */
+  declare readonly resourceName: pulumi.Output<string | null>;
 
   constructor(name: string, args: InboxArgs = {}, opts?: pulumi.CustomResourceOptions) {
     const { module, type } = moduleAndType(KIND);
     const inputs = ["label", "phrase", "expiresInMinutes", "transport", "status", "adoptId", "profile"] as const;
     const props = resourceProps(name, args, inputs, ["address", "slug", "url", "expiresAt", "createdAt"]);
+    props.resourceName = programName(name, opts);
     super(providerShim(KIND), name, props, opts, module, type);
   }
 }

@@ -7,7 +7,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as dynamic from "@pulumi/pulumi/dynamic";
-import { resourceProps } from "../props";
+import { programName, resourceProps } from "../props";
 import { providerShim } from "../shim";
 import { moduleAndType, TYPE_TOKENS } from "../tokens";
 
@@ -68,7 +68,7 @@ export class QuotaLimits extends dynamic.Resource {
     const props = resourceProps(name, args, ["service", "projectId", "region", "limits", "profile"], ["limitsBefore"]);
     // The preview tells two QuotaLimits of one program setting the same quota apart by
     // their names. Present either way, so the output resolves (null after `get`).
-    props.resourceName = opts?.id === undefined ? name : undefined;
+    props.resourceName = programName(name, opts);
     super(providerShim(KIND), name, props, opts, module, type);
   }
 }

@@ -12,7 +12,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as dynamic from "@pulumi/pulumi/dynamic";
-import { resourceProps } from "../props";
+import { programName, resourceProps } from "../props";
 import { providerShim } from "../shim";
 import { moduleAndType, TYPE_TOKENS } from "../tokens";
 
@@ -103,7 +103,7 @@ export class QuotaRequest extends dynamic.Resource {
     const props = resourceProps(name, args, inputs, ["state", "adminMessage", "decidedAt", "requestedBy", "createdAt", "updatedAt"]);
     // The preview tells two requests of one program for the same quota apart by their names.
     // Present either way, so the output resolves (null after `get`).
-    props.resourceName = opts?.id === undefined ? name : undefined;
+    props.resourceName = programName(name, opts);
     super(providerShim(KIND), name, props, opts, module, type);
   }
 }

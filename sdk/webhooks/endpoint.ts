@@ -13,7 +13,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as dynamic from "@pulumi/pulumi/dynamic";
 import { PROTOTYPE_KEY_NAMES, prototypeKeyHeaderMessage } from "../../rules/endpoint";
-import { withProgramArgs } from "../props";
+import { programName, withProgramArgs } from "../props";
 import { providerShim } from "../shim";
 import { moduleAndType, TYPE_TOKENS } from "../tokens";
 
@@ -169,6 +169,8 @@ export class Endpoint extends dynamic.Resource {
   declare readonly adoptId: pulumi.Output<string | null>;
   /** The connection profile used (null: the default one). */
   declare readonly profile: pulumi.Output<string | null>;
+  /** The resource's name in the program, set by the SDK: an adoption of an object another resource of the program holds fails naming it. */
+  declare readonly resourceName: pulumi.Output<string | null>;
   /**
    * Names (never values) of the custom headers the program gave as plain, non-secret
    * values. Every value is stored as a secret regardless; policy packs read this to
@@ -196,6 +198,7 @@ export class Endpoint extends dynamic.Resource {
       drainTimeoutSeconds: args.drainTimeoutSeconds,
       adoptId: args.adoptId,
       profile: args.profile,
+      resourceName: programName(name, opts),
       plaintextHeaderNames: customHeaders === undefined ? undefined : namesGivenInPlaintext(customHeaders),
       // Outputs must be present (undefined) for the SDK to resolve them (pulumi/pulumi#2931).
       signingSecret: undefined,

@@ -9,7 +9,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as dynamic from "@pulumi/pulumi/dynamic";
-import { resourceProps } from "../props";
+import { programName, resourceProps } from "../props";
 import { providerShim } from "../shim";
 import { moduleAndType, TYPE_TOKENS } from "../tokens";
 
@@ -66,10 +66,13 @@ export class EventType extends dynamic.Resource {
   declare readonly createdAt: pulumi.Output<string>;
   declare readonly adoptExisting: pulumi.Output<boolean>;
   declare readonly profile: pulumi.Output<string | null>;
+  /** The resource's name in the program, set by the SDK: an adoption of an object another resource of the program holds fails naming it. */
+  declare readonly resourceName: pulumi.Output<string | null>;
 
   constructor(name: string, args: EventTypeArgs, opts?: pulumi.CustomResourceOptions) {
     const { module, type } = moduleAndType(KIND);
     const props = resourceProps(name, args, ["name", "description", "projectId", "payloadSchema", "adoptExisting", "profile"], ["origin", "createdAt"]);
+    props.resourceName = programName(name, opts);
     super(providerShim(KIND), name, props, opts, module, type);
   }
 }

@@ -11,7 +11,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as dynamic from "@pulumi/pulumi/dynamic";
-import { resourceProps } from "../props";
+import { programName, resourceProps } from "../props";
 import { providerShim } from "../shim";
 import { moduleAndType, TYPE_TOKENS } from "../tokens";
 
@@ -50,10 +50,13 @@ export class OperationalEndpoint extends dynamic.Resource {
   declare readonly createdAt: pulumi.Output<string>;
   declare readonly adoptId: pulumi.Output<string | null>;
   declare readonly profile: pulumi.Output<string | null>;
+  /** The resource's name in the program, set by the SDK: an adoption of an object another resource of the program holds fails naming it. */
+  declare readonly resourceName: pulumi.Output<string | null>;
 
   constructor(name: string, args: OperationalEndpointArgs, opts?: pulumi.CustomResourceOptions) {
     const { module, type } = moduleAndType(KIND);
     const props = resourceProps(name, args, ["url", "eventTypes", "projectId", "description", "adoptId", "profile"], ["createdAt"]);
+    props.resourceName = programName(name, opts);
     super(providerShim(KIND), name, props, opts, module, type);
   }
 }

@@ -10,7 +10,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as dynamic from "@pulumi/pulumi/dynamic";
-import { resourceProps } from "../props";
+import { programName, resourceProps } from "../props";
 import { providerShim } from "../shim";
 import { moduleAndType, TYPE_TOKENS } from "../tokens";
 
@@ -111,10 +111,13 @@ export class Source extends dynamic.Resource {
   declare readonly updatedAt: pulumi.Output<string>;
   declare readonly adoptId: pulumi.Output<string | null>;
   declare readonly profile: pulumi.Output<string | null>;
+  /** The resource's name in the program, set by the SDK: an adoption of an object another resource of the program holds fails naming it. */
+  declare readonly resourceName: pulumi.Output<string | null>;
 
   constructor(name: string, args: SourceArgs, opts?: pulumi.CustomResourceOptions) {
     const { module, type } = moduleAndType(KIND);
     const props = resourceProps(name, args, SOURCE_INPUTS, ["generatedSecret", "ingestUrl", "createdAt", "updatedAt"]);
+    props.resourceName = programName(name, opts);
     props.secret = args.secret === undefined ? undefined : pulumi.secret(args.secret);
     const secretOutputs = ["secret", "generatedSecret"];
     super(providerShim(KIND), name, props, { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secretOutputs] }, module, type);

@@ -11,12 +11,12 @@ import { join } from "node:path";
 import { afterEach } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import type { EngineOptions, EngineResult } from "../engine/engine";
-import type { CliOptions } from "../support/pulumi-cli";
 import { cliRunner } from "../engine/runner";
 import type { ResourceState } from "../engine/state";
 import { PROGRAM, writesDuring } from "../lifecycle/stack";
 import type { Workspace } from "../provider/support";
 import { control } from "../support/emulator";
+import type { CliOptions } from "../support/pulumi-cli";
 
 export { errorsOf } from "../lifecycle/stack";
 

@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { closeSharedDispatcher, SvcClient } from "../../provider";
-import { makeResourceProvider } from "../../provider/engine/resource-provider";
+import { clearReadCache, makeResourceProvider } from "../../provider/engine/resource-provider";
 import type { Props, ResourceDefinition } from "../../provider/engine/fields";
 import { inboxDefinition } from "../../provider/inboxes/inbox";
 import { quotaLimitsDefinition } from "../../provider/infra/quota-limits";
@@ -109,6 +109,8 @@ describe("engine: new hooks", () => {
     { name: "409 the hook rethrows", status: 409, reason: "busy", outcome: "rejects" },
   ])("delete: $name", async ({ status, reason, outcome }) => {
     answer = () => ({ status, body: status >= 400 ? { error: { code: status === 404 ? "not_found" : "conflict", message: "x", request_id: "r", details: { reason } } } : undefined });
+    // Each case is an operation of its own (a plugin process): the diffs of g1 above were other operations'.
+    clearReadCache();
     const deleting = gadgets.delete!("g1", {});
     if (outcome === "resolves") await expect(deleting).resolves.toBeUndefined();
     else await expect(deleting).rejects.toMatchObject({ status: 409 });

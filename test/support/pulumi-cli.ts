@@ -122,6 +122,8 @@ export interface CliOptions extends EngineOptions {
    * process group of its own, so what they do afterwards is theirs (see `stackProcesses`).
    */
   abortWith?: "SIGINT" | "SIGKILL";
+  /** `--target`: the URNs the run acts on alone (the others are left as the state has them). */
+  targets?: string[];
 }
 
 /** One `pulumi preview|up|refresh|destroy` of the stack, as the stand-in's runEngine. */
@@ -133,6 +135,7 @@ export async function runCli(opts: CliOptions): Promise<EngineResult> {
   const args = [opts.verb, "--stack", opts.stack, "--config-file", p.configFile, "--event-log", p.eventLog, "--non-interactive", "--color", "never"];
   if (opts.verb !== "preview") args.push("--yes");
   if (opts.parallel !== undefined) args.push("--parallel", String(opts.parallel));
+  for (const urn of opts.targets ?? []) args.push("--target", urn);
   // up, refresh and destroy preview first unless told not to (the stand-in's refresh and destroy never do).
   if (opts.verb !== "preview" && opts.skipPreview) args.push("--skip-preview");
   if (opts.verb === "up" && opts.refresh) args.push("--refresh");
