@@ -52,6 +52,8 @@ export interface DiffRequest {
 }
 export interface DiffResponse {
   changes: boolean;
+  /** The fields that changed, those replacing included (the native front end's detailed diff; the dynamic one has no place for it). */
+  diffs: string[];
   replaces: string[];
   deleteBeforeReplace: boolean;
 }
@@ -354,7 +356,8 @@ export function operationsFor(def: ResourceDefinition): Operations {
       if (!def.singleton) holdNamedId(id, olds);
       const fields = diffFields(def, olds, news);
       const d = def.hooks?.adjustDiff ? def.hooks.adjustDiff(fields, olds, news, id) : fields;
-      return { changes: d.changed.length > 0 || d.replaces.length > 0, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
+      const diffs = [...new Set([...d.changed, ...d.replaces])];
+      return { changes: diffs.length > 0, diffs, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
     },
 
     create,
