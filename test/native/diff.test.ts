@@ -14,22 +14,19 @@ const emu = useEmulator();
 
 /** An endpoint with several fields (a secret header among them); `options` as YAML resource options. */
 const program = (description: string, options = "") => `
-config:
-  token:
-    type: string
-    secret: true
 resources:
   orders:
     type: svc:webhooks:Endpoint
     properties:
-      url: https://hooks.example.com/orders
       description: ${description}
+      url: https://hooks.example.com/orders
+      customHeaders: { Authorization: "\${token}" }
+      subscriptions: [{ eventType: order.* }]
       maxAttempts: 5
-      subscriptions:
-        - eventType: order.*
-      customHeaders:
-        Authorization: \${token}
-${options}`;
+${options}
+config:
+  token: { type: string, secret: true }
+`;
 
 /** The property names a `pulumi preview --diff` shows as added, deleted or changed (`~ description: ...`). */
 const shownProperties = (output: string) => [...output.matchAll(/^\s+[-+~]{1,2}\s*([A-Za-z][\w]*): /gm)].map((m) => m[1]!);
