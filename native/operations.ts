@@ -9,14 +9,25 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type * as Provider from "../provider";
+import type * as Errors from "../provider/engine/errors";
 
 let loaded: typeof Provider | undefined;
+let warningSink: ((message: string) => void) | undefined;
 /**
  * The provider package, loaded on first use (zod, undici and every definition: most of
  * the plugin's start-up time), so the port line is not kept waiting for it.
  */
 function provider(): typeof Provider {
-  return (loaded ??= require("../provider") as typeof Provider);
+  if (!loaded) {
+    loaded = require("../provider") as typeof Provider;
+    if (warningSink) (require("../provider/engine/errors") as typeof Errors).setNoteSink(warningSink);
+  }
+  return loaded;
+}
+
+/** Where the provider's warnings go once it is loaded (call before the first operation): the engine's log, not stderr. */
+export function sendWarningsTo(sink: (message: string) => void): void {
+  warningSink = sink;
 }
 
 /** Load the provider now, off the start-up path (after the port line), so the first call does not wait for it. */
@@ -73,9 +84,11 @@ export async function check(token: string, olds: Props, news: Props, secretNames
   return { inputs: plain(result.inputs as Props), failures: [...(result.failures ?? [])] };
 }
 
-export async function diff(token: string, id: string, olds: Props, news: Props, secretNames: readonly string[]): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }> {
-  const d = await providerFor(kindOf(token)).diff!(id, olds, withSecretNames(news, secretNames));
-  return { changes: d.changes ?? false, replaces: [...(d.replaces ?? [])], deleteBeforeReplace: d.deleteBeforeReplace ?? false };
+/** `diffs`: the fields that changed (those in `replaces` too), which the typed operations name beside the dynamic front end's answer. */
+export async function diff(token: string, id: string, olds: Props, news: Props, secretNames: readonly string[]): Promise<{ changes: boolean; diffs: string[]; replaces: string[]; deleteBeforeReplace: boolean }> {
+  const d = (await providerFor(kindOf(token)).diff!(id, olds, withSecretNames(news, secretNames))) as pulumi.dynamic.DiffResult & { diffs?: string[] };
+  const replaces = [...(d.replaces ?? [])];
+  return { changes: d.changes ?? false, diffs: [...new Set([...(d.diffs ?? []), ...replaces])], replaces, deleteBeforeReplace: d.deleteBeforeReplace ?? false };
 }
 
 /** `urn`: the resource's URN, which tells the create journal which resource the create is for (the SDK sets the same key). */

@@ -5,6 +5,7 @@
  * inputs: pulumi#10915). Every resource operation goes to operations.ts; values cross
  * through values.ts.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
@@ -27,10 +28,11 @@ interface SchemaResource {
 }
 
 /** schema.json as shipped beside package.json (`npm run schema` writes it from the definitions). */
-function loadSchema(): { text: string; resources: Record<string, SchemaResource> } {
+function loadSchema(): { text: string; resources: Record<string, SchemaResource>; provider: SchemaResource } {
   if (!PACKAGE_ROOT) throw new Error("pulumi-resource-svc cannot find its package directory (package.json of pulumi-svc)");
   const text = fs.readFileSync(path.join(PACKAGE_ROOT, "schema.json"), "utf8");
-  return { text, resources: (JSON.parse(text) as { resources: Record<string, SchemaResource> }).resources };
+  const parsed = JSON.parse(text) as { resources: Record<string, SchemaResource>; provider: SchemaResource };
+  return { text, resources: parsed.resources, provider: parsed.provider };
 }
 
 const secretIn = (props: Record<string, { secret?: boolean }> | undefined) => Object.entries(props ?? {}).filter(([, p]) => p.secret).map(([n]) => n);
@@ -68,8 +70,9 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
   const secretInputs = (token: string, inputSecrets: readonly string[]) => [...secretIn(schema.resources[token]?.inputProperties), ...inputSecrets];
   const engine = engineAddress ? new enginerpc.EngineClient(engineAddress, grpc.credentials.createInsecure()) : undefined;
 
+  /** A warning the CLI shows, on the resource `urn` ("" for none): through the engine's Log service, or stderr without an engine. */
   function warn(urn: string, message: string): Promise<void> {
-    if (!engine) return Promise.resolve();
+    if (!engine) return Promise.resolve(void process.stderr.write(`warning: ${message}\n`));
     const req = new engineproto.LogRequest();
     req.setSeverity(engineproto.LogSeverity.WARNING);
     req.setUrn(urn);
@@ -77,12 +80,23 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
     return new Promise((resolve) => engine.log(req, () => resolve()));
   }
 
+  // The provider's warnings (stderr, which the CLI shows only at -v=9) go to the engine's log, on the resource of
+  // the call that raised them; the call answers once they are delivered, so none is lost at the run's end.
+  const calls = new AsyncLocalStorage<{ urn: string; pending: Promise<void>[] }>();
+  ops.sendWarningsTo((message) => {
+    const call = calls.getStore();
+    const sent = warn(call?.urn ?? "", message);
+    call?.pending.push(sent);
+  });
+
   /** One unary handler: the answer, or the error as the engine reads it. */
   function unary<Req, Res>(handle: (req: Req) => Promise<Res>, secretOf: (req: Req) => Iterable<string> = () => []): grpc.handleUnaryCall<Req, Res> {
     return (call, callback) => {
-      handle(call.request).then(
-        (res) => callback(null, res),
-        (err: unknown) => callback(toGrpcError(err, secretOf(call.request))),
+      const context = { urn: (call.request as { getUrn?(): string }).getUrn?.() ?? "", pending: [] as Promise<void>[] };
+      const logged = () => Promise.all(context.pending);
+      calls.run(context, () => handle(call.request)).then(
+        (res) => logged().then(() => callback(null, res)),
+        (err: unknown) => logged().then(() => callback(toGrpcError(err, secretOf(call.request)))),
       );
     };
   }
@@ -101,7 +115,7 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
     }),
 
     checkConfig: unary(async (req: provproto.CheckRequest) => {
-      const { props } = unwrap(req.getNews());
+      const { props, secretNames } = unwrap(req.getNews());
       const source = configSource(props);
       const reasons = new Set<string>();
       // A setting that cannot be read fails the preview here; a missing one fails only the resources that need it.
@@ -112,7 +126,9 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
           if (err instanceof InvalidSettingError || (err as Error).message.includes("svc:profiles")) reasons.add((err as Error).message);
         }
       }
-      const res = new provproto.CheckResponse().setInputs(req.getNews());
+      // The keys the schema marks secret (API keys, profiles) go back as secrets even when the stack's config holds
+      // them in plaintext (set without --secret), so the provider's state never does.
+      const res = new provproto.CheckResponse().setInputs(wrap(props, [...secretIn(schema.provider.inputProperties), ...secretNames]));
       res.setFailuresList([...reasons].map((reason) => new provproto.CheckFailure().setReason(reason)));
       return res;
     }),
@@ -144,6 +160,11 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
       const res = new provproto.DiffResponse().setChanges(d.changes ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
       res.setReplacesList(d.replaces);
       res.setDeletebeforereplace(d.deleteBeforeReplace);
+      // The provider's own field diff, detailed: without it the engine compares the stored outputs with the
+      // new inputs itself (listing every output-only key as a change) and ignores replaceOnChanges.
+      res.setDiffsList(d.diffs).setHasdetaileddiff(true);
+      const oldInputs = unwrap(req.getOldInputs()).props;
+      for (const key of d.diffs) res.getDetaileddiffMap().set(key, propertyDiff(olds.props[key], news.props[key], d.replaces.includes(key), key in news.props || key in oldInputs));
       return res;
     }),
     create: unary(async (req: provproto.CreateRequest) => {
@@ -192,6 +213,15 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
       return new emptyproto.Empty();
     }),
   } as Partial<provrpc.IResourceProviderServer> as provrpc.IResourceProviderServer;
+}
+
+const absent = (v: unknown) => v === undefined || v === null;
+
+/** One changed field as the engine shows it: added, deleted or updated (replacing or not), by its old and new values. */
+function propertyDiff(old: unknown, now: unknown, replaces: boolean, inputDiff: boolean): provproto.PropertyDiff {
+  const K = provproto.PropertyDiff.Kind;
+  const kind = absent(old) && !absent(now) ? (replaces ? K.ADD_REPLACE : K.ADD) : absent(now) && !absent(old) ? (replaces ? K.DELETE_REPLACE : K.DELETE) : replaces ? K.UPDATE_REPLACE : K.UPDATE;
+  return new provproto.PropertyDiff().setKind(kind).setInputdiff(inputDiff);
 }
 
 /** The provider's view of the stack config: each `svc:` key as text, as the dynamic front end's configure() gives it. */

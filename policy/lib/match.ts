@@ -1,11 +1,13 @@
 /**
  * Matching resources by type token, with the inputs typed per resource kind.
  *
- * Every pulumi-svc resource is a dynamic resource, so the engine's type is the
- * token from sdk/tokens.ts (`pulumi-nodejs:dynamic/svc/webhooks:Endpoint`). Matching
- * on tokens rather than on SDK classes (`validateResourceOfType(Endpoint, ...)`)
- * keeps the pack independent of sdk/: it needs neither the classes nor their
- * dependencies at load time, and a token is what the engine sends anyway.
+ * A pulumi-svc resource has one of two tokens: a dynamic resource of the TypeScript
+ * SDK the token from sdk/tokens.ts (`pulumi-nodejs:dynamic/svc/webhooks:Endpoint`), a
+ * resource of the native provider (`pulumi-resource-svc`: YAML and the other languages)
+ * `svc:webhooks:Endpoint`. Matching on tokens rather than on SDK classes
+ * (`validateResourceOfType(Endpoint, ...)`) keeps the pack independent of sdk/: it
+ * needs neither the classes nor their dependencies at load time, and a token is what
+ * the engine sends anyway.
  */
 import type {
   ReportViolation,
@@ -21,9 +23,12 @@ import { plain, rawCopy } from "./props";
 import { redactingReport, secretValuesOf } from "./redact";
 import { stackOfUrn } from "./stacks";
 
-const KIND_BY_TOKEN: ReadonlyMap<string, ResourceKind> = new Map(RESOURCE_KINDS.map((k) => [TYPE_TOKENS[k], k]));
+/** The native provider's token of a kind: `svc:webhooks:Endpoint`. */
+export const nativeToken = (kind: ResourceKind): string => `svc:${kind}`;
 
-/** The pulumi-svc kind of an engine type token, or undefined for anything else. */
+const KIND_BY_TOKEN: ReadonlyMap<string, ResourceKind> = new Map(RESOURCE_KINDS.flatMap((k) => [[TYPE_TOKENS[k], k] as const, [nativeToken(k), k] as const]));
+
+/** The pulumi-svc kind of an engine type token (dynamic or native), or undefined for anything else. */
 export function kindOf(type: string): ResourceKind | undefined {
   return KIND_BY_TOKEN.get(type);
 }
@@ -44,28 +49,19 @@ function contextOf<K extends ResourceKind>(kinds: readonly K[], args: ResourceVa
   return { kind, name: args.name, urn: args.urn, stack: stackOfUrn(args.urn), args };
 }
 
-/**
- * When a policy applies to a single kind, tag the function with its token the way
- * `validateResourceOfType` does, so the analyzer server skips other types and
- * reports the policy as not applicable to them.
- */
-function tagSingleKind<F extends object>(fn: F, kinds: readonly ResourceKind[]): F {
-  if (kinds.length === 1) Object.assign(fn, { __pulumiType: TYPE_TOKENS[kinds[0]!] });
-  return fn;
-}
-
 /** A resource validation for the given kinds; `inputs` is a plain copy (unknowns as `UNKNOWN`, secrets revealed). */
 export function validateKinds<K extends ResourceKind>(
   kinds: readonly K[],
   validate: (inputs: InputsOf<K>, ctx: ResourceContext<K>, report: ReportViolation) => void,
 ): ResourceValidation {
-  const fn: ResourceValidation = (args, report) => {
+  // Untagged (no `__pulumiType`, as `validateResourceOfType` sets): the analyzer would then skip every other
+  // type, and a kind has two tokens. A resource of another kind passes through here unjudged.
+  return (args, report) => {
     const ctx = contextOf(kinds, args);
     if (!ctx) return;
     const inputs = plain(args.props);
     validate(inputs as InputsOf<K>, ctx, redactingReport(report, secretValuesOf(ctx.kind, inputs)));
   };
-  return tagSingleKind(fn, kinds);
 }
 
 /**
@@ -77,11 +73,11 @@ export function remediateKinds<K extends ResourceKind>(
   kinds: readonly K[],
   remediate: (raw: Record<string, unknown>, inputs: InputsOf<K>, ctx: ResourceContext<K>) => Record<string, unknown> | undefined,
 ): ResourceRemediation {
-  const fn: ResourceRemediation = (args) => {
+  // Untagged, as validateKinds says.
+  return (args) => {
     const ctx = contextOf(kinds, args);
     return ctx ? remediate(rawCopy(args.props), plain(args.props) as InputsOf<K>, ctx) : undefined;
   };
-  return tagSingleKind(fn, kinds);
 }
 
 /** A resource of the stack as a stack policy sees it (its outputs, read like inputs). */

@@ -110,11 +110,18 @@ export function missingPathMessage(def: Pick<ResourceDefinition, "product">, err
   );
 }
 
+let noteSink = (message: string): void => void process.stderr.write(`warning: ${message}\n`);
+
 /**
- * A warning for the person running Pulumi (why a preview replaces, why a resource
- * left the state without a DELETE). The dynamic-provider plugin has no engine log
- * connection; its stderr is what the CLI shows as the provider's output.
+ * Where warnings go, for a front end that has the engine's Log service (the native plugin):
+ * the dynamic-provider plugin has no engine log connection, so by default they go to
+ * stderr, which the CLI shows as the provider's output.
  */
+export function setNoteSink(sink: (message: string) => void): void {
+  noteSink = sink;
+}
+
+/** A warning for the person running Pulumi (why a preview replaces, why a resource left the state without a DELETE). */
 export function note(message: string): void {
-  process.stderr.write(`warning: ${redactCurrent(message)}\n`);
+  noteSink(redactCurrent(message));
 }

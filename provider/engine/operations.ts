@@ -54,6 +54,8 @@ export interface DiffRequest {
 }
 export interface DiffResponse {
   changes: boolean;
+  /** The fields that changed, those replacing included (the native front end's detailed diff; the dynamic one has no place for it). */
+  diffs: string[];
   replaces: string[];
   deleteBeforeReplace: boolean;
 }
@@ -413,7 +415,8 @@ export function operationsFor(def: ResourceDefinition): Operations {
       const fields = diffFields(def, olds, news);
       const d = def.hooks?.adjustDiff ? def.hooks.adjustDiff(fields, olds, news, id) : fields;
       holdNamedId(id, olds, news, d.replaces.length > 0);
-      return { changes: d.changed.length > 0 || d.replaces.length > 0, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
+      const diffs = [...new Set([...d.changed, ...d.replaces])];
+      return { changes: diffs.length > 0, diffs, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
     },
 
     create,

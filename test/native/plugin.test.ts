@@ -6,6 +6,7 @@
  * known at preview pass through.
  */
 import { spawn } from "node:child_process";
+import * as fs from "node:fs";
 import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
@@ -96,6 +97,31 @@ describe.skipIf(NATIVE_MISSING !== undefined)("pulumi-resource-svc under the rea
     const byName = await s.pulumi(["package", "get-schema", "svc"], { withStack: false });
     expect(byName.code, byName.output).toBe(0);
     expect(schemaKinds(byName.output)).toEqual(KINDS);
+  });
+
+  it("shows the provider's warnings in the run's output (the engine's log, not the plugin's stderr), on the resource", async () => {
+    const s = await nativeStack(emu(), "native-warnings", PROGRAM);
+    const r = await runCli({ ...s.options("preview"), config: { ...s.options("preview").config, "svc:skipRemoteChecks": "true" } });
+    expect(r.ok, r.summary).toBe(true);
+    const warnings = r.diagnostics.filter((d) => d.severity === "warning" && d.message.includes("svc:skipRemoteChecks is set"));
+    expect(warnings.map((d) => d.urn?.split("::").slice(2).join("::")).sort(), r.summary).toEqual(["svc:inboxes:Inbox::bin", "svc:webhooks:Endpoint::orders"]);
+    expect(r.summary).toContain("preview did not read the service to check endpoint resources");
+  });
+
+  it("stores an API key set without --secret encrypted: CheckConfig returns the schema's secret settings as secrets", async () => {
+    const s = await nativeStack(emu(), "native-plain-key", PROGRAM);
+    const base = s.options("up");
+    const { "svc:webhooksApiKey": webhooksKey, "svc:inboxesApiKey": inboxesKey, ...secrets } = base.secrets!;
+    const up = await runCli({ ...base, config: { ...base.config, "svc:webhooksApiKey": webhooksKey!, "svc:inboxesApiKey": inboxesKey! }, secrets });
+    expect(up.ok, up.summary).toBe(true);
+    const stored = fs.readFileSync(up.stateFile, "utf8");
+    expect(stored).toMatch(/"type":\s*"pulumi:providers:svc"/);
+    for (const key of [webhooksKey!, inboxesKey!]) {
+      expect(stored).not.toContain(key);
+      expect(up.summary).not.toContain(key);
+    }
+    const destroyed = await runCli({ ...s.options("destroy"), config: { ...base.config, "svc:webhooksApiKey": webhooksKey!, "svc:inboxesApiKey": inboxesKey! }, secrets });
+    expect(destroyed.ok, destroyed.summary).toBe(true);
   });
 
   it("checks the svc: config at preview, falls back to the environment, and previews values not known yet", async () => {

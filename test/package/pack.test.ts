@@ -67,6 +67,20 @@ describe("the tarball", () => {
     expect(files.filter((f) => !/^dist\/.*\.(js|d\.ts)$/.test(f) && !f.endsWith(".md") && !["package.json", "LICENSE", "schema.json", "policy/package.json", "policy/PulumiPolicy.yaml"].includes(f))).toEqual([]);
   });
 
+  it("declares every package its code requires (the native plugin's gRPC and protobuf included), not counting on another's dependencies", () => {
+    const installed = join(project, "node_modules/pulumi-svc");
+    const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as { dependencies?: Record<string, string>; peerDependencies?: Record<string, string> };
+    const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
+    const packageOf = (specifier: string) => specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/");
+    const undeclared = new Set<string>();
+    for (const f of files.filter((f) => f.endsWith(".js"))) {
+      for (const [, specifier] of readFileSync(join(installed, f), "utf8").matchAll(/require\("([^".][^"]*)"\)/g)) {
+        if (!specifier!.startsWith("node:") && !declared.has(packageOf(specifier!))) undeclared.add(`${packageOf(specifier!)} (${f})`);
+      }
+    }
+    expect([...undeclared]).toEqual([]);
+  });
+
   it("carries a LICENSE matching the declared licence", () => {
     expect(repoPackage.license).toBe("Apache-2.0");
     const license = readFileSync(join(project, "node_modules/pulumi-svc/LICENSE"), "utf8");

@@ -56,8 +56,10 @@ describe("stacks", () => {
 });
 
 describe("token matching", () => {
-  it("maps every token of sdk/tokens.ts back to its kind and nothing else", () => {
+  it("maps every token of sdk/tokens.ts and every native token (svc:<module>:<Type>) back to its kind, and nothing else", () => {
     for (const kind of RESOURCE_KINDS) expect(kindOf(TYPE_TOKENS[kind])).toBe(kind);
+    for (const kind of RESOURCE_KINDS) expect(kindOf(`svc:${kind}`)).toBe(kind);
+    expect(kindOf("svc:webhooks:Nothing")).toBeUndefined();
     expect(kindOf("pulumi-nodejs:dynamic:Resource")).toBeUndefined();
     expect(kindOf("pulumi-nodejs:dynamic/other/webhooks:Endpoint")).toBeUndefined();
   });

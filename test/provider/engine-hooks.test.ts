@@ -83,7 +83,7 @@ describe("engine: new hooks", () => {
 
   it("a hook may replace with no changed field: changes is true", async () => {
     const def = { ...gadget, hooks: { adjustDiff: () => ({ changed: [], replaces: ["state"], deleteBeforeReplace: false }) } };
-    expect(await makeResourceProvider(def).diff!("g1", {}, {})).toEqual({ changes: true, replaces: ["state"], deleteBeforeReplace: false });
+    expect(await makeResourceProvider(def).diff!("g1", {}, {})).toEqual({ changes: true, diffs: ["state"], replaces: ["state"], deleteBeforeReplace: false });
   });
 
   it.each([

@@ -93,8 +93,8 @@ describe("EventTypePolicy: project", () => {
   it("projectId change replaces, creating first; a profile change keeps the scope and deletes first", async () => {
     const { id, outs } = await d().create({ policy: "strict", projectId: ws.project_id });
     const diff = async (news: Record<string, unknown>) => provider.diff!(id, outs, (await d().check(news)).inputs);
-    expect(await diff({ policy: "strict" })).toEqual({ changes: true, replaces: ["projectId"], deleteBeforeReplace: false });
-    expect(await diff({ policy: "strict", projectId: ws.project_id, profile: "other" })).toEqual({ changes: true, replaces: ["profile"], deleteBeforeReplace: true });
+    expect(await diff({ policy: "strict" })).toEqual({ changes: true, diffs: ["projectId"], replaces: ["projectId"], deleteBeforeReplace: false });
+    expect(await diff({ policy: "strict", projectId: ws.project_id, profile: "other" })).toEqual({ changes: true, diffs: ["profile"], replaces: ["profile"], deleteBeforeReplace: true });
   });
 
   it("an unknown policy fails the preview; a project that is gone drops the resource on refresh", async () => {

@@ -62,7 +62,7 @@ describe("EventType: lifecycle", () => {
     const { id, outs } = await d().create(declared);
     const next = { ...declared, ...change } as Props;
     if (next.projectId === "__project__") next.projectId = ws.project_id;
-    expect(await diffOf(id, outs, next)).toEqual({ changes: true, replaces, deleteBeforeReplace: dbr });
+    expect(await diffOf(id, outs, next)).toEqual({ changes: true, diffs: replaces, replaces, deleteBeforeReplace: dbr });
   });
 
   it("delete removes exactly that scope; again is already gone", async () => {

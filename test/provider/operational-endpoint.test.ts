@@ -43,7 +43,7 @@ describe("OperationalEndpoint", () => {
     const { id, outs } = await d().create(declared);
     const news: Props = { ...declared, ...change };
     if (news.projectId === "__p2__") news.projectId = p2.id;
-    expect(await provider.diff!(id, outs, (await d().check(news)).inputs)).toEqual({ changes: true, replaces, deleteBeforeReplace: false });
+    expect(await provider.diff!(id, outs, (await d().check(news)).inputs)).toEqual({ changes: true, diffs: replaces, replaces, deleteBeforeReplace: false });
   });
 
   it("delete; refresh after an out-of-band delete drops it", async () => {

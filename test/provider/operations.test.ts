@@ -37,7 +37,7 @@ describe("typed operations of a kind, without Pulumi's interface", () => {
     expect(created.outputs).not.toHaveProperty("__provider");
 
     const news = { ...inputs, description: "invoices" };
-    expect(ops.diff({ id: created.id, olds: created.outputs, news })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(ops.diff({ id: created.id, olds: created.outputs, news })).toEqual({ changes: true, diffs: ["description"], replaces: [], deleteBeforeReplace: false });
     const updated = await ops.update({ id: created.id, olds: created.outputs, news });
     expect(updated.outputs.description).toBe("invoices");
 
