@@ -97,4 +97,11 @@ describe.skipIf(GO_MISSING !== undefined)("a Go program of native resources unde
     expect(planned.sort()).toEqual(["create svc:inboxes:Inbox", "create svc:webhooks:Endpoint"]);
     expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
   });
+
+  it("a runtime option of the wrong type fails the run naming the option", async () => {
+    const s = await nativeStack(emu(), "native-go", "", { runtime: "{ name: go, options: { binary: 42 } }" });
+    const preview = await s.run("preview", { description: "v1", label: "first" }, { token: "Bearer tok-4242-native-go-secret" });
+    expect(preview.ok).toBe(false);
+    expect(preview.summary).toContain("runtime option binary must be a string, got 42");
+  });
 });
