@@ -15,7 +15,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GO_HOST_MODULE_DIR } from "../../scripts/pulumi-cli/go-host/install";
-import { lastSeq, requestsSince, useEmulator } from "../support/emulator";
+import { call, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { cliBinDir, runCli } from "../support/pulumi-cli";
 import { expectNativeLifecycle } from "./lifecycle";
 import { NATIVE_MISSING, nativePath, nativeStack, writesOf } from "./support";
@@ -28,6 +28,9 @@ const PROGRAM_DIR = path.resolve(__dirname, "go-program");
 const SDK_MODULE = "example.com/pulumi-svc/sdk/go/svc";
 /** The CLI's build tags (scripts/pulumi-install.ts): packages compiled for it are reused. */
 const GOFLAGS = `${process.env["GOFLAGS"] ?? ""} -tags=osusergo,grpcnotrace -trimpath`.trim();
+/** The program's config, for the cases that only preview it. */
+const CONFIG = { description: "v1", label: "first" };
+const SECRETS = { token: "Bearer tok-4242-native-go-secret" };
 
 const goMissing = (): string | undefined =>
   spawnSync("go", ["env", "GOVERSION"]).status !== 0
@@ -65,6 +68,7 @@ if (GO_MISSING) console.log(`Go program of native resources under the real CLI: 
 describe.skipIf(GO_MISSING !== undefined)("a Go program of native resources under the real CLI", () => {
   let root = "";
   let binary = "";
+  const prebuilt = () => `{ name: go, options: { binary: ${JSON.stringify(binary)} } }`;
   const goEnv = () => ({ ...process.env, GOFLAGS });
 
   beforeAll(async () => {
@@ -81,7 +85,7 @@ describe.skipIf(GO_MISSING !== undefined)("a Go program of native resources unde
   }, 15 * 60_000);
 
   it("creates with one POST each, a rerun and a refresh write nothing, a change is one PATCH each, destroy deletes both; the secret header stays secret", async () => {
-    const s = await nativeStack(emu(), "native-go", "", { runtime: `{ name: go, options: { binary: ${JSON.stringify(binary)} } }` });
+    const s = await nativeStack(emu(), "native-go", "", { runtime: prebuilt() });
     await expectNativeLifecycle(emu(), s, "Bearer tok-4242-native-go-secret", "tok-4242");
   });
 
@@ -90,7 +94,7 @@ describe.skipIf(GO_MISSING !== undefined)("a Go program of native resources unde
     // The module as the build above left it (go.mod and go.sum completed by -mod=mod).
     for (const f of ["main.go", "go.mod", "go.sum"]) fs.copyFileSync(path.join(root, "program", f), path.join(s.dir, f));
     const since = await lastSeq(emu());
-    const opts = s.options("preview", { description: "v1", label: "first" }, { token: "Bearer tok-4242-native-go-secret" });
+    const opts = s.options("preview", CONFIG, SECRETS);
     const preview = await runCli({ ...opts, env: { ...opts.env, GOFLAGS } });
     expect(preview.ok, preview.summary).toBe(true);
     const planned = preview.steps.filter((st) => st.type.startsWith("svc:")).map((st) => `${st.op} ${st.type}`);
@@ -98,9 +102,25 @@ describe.skipIf(GO_MISSING !== undefined)("a Go program of native resources unde
     expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
   });
 
+  it("`pulumi import` in a Go project takes the object over with no write and prints its Go code", async () => {
+    const s = await nativeStack(emu(), "native-go", "", { runtime: prebuilt() });
+    // The stack exists before the import: a preview makes it, and writes nothing.
+    expect((await s.run("preview", CONFIG, SECRETS)).ok).toBe(true);
+    const inbox = await call(emu(), "POST", "/inboxes/v1/inboxes", { key: s.ws.inboxes.admin, body: { label: "archive" } });
+    expect(inbox.status, inbox.text).toBe(201);
+    const since = await lastSeq(emu());
+    const out = path.join(s.dir, "imported.go");
+    const run = await s.pulumi(["import", "svc:inboxes:Inbox", "archive", String(inbox.body["id"]), "--out", out, "--yes", "--color", "never"]);
+    expect(run.code, run.output + run.stderr).toBe(0);
+    expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
+    const code = fs.readFileSync(out, "utf8");
+    expect(code).toContain(`inboxes.NewInbox(ctx, "archive", &inboxes.InboxArgs{`);
+    expect(code).toMatch(/Label:\s+pulumi\.String\("archive"\)/);
+  });
+
   it("a runtime option of the wrong type fails the run naming the option", async () => {
     const s = await nativeStack(emu(), "native-go", "", { runtime: "{ name: go, options: { binary: 42 } }" });
-    const preview = await s.run("preview", { description: "v1", label: "first" }, { token: "Bearer tok-4242-native-go-secret" });
+    const preview = await s.run("preview", CONFIG, SECRETS);
     expect(preview.ok).toBe(false);
     expect(preview.summary).toContain("runtime option binary must be a string, got 42");
   });

@@ -13,11 +13,11 @@
 // options is run), and started with the PULUMI_* variables the Go SDK reads
 // (sdk/go/pulumi/run.go). The engine, the SDK and the code generator stay Pulumi's.
 //
-// Left out, because nothing here needs them: required-plugin discovery through
-// `go list` (the provider plugin is found on PATH), dependency installation (`go mod
-// tidy`), debuggers, `go run` (PULUMI_GO_USE_RUN), plugins and policy packs written in
-// Go, and program and project code generation (`pulumi convert`, `pulumi import`'s
-// generated Go code).
+// It also writes the Go code `pulumi import` shows for what it imported
+// (GenerateProgram). Left out, because nothing here needs them: required-plugin discovery
+// through `go list` (the provider plugin is found on PATH), dependency installation (`go
+// mod tidy`), debuggers, `go run` (PULUMI_GO_USE_RUN), plugins and policy packs written
+// in Go, and whole projects (`pulumi convert`, `pulumi new`).
 package main
 
 import (
@@ -39,6 +39,8 @@ import (
 	"google.golang.org/protobuf/types/known/emptypb"
 
 	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/hcl2/syntax"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/pcl"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 	"github.com/pulumi/pulumi/pkg/v3/resource/plugin"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/constant"
@@ -284,6 +286,46 @@ func (h *host) GeneratePackage(ctx context.Context, req *pulumirpc.GeneratePacka
 			return nil, err
 		}
 	}
+	return res, nil
+}
+
+// GenerateProgram turns a program in Pulumi's intermediate language (PCL) into Go: what
+// `pulumi import` prints (or writes to --out) for the resources it imported.
+func (h *host) GenerateProgram(ctx context.Context, req *pulumirpc.GenerateProgramRequest) (*pulumirpc.GenerateProgramResponse, error) {
+	loader, err := schema.NewLoaderClient(req.GetLoaderTarget())
+	if err != nil {
+		return nil, err
+	}
+	defer loader.Close()
+	parser := syntax.NewParser()
+	for name, text := range req.GetSource() {
+		if err := parser.ParseFile(strings.NewReader(text), name); err != nil {
+			return nil, err
+		}
+	}
+	if parser.Diagnostics.HasErrors() {
+		return &pulumirpc.GenerateProgramResponse{Diagnostics: plugin.HclDiagnosticsToRPCDiagnostics(parser.Diagnostics)}, nil
+	}
+	bindOptions := []pcl.BindOption{pcl.PreferOutputVersionedInvokes}
+	// The CLI asks for a lenient bind for `pulumi import`: its code may name a parent or
+	// provider the snippet does not declare.
+	if !req.GetStrict() {
+		bindOptions = append(bindOptions, pcl.NonStrictBindOptions()...)
+	}
+	program, diags, err := pcl.BindProgram(parser.Files, schema.NewCachedLoader(loader), bindOptions...)
+	if err != nil {
+		return nil, err
+	}
+	res := &pulumirpc.GenerateProgramResponse{Diagnostics: plugin.HclDiagnosticsToRPCDiagnostics(diags)}
+	if diags.HasErrors() {
+		return res, nil
+	}
+	files, genDiags, err := gogen.GenerateProgram(program)
+	if err != nil {
+		return nil, err
+	}
+	res.Source = files
+	res.Diagnostics = append(res.Diagnostics, plugin.HclDiagnosticsToRPCDiagnostics(genDiags)...)
 	return res, nil
 }
 
