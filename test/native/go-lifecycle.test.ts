@@ -15,6 +15,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GO_HOST_MODULE_DIR } from "../../scripts/pulumi-cli/go-host/install";
+import { pinnedCliVersion } from "../../scripts/pulumi-cli/locate";
 import { call, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { cliBinDir, runCli } from "../support/pulumi-cli";
 import { expectNativeLifecycle } from "./lifecycle";
@@ -69,7 +70,6 @@ describe.skipIf(GO_MISSING !== undefined)("a Go program of native resources unde
   let root = "";
   let binary = "";
   const prebuilt = () => `{ name: go, options: { binary: ${JSON.stringify(binary)} } }`;
-  const goEnv = () => ({ ...process.env, GOFLAGS });
 
   beforeAll(async () => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), "svc-native-go-"));
@@ -77,16 +77,16 @@ describe.skipIf(GO_MISSING !== undefined)("a Go program of native resources unde
     await run(path.join(cliBinDir(), "pulumi"), ["package", "gen-sdk", SCHEMA, "--language", "go", "--out", path.join(root, "sdk")], root, env);
     const sdkDir = path.join(root, "sdk", "go", "svc");
     // gen-sdk writes no go.mod for a schema without `supportPack`: the SDK's module is made here.
-    fs.writeFileSync(path.join(sdkDir, "go.mod"), `module ${SDK_MODULE}\n\ngo 1.26\n\nrequire github.com/pulumi/pulumi/sdk/v3 v3.274.1\n`);
+    fs.writeFileSync(path.join(sdkDir, "go.mod"), `module ${SDK_MODULE}\n\ngo 1.26\n\nrequire github.com/pulumi/pulumi/sdk/v3 v${pinnedCliVersion()}\n`);
     writeProgram(path.join(root, "program"), sdkDir);
     binary = path.join(root, "svc-go-program");
     // The flags of the host's own `go build`, so the host's build of the same program below is a cache hit.
-    await run("go", ["build", "-mod=mod", "-buildvcs=false", "-ldflags", "-w -s", "-o", binary, "."], path.join(root, "program"), goEnv());
+    await run("go", ["build", "-mod=mod", "-buildvcs=false", "-ldflags", "-w -s", "-o", binary, "."], path.join(root, "program"), { ...process.env, GOFLAGS });
   }, 15 * 60_000);
 
   it("creates with one POST each, a rerun and a refresh write nothing, a change is one PATCH each, destroy deletes both; the secret header stays secret", async () => {
     const s = await nativeStack(emu(), "native-go", "", { runtime: prebuilt() });
-    await expectNativeLifecycle(emu(), s, "Bearer tok-4242-native-go-secret", "tok-4242");
+    await expectNativeLifecycle(emu(), s, SECRETS.token, "tok-4242");
   });
 
   it("without a prebuilt binary, the host builds the program with `go build` and previews its resources", async () => {
