@@ -37,7 +37,7 @@ const goMissing = (): string | undefined =>
   spawnSync("go", ["env", "GOVERSION"]).status !== 0
     ? "Go is not installed: the Go SDK's program needs Go >= 1.26 (https://go.dev/dl/)"
     : !fs.existsSync(path.join(cliBinDir(), "pulumi-language-go"))
-      ? "pulumi-language-go is not installed: run `npm run pulumi:install`"
+      ? `pulumi-language-go is not beside pulumi in ${cliBinDir()}: run \`npm run pulumi:install\` (it builds both into its cache)`
       : undefined;
 const GO_MISSING = NATIVE_MISSING ?? goMissing();
 if (GO_MISSING && process.env["PULUMI_SVC_REQUIRE_CLI"] === "1") throw new Error(`PULUMI_SVC_REQUIRE_CLI=1 but ${GO_MISSING}`);
