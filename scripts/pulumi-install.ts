@@ -1,5 +1,5 @@
 // npm run pulumi:install: builds the real Pulumi CLI and Pulumi YAML's language host from the
-// Go module proxy into a cache outside git, beside our Node.js language host and the SDK's
+// Go module proxy into a cache outside git, beside our Node.js and Go language hosts and the SDK's
 // dynamic-provider shim, and
 // prints the bin directory as its last line. A second run finds the build and takes a second.
 //
@@ -14,6 +14,7 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { build } from "esbuild";
+import { installGoHost } from "./pulumi-cli/go-host/install";
 import { CLI_MODULE_DIR, YAML_MODULE_DIR, cachedBinDir, cliVersionOf, pinnedCliVersion } from "./pulumi-cli/locate";
 
 const CLI_PACKAGE = "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi";
@@ -36,6 +37,12 @@ async function main(): Promise<void> {
   const pulumi = path.join(binDir, "pulumi");
   if (cliVersionOf(pulumi) === version) {
     console.log(`pulumi:install: pulumi v${version} is built`);
+    // Our Go language host is outside the CLI's cache key: (re)built here when it changed.
+    if (!goVersion()) console.log("pulumi:install: Go is not installed: pulumi-language-go not built, Go programs will not run.");
+    else {
+      const goHostFailure = installGoHost(binDir, version);
+      if (goHostFailure) fail(goHostFailure);
+    }
     console.log(binDir);
     return;
   }
@@ -71,6 +78,9 @@ async function main(): Promise<void> {
   goBuild(CLI_PACKAGE, CLI_MODULE_DIR, "pulumi", ["-ldflags", `-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v${version}`]);
   // Pulumi YAML's language host: programs of the native provider (pulumi-resource-svc) in YAML.
   goBuild(YAML_HOST_PACKAGE, YAML_MODULE_DIR, "pulumi-language-yaml");
+  // Our Go language host: Go programs of the native provider, and `pulumi package gen-sdk --language go`.
+  const goHostFailure = installGoHost(staging, version);
+  if (goHostFailure) fail(goHostFailure);
   console.log(`pulumi:install: built in ${Math.round((Date.now() - started) / 1000)} s`);
 
   // Our Node.js language host, bundled so that it needs no checkout of this repository.

@@ -45,10 +45,19 @@ export interface NativeStack {
   pulumi(args: string[], opts?: { withStack?: boolean }): Promise<{ code: number; output: string; stderr: string }>;
 }
 
-/** A fresh workspace of the emulator and a stack of the YAML program `program` (Pulumi.yaml's text after `name` and `runtime`). */
-export async function nativeStack(emu: RunningEmulator, name: string, program: string, shared: { ws?: Workspace; journal?: string } = {}): Promise<NativeStack> {
+/**
+ * A fresh workspace of the emulator and a stack of the YAML program `program` (Pulumi.yaml's text
+ * after `name` and `runtime`), or of another language's program with `runtime` (Pulumi.yaml's
+ * `runtime` value, in YAML flow style).
+ */
+export async function nativeStack(
+  emu: RunningEmulator,
+  name: string,
+  program: string,
+  shared: { ws?: Workspace; journal?: string; runtime?: string } = {},
+): Promise<NativeStack> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `svc-native-${name}-`));
-  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: yaml\n${program}`);
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: ${shared.runtime ?? "yaml"}\n${program}`);
   const ws = shared.ws ?? (await control<Workspace>(emu, "POST", "/workspaces", { plan: "enterprise" }));
   const stateFile = path.join(dir, "state", "stack.json");
   const env = {

@@ -1,0 +1,362 @@
+// pulumi-language-go: the Go language host the Pulumi CLI starts to run a Go program
+// and to generate a Go SDK (`pulumi package gen-sdk --language go`).
+//
+// Why ours: Pulumi's own host is the Go module
+// github.com/pulumi/pulumi/sdk/go/pulumi-language-go/v3, which the Go module proxy these
+// machines reach refuses (403, as for the Node.js host: see ../language-host.ts), while
+// it serves the SDK (github.com/pulumi/pulumi/sdk/v3) and the code generator
+// (github.com/pulumi/pulumi/pkg/v3/codegen/go). It is written in Go, not TypeScript,
+// because gen-sdk asks the language host to generate the SDK and Pulumi's Go code
+// generator exists only in Go. What a program sees is what Pulumi's host gives it (read
+// from its main.go: Run, compileProgram, constructEnv): the program is built with
+// `go build` in its directory (or the prebuilt `binary:` of Pulumi.yaml's runtime
+// options is run), and started with the PULUMI_* variables the Go SDK reads
+// (sdk/go/pulumi/run.go). The engine, the SDK and the code generator stay Pulumi's.
+//
+// It also writes the Go code `pulumi import` shows for what it imported
+// (GenerateProgram). Left out, because nothing here needs them: required-plugin discovery
+// through `go list` (the provider plugin is found on PATH), dependency installation (`go
+// mod tidy`), debuggers, `go run` (PULUMI_GO_USE_RUN), plugins and policy packs written
+// in Go, and whole projects (`pulumi convert`, `pulumi new`).
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/protobuf/types/known/emptypb"
+
+	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/hcl2/syntax"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/pcl"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
+	"github.com/pulumi/pulumi/pkg/v3/resource/plugin"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/constant"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+)
+
+// version is the CLI's (set by scripts/pulumi-install.ts with -ldflags -X): the engine
+// asks a language host for its version, and ours ships with one CLI.
+var version = "3.0.0"
+
+func main() {
+	showVersion := flag.Bool("version", false, "print the version and exit")
+	// The CLI may pass -tracing; there is nothing here to trace.
+	_ = flag.String("tracing", "", "ignored")
+	flag.Parse()
+	if *showVersion {
+		fmt.Println(version)
+		return
+	}
+	engine := flag.Arg(0)
+
+	// The CLI closes a plugin with SIGINT; programs still running get it too (cancelled below).
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if engine != "" {
+		// A CLI killed outright closes nothing: leave when its engine stops answering.
+		if err := rpcutil.Healthcheck(ctx, engine, 5*time.Minute, stop); err != nil {
+			fail(fmt.Errorf("could not start the health check of the engine: %w", err))
+		}
+	}
+	done := make(chan bool)
+	go func() {
+		<-ctx.Done()
+		close(done)
+	}()
+	runs, cancelRuns := context.WithCancel(ctx)
+	defer cancelRuns()
+	h := &host{engine: engine, ctx: runs, cancel: cancelRuns}
+	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
+		Cancel: done,
+		Init: func(srv *grpc.Server) error {
+			pulumirpc.RegisterLanguageRuntimeServer(srv, h)
+			return nil
+		},
+	})
+	if err != nil {
+		fail(fmt.Errorf("could not start the language host's RPC server: %w", err))
+	}
+	// The port line is how the CLI finds us: nothing else goes to stdout before it.
+	fmt.Printf("%d\n", handle.Port)
+	if err := <-handle.Done; err != nil {
+		fail(fmt.Errorf("the language host's RPC server stopped: %w", err))
+	}
+}
+
+func fail(err error) {
+	fmt.Fprintf(os.Stderr, "pulumi-language-go: %v\n", err)
+	os.Exit(1)
+}
+
+type host struct {
+	pulumirpc.UnimplementedLanguageRuntimeServer
+	engine string
+	// Done when the CLI stops the host or calls Cancel: running programs are interrupted.
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// goOptions are Pulumi.yaml's `runtime: {name: go, options: {...}}`, as Pulumi's host reads them.
+type goOptions struct {
+	binary      string // a prebuilt program to run instead of building one
+	buildTarget string // where `go build` writes the program (kept), instead of a temporary file
+}
+
+func parseOptions(raw map[string]any) (goOptions, error) {
+	var o goOptions
+	for name, into := range map[string]*string{"binary": &o.binary, "buildTarget": &o.buildTarget} {
+		v, ok := raw[name]
+		if !ok {
+			continue
+		}
+		s, isString := v.(string)
+		if !isString {
+			return o, fmt.Errorf("runtime option %s must be a string, got %v", name, v)
+		}
+		*into = s
+	}
+	if o.binary != "" && o.buildTarget != "" {
+		return o, errors.New("runtime options binary and buildTarget cannot both be set: binary runs a program built beforehand, buildTarget says where to build one")
+	}
+	return o, nil
+}
+
+func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.RunResponse, error) {
+	info := req.GetInfo()
+	opts, err := parseOptions(info.GetOptions().AsMap())
+	if err != nil {
+		return &pulumirpc.RunResponse{Error: err.Error()}, nil
+	}
+	env, err := programEnv(req, h.engine)
+	if err != nil {
+		return nil, err
+	}
+	program := opts.binary
+	if program != "" {
+		// A relative binary is the project's (beside Pulumi.yaml); a bare name is looked up on PATH.
+		if strings.ContainsRune(program, filepath.Separator) && !filepath.IsAbs(program) {
+			program = filepath.Join(info.GetRootDirectory(), program)
+		}
+		if program, err = exec.LookPath(program); err != nil {
+			return &pulumirpc.RunResponse{Error: fmt.Sprintf("runtime option binary: %v", err)}, nil
+		}
+	} else {
+		if program, err = build(info.GetProgramDirectory(), opts.buildTarget); err != nil {
+			return &pulumirpc.RunResponse{Error: err.Error()}, nil
+		}
+		if opts.buildTarget == "" {
+			defer os.Remove(program)
+		}
+	}
+
+	// Interrupted when the engine gives up on this run (ctx) or the CLI stops the host.
+	runCtx, cancel := context.WithCancel(h.ctx)
+	defer cancel()
+	context.AfterFunc(ctx, cancel)
+	cmd := exec.CommandContext(runCtx, program)
+	cmd.Dir = req.GetPwd()
+	cmd.Env = env
+	// The CLI shows what the host writes: the program's output goes through unchanged.
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 5 * time.Second
+	err = cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return &pulumirpc.RunResponse{}, nil
+	case errors.As(err, &exit) && exit.ExitCode() == constant.ExitStatusLoggedError:
+		// The program has told the engine what went wrong: nothing more to say.
+		return &pulumirpc.RunResponse{Bail: true}, nil
+	case errors.As(err, &exit) && exit.ExitCode() >= 0:
+		return &pulumirpc.RunResponse{Error: fmt.Sprintf("program exited with non-zero exit code: %d", exit.ExitCode())}, nil
+	default:
+		return &pulumirpc.RunResponse{Error: fmt.Sprintf("program %s did not run to its end: %v", program, err)}, nil
+	}
+}
+
+// build runs `go build` in the program's directory, into target or a temporary file, and
+// returns the program's path. Its output goes to the CLI, as the program's does.
+func build(dir, target string) (string, error) {
+	if matches, _ := filepath.Glob(filepath.Join(dir, "*.go")); len(matches) == 0 {
+		return "", fmt.Errorf("no Go files in %s to build (set runtime option binary to run a program built beforehand)", dir)
+	}
+	if target == "" {
+		f, err := os.CreateTemp("", "pulumi-go.*")
+		if err != nil {
+			return "", fmt.Errorf("could not make a file for the program: %w", err)
+		}
+		target = f.Name()
+		_ = f.Close()
+	} else if !filepath.IsAbs(target) {
+		target = filepath.Join(dir, target)
+	}
+	cmd := exec.Command("go", "build", "-buildvcs=false", "-trimpath", "-ldflags", "-w -s", "-o", target)
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("go build of the program in %s failed (%v): see its output above", dir, err)
+	}
+	return target, nil
+}
+
+// programEnv is how a Go program learns what to run against: the Go SDK's pulumi.Run
+// reads these variables (sdk/go/pulumi/run.go); empty values are left out, as Pulumi's host does.
+func programEnv(req *pulumirpc.RunRequest, engine string) ([]string, error) {
+	config, err := json.Marshal(req.GetConfig())
+	if err != nil {
+		return nil, err
+	}
+	secretKeys := req.GetConfigSecretKeys()
+	if secretKeys == nil {
+		secretKeys = []string{}
+	}
+	secretKeysJSON, err := json.Marshal(secretKeys)
+	if err != nil {
+		return nil, err
+	}
+	env := os.Environ()
+	for _, kv := range [][2]string{
+		{pulumi.EnvOrganization, req.GetOrganization()},
+		{pulumi.EnvProject, req.GetProject()},
+		{pulumi.EnvPulumiRootDirectory, req.GetInfo().GetRootDirectory()},
+		{pulumi.EnvStack, req.GetStack()},
+		{pulumi.EnvConfig, string(config)},
+		{pulumi.EnvConfigSecretKeys, string(secretKeysJSON)},
+		{pulumi.EnvDryRun, strconv.FormatBool(req.GetDryRun())},
+		{pulumi.EnvParallel, strconv.Itoa(int(req.GetParallel()))},
+		{pulumi.EnvMonitor, req.GetMonitorAddress()},
+		{pulumi.EnvEngine, engine},
+	} {
+		if kv[1] != "" {
+			env = append(env, kv[0]+"="+kv[1])
+		}
+	}
+	return env, nil
+}
+
+// GeneratePackage writes the Go SDK of a schema: Pulumi's Go code generator, with the
+// CLI's schema loader for any package the schema refers to.
+func (h *host) GeneratePackage(ctx context.Context, req *pulumirpc.GeneratePackageRequest) (*pulumirpc.GeneratePackageResponse, error) {
+	if len(req.GetExtraFiles()) > 0 {
+		return nil, errors.New("overlays (extra files) are not supported for Go SDKs")
+	}
+	var spec schema.PackageSpec
+	if err := json.Unmarshal([]byte(req.GetSchema()), &spec); err != nil {
+		return nil, fmt.Errorf("the schema is not a package schema: %w", err)
+	}
+	loader, err := schema.NewLoaderClient(req.GetLoaderTarget())
+	if err != nil {
+		return nil, err
+	}
+	defer loader.Close()
+	pkg, diags, err := schema.BindSpec(spec, schema.NewCachedLoader(loader), schema.ValidationOptions{AllowDanglingReferences: true})
+	if err != nil {
+		return nil, err
+	}
+	res := &pulumirpc.GeneratePackageResponse{Diagnostics: plugin.HclDiagnosticsToRPCDiagnostics(diags)}
+	if diags.HasErrors() {
+		return res, nil
+	}
+	files, err := gogen.GeneratePackage("pulumi-language-go", pkg, req.GetLocalDependencies())
+	if err != nil {
+		return nil, err
+	}
+	for name, data := range files {
+		out := filepath.Join(req.GetDirectory(), name)
+		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(out, data, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// GenerateProgram turns a program in Pulumi's intermediate language (PCL) into Go: what
+// `pulumi import` prints (or writes to --out) for the resources it imported.
+func (h *host) GenerateProgram(ctx context.Context, req *pulumirpc.GenerateProgramRequest) (*pulumirpc.GenerateProgramResponse, error) {
+	loader, err := schema.NewLoaderClient(req.GetLoaderTarget())
+	if err != nil {
+		return nil, err
+	}
+	defer loader.Close()
+	parser := syntax.NewParser()
+	for name, text := range req.GetSource() {
+		if err := parser.ParseFile(strings.NewReader(text), name); err != nil {
+			return nil, err
+		}
+	}
+	if parser.Diagnostics.HasErrors() {
+		return &pulumirpc.GenerateProgramResponse{Diagnostics: plugin.HclDiagnosticsToRPCDiagnostics(parser.Diagnostics)}, nil
+	}
+	bindOptions := []pcl.BindOption{pcl.PreferOutputVersionedInvokes}
+	// The CLI asks for a lenient bind for `pulumi import`: its code may name a parent or
+	// provider the snippet does not declare.
+	if !req.GetStrict() {
+		bindOptions = append(bindOptions, pcl.NonStrictBindOptions()...)
+	}
+	program, diags, err := pcl.BindProgram(parser.Files, schema.NewCachedLoader(loader), bindOptions...)
+	if err != nil {
+		return nil, err
+	}
+	res := &pulumirpc.GenerateProgramResponse{Diagnostics: plugin.HclDiagnosticsToRPCDiagnostics(diags)}
+	if diags.HasErrors() {
+		return res, nil
+	}
+	files, genDiags, err := gogen.GenerateProgram(program)
+	if err != nil {
+		return nil, err
+	}
+	res.Source = files
+	res.Diagnostics = append(res.Diagnostics, plugin.HclDiagnosticsToRPCDiagnostics(genDiags)...)
+	return res, nil
+}
+
+func (h *host) GetRequiredPlugins(context.Context, *pulumirpc.GetRequiredPluginsRequest) (*pulumirpc.GetRequiredPluginsResponse, error) {
+	return &pulumirpc.GetRequiredPluginsResponse{}, nil
+}
+
+func (h *host) GetRequiredPackages(context.Context, *pulumirpc.GetRequiredPackagesRequest) (*pulumirpc.GetRequiredPackagesResponse, error) {
+	return &pulumirpc.GetRequiredPackagesResponse{}, nil
+}
+
+func (h *host) GetProgramDependencies(context.Context, *pulumirpc.GetProgramDependenciesRequest) (*pulumirpc.GetProgramDependenciesResponse, error) {
+	return &pulumirpc.GetProgramDependenciesResponse{}, nil
+}
+
+func (h *host) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
+	return &pulumirpc.PluginInfo{Version: version}, nil
+}
+
+func (h *host) About(context.Context, *pulumirpc.AboutRequest) (*pulumirpc.AboutResponse, error) {
+	gobin, _ := exec.LookPath("go")
+	out, _ := exec.Command("go", "env", "GOVERSION").Output()
+	return &pulumirpc.AboutResponse{Executable: gobin, Version: strings.TrimSpace(string(out))}, nil
+}
+
+// Cancel interrupts the program this host runs: the CLI calls it once, to stop the operation (the first Ctrl-C).
+func (h *host) Cancel(context.Context, *emptypb.Empty) (*emptypb.Empty, error) {
+	h.cancel()
+	return &emptypb.Empty{}, nil
+}
+
+func (h *host) RuntimeOptionsPrompts(context.Context, *pulumirpc.RuntimeOptionsRequest) (*pulumirpc.RuntimeOptionsResponse, error) {
+	return &pulumirpc.RuntimeOptionsResponse{}, nil
+}

@@ -1,0 +1,38 @@
+// A Go program of native resources, for test/native/go-lifecycle.test.ts: the same
+// endpoint and inbox as the YAML program of yaml-lifecycle.test.ts, through the Go SDK
+// that `pulumi package gen-sdk --language go` makes from schema.json.
+package main
+
+import (
+	"example.com/pulumi-svc/sdk/go/svc/inboxes"
+	"example.com/pulumi-svc/sdk/go/svc/webhooks"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+)
+
+func main() {
+	pulumi.Run(func(ctx *pulumi.Context) error {
+		cfg := config.New(ctx, "")
+		orders, err := webhooks.NewEndpoint(ctx, "orders", &webhooks.EndpointArgs{
+			Url:         pulumi.String("https://hooks.example.com/orders"),
+			Description: pulumi.String(cfg.Require("description")),
+			MaxAttempts: pulumi.Int(5),
+			CustomHeaders: pulumi.StringMap{
+				"X-Team":        pulumi.String("fulfilment"),
+				"Authorization": cfg.RequireSecret("token"),
+			},
+		})
+		if err != nil {
+			return err
+		}
+		bin, err := inboxes.NewInbox(ctx, "bin", &inboxes.InboxArgs{
+			Label: pulumi.String(cfg.Require("label")),
+		})
+		if err != nil {
+			return err
+		}
+		ctx.Export("endpointId", orders.ID())
+		ctx.Export("inboxId", bin.ID())
+		return nil
+	})
+}
