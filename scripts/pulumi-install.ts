@@ -1,20 +1,24 @@
 // npm run pulumi:install: builds the real Pulumi CLI and Pulumi YAML's language host from the
 // Go module proxy into a cache outside git, beside our Node.js language host and the SDK's
-// dynamic-provider shim, and
+// dynamic-provider shim, then the Python side (our Python host, a virtualenv with the
+// `pulumi` package and the generated SDK: pulumi-cli/python-install.ts), and
 // prints the bin directory as its last line. A second run finds the build and takes a second.
 //
 //   npm run pulumi:install             build when missing; fail when it cannot
-//   npm run pulumi:install -- --if-go  the same where Go is installed; elsewhere say so and exit 0
+//   npm run pulumi:install -- --if-go  the same where Go (and, for the Python side, python3 with
+//                                      venv) is installed; elsewhere say so and exit 0
 //                                      (what `npm test` runs first, so a machine without Go still tests)
 //
-// Downloads nothing but Go modules (through `go build`, from GOPROXY) and uses the npm
-// packages already installed. The `pulumi` npm package is not used: it downloads a binary.
+// Downloads nothing but Go modules (through `go build`, from GOPROXY) and, for the Python
+// side, Python packages from PyPI (through pip), and uses the npm packages already
+// installed. The `pulumi` npm package is not used: it downloads a binary.
 
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { build } from "esbuild";
 import { CLI_MODULE_DIR, YAML_MODULE_DIR, cachedBinDir, cliVersionOf, pinnedCliVersion } from "./pulumi-cli/locate";
+import { installPython } from "./pulumi-cli/python-install";
 
 const CLI_PACKAGE = "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi";
 const YAML_HOST_PACKAGE = "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml";
@@ -36,6 +40,7 @@ async function main(): Promise<void> {
   const pulumi = path.join(binDir, "pulumi");
   if (cliVersionOf(pulumi) === version) {
     console.log(`pulumi:install: pulumi v${version} is built`);
+    await pythonPart(binDir, ifGo);
     console.log(binDir);
     return;
   }
@@ -94,7 +99,16 @@ async function main(): Promise<void> {
   if (cliVersionOf(path.join(staging, "pulumi")) !== version) fail(`the built pulumi does not report v${version}`);
   fs.rmSync(binDir, { recursive: true, force: true });
   fs.renameSync(staging, binDir);
+  await pythonPart(binDir, ifGo);
   console.log(binDir);
+}
+
+/** The Python host and SDK (python-install.ts); where python3 with venv is missing, as for Go. */
+async function pythonPart(binDir: string, ifGo: boolean): Promise<void> {
+  const missing = await installPython(binDir);
+  if (!missing) return;
+  if (!ifGo) fail(missing);
+  console.log(`pulumi:install: ${missing}. The Python suites will skip.`);
 }
 
 function writeExecutable(file: string, text: string): void {

@@ -1,7 +1,7 @@
 /**
  * The native plugin under the real CLI: `pulumi-resource-svc` on PATH beside `pulumi`,
  * as the package's bin puts it there for a user (a launcher of dist/native/main.js, so
- * `npm run build` first), and a stack of a YAML program written by the test.
+ * `npm run build` first), and a stack of a YAML or Python program written by the test.
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -10,16 +10,44 @@ import * as path from "node:path";
 import type { RunningEmulator } from "../../emulator";
 import type { EngineOptions, Verb } from "../engine/types";
 import type { Workspace } from "../provider/support";
+import { locatePython } from "../../scripts/pulumi-cli/python";
 import { control } from "../support/emulator";
 import { cliBinDir, cliEnv, PULUMI_CLI_MISSING, runCli, stackArgs } from "../support/pulumi-cli";
 
 export const PLUGIN_MAIN = path.resolve(__dirname, "../../dist/native/main.js");
 
+const PLUGIN_MISSING = !fs.existsSync(PLUGIN_MAIN) ? "dist/native/main.js is missing: run `npm run build`" : undefined;
+
 /** Why these suites cannot run here, or undefined: the CLI, the YAML host and the build are needed. */
 export const NATIVE_MISSING: string | undefined =
   PULUMI_CLI_MISSING ??
   (!fs.existsSync(path.join(cliBinDir(), "pulumi-language-yaml")) ? "pulumi-language-yaml is not installed: run `npm run pulumi:install`" : undefined) ??
-  (!fs.existsSync(PLUGIN_MAIN) ? "dist/native/main.js is missing: run `npm run build`" : undefined);
+  PLUGIN_MISSING;
+
+const python = locatePython();
+
+/**
+ * Why the Python programs cannot run here, or undefined: the CLI, the build, and the Python
+ * side of `npm run pulumi:install` (our Python host, a virtualenv with `pulumi` and the
+ * generated `pulumi_svc`) are needed. CI sets PULUMI_SVC_REQUIRE_CLI=1: missing is then a
+ * failure of the suites that ask (`requirePython`), not a skip.
+ */
+export const PYTHON_MISSING: string | undefined =
+  PULUMI_CLI_MISSING ?? PLUGIN_MISSING ?? ("missing" in python ? python.missing : undefined);
+
+export function requirePython(): void {
+  if (PYTHON_MISSING && process.env["PULUMI_SVC_REQUIRE_CLI"] === "1") throw new Error(`PULUMI_SVC_REQUIRE_CLI=1 but ${PYTHON_MISSING}`);
+}
+
+/** A Python program, `__main__.py`, run with the virtualenv pulumi:install built (the `virtualenv` runtime option, as a user sets it). */
+export function pythonProgram(main: string): ProgramFiles {
+  if ("missing" in python) throw new Error(python.missing);
+  return {
+    project: `runtime:\n  name: python\n  options:\n    virtualenv: ${JSON.stringify(python.venv)}\n`,
+    files: { "__main__.py": main },
+    binDirs: [python.binDir],
+  };
+}
 
 let launcherDir: string | undefined;
 
@@ -45,14 +73,29 @@ export interface NativeStack {
   pulumi(args: string[], opts?: { withStack?: boolean }): Promise<{ code: number; output: string; stderr: string }>;
 }
 
-/** A fresh workspace of the emulator and a stack of the YAML program `program` (Pulumi.yaml's text after `name` and `runtime`). */
-export async function nativeStack(emu: RunningEmulator, name: string, program: string, shared: { ws?: Workspace; journal?: string } = {}): Promise<NativeStack> {
+/** A program in a language other than YAML. */
+export interface ProgramFiles {
+  /** Pulumi.yaml after `name`: its `runtime` section. */
+  project: string;
+  /** The program's files, by name. */
+  files: Record<string, string>;
+  /** Directories first on PATH: the language host, when it is not beside the CLI. */
+  binDirs: string[];
+}
+
+/**
+ * A fresh workspace of the emulator and a stack of `program`: a YAML program (Pulumi.yaml's
+ * text after `name` and `runtime`), or the files of a program in another language.
+ */
+export async function nativeStack(emu: RunningEmulator, name: string, program: string | ProgramFiles, shared: { ws?: Workspace; journal?: string } = {}): Promise<NativeStack> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `svc-native-${name}-`));
-  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: yaml\n${program}`);
+  const { project, files, binDirs }: ProgramFiles = typeof program === "string" ? { project: `runtime: yaml\n${program}`, files: {}, binDirs: [] } : program;
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\n${project}`);
+  for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, file), text);
   const ws = shared.ws ?? (await control<Workspace>(emu, "POST", "/workspaces", { plan: "enterprise" }));
   const stateFile = path.join(dir, "state", "stack.json");
   const env = {
-    PATH: nativePath(),
+    PATH: [...binDirs, nativePath()].join(path.delimiter),
     SVC_JOURNAL_DIR: shared.journal ?? path.join(dir, "journal"),
     ...{ SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_API_KEY: "", SVC_WEBHOOKS_URL: "", SVC_INBOXES_URL: "", SVC_INFRA_URL: "" },
   };
