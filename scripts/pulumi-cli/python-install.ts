@@ -72,8 +72,8 @@ export async function installPython(cliBinDir: string): Promise<string | undefin
   } finally {
     fs.rmSync(home, { recursive: true, force: true });
   }
-  // Its requirements must be met by the pinned packages, not by whatever pip would fetch for them.
-  run("pip install of the generated SDK", python, ["-m", "pip", "install", "--quiet", "--no-deps", path.join(out, "python")]);
+  // Built with the pinned setuptools; its requirements must be met by the pinned packages, not by whatever pip would fetch for them.
+  run("pip install of the generated SDK", python, ["-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", path.join(out, "python")]);
   run("pip check (the generated SDK requires packages python-requirements.txt does not pin at a version it accepts)", python, ["-m", "pip", "check"]);
 
   try {

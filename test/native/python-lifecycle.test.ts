@@ -39,7 +39,8 @@ const TOKEN = "Bearer tok-4242-native-python-secret";
 requirePython();
 if (PYTHON_MISSING) console.log(`a Python program under the real CLI: skipped: ${PYTHON_MISSING}`);
 describe.skipIf(PYTHON_MISSING !== undefined)("a Python program of native resources under the real CLI", () => {
-  it("creates with one POST each, a rerun and a refresh write nothing, a change is one PATCH each, destroy deletes both; the secrets stay secret", async () => {
+  // Six runs of the CLI, each starting Python, under a shared machine's load: more than the default 120 s allows.
+  it("creates with one POST each, a rerun and a refresh write nothing, a change is one PATCH each, destroy deletes both; the secrets stay secret", { timeout: 300_000 }, async () => {
     const s = await nativeStack(emu(), "native-python", pythonProgram(PROGRAM));
     const secrets = { token: TOKEN };
     let since = await lastSeq(emu());
@@ -49,6 +50,9 @@ describe.skipIf(PYTHON_MISSING !== undefined)("a Python program of native resour
     expect(writesOf(await requestsSince(emu(), since)).sort()).toEqual(["POST /inboxes/v1/inboxes", "POST /webhooks/v1/endpoints"]);
     const { endpointId, inboxId } = up.outputs as { endpointId: string; inboxId: string };
     expect(endpointId).toMatch(/^ep_/);
+    // The SDK is the package's version (schema.json's), and asks the engine for the plugin at it.
+    const provider = loadCliState(s.options("up")).find((r) => r.type === "svc:webhooks:Endpoint")?.provider;
+    expect(provider).toContain("::default_0_1_0::");
 
     since = await lastSeq(emu());
     const again = await s.run("up", { description: "v1", label: "first" }, secrets);
