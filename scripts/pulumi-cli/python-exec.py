@@ -48,6 +48,22 @@ def arguments() -> argparse.Namespace:
     return ap.parse_args()
 
 
+def program_traceback(program: str) -> str:
+    """The traceback of the exception being handled, from the program's first frame on: the
+    frames of this runner, asyncio and the SDK above it are not the user's to read. A frame
+    is the program's when its file is in the program's directory and not in the Python
+    environment (which may be a virtualenv inside that directory)."""
+    kind, error, tb = sys.exc_info()
+    directory = program if os.path.isdir(program) else os.path.dirname(program)
+    frame = tb
+    while frame is not None:
+        file = os.path.abspath(frame.tb_frame.f_code.co_filename)
+        if file.startswith(directory + os.sep) and not file.startswith(sys.prefix + os.sep):
+            break
+        frame = frame.tb_next
+    return "".join(traceback.format_exception(kind, error, frame or tb))
+
+
 def main() -> int:
     args = arguments()
     pulumi.runtime.set_all_config(pulumi.runtime.get_config_env(), pulumi.runtime.get_config_secret_keys_env())
@@ -85,7 +101,7 @@ def main() -> int:
         pulumi.log.error(str(e))
         return 1
     except Exception:  # noqa: BLE001 -- any error of the program is the user's to see
-        pulumi.log.error("Program failed with an unhandled exception:\n" + traceback.format_exc())
+        pulumi.log.error("Program failed with an unhandled exception:\n" + program_traceback(program))
         return EXIT_AFTER_USER_MESSAGE
     finally:
         executor.shutdown(wait=True)

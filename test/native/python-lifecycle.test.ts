@@ -12,7 +12,7 @@ import * as fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { loadCliState } from "../support/pulumi-cli";
-import { PYTHON_MISSING, nativeStack, pythonProgram, requirePython, writesOf } from "./support";
+import { PYTHON_MISSING, nativeStack, pythonProgram, requirePython, writesOf, type ProgramFiles } from "./support";
 
 const emu = useEmulator();
 
@@ -88,5 +88,30 @@ describe.skipIf(PYTHON_MISSING !== undefined)("a Python program of native resour
     expect(down.ok, down.summary).toBe(true);
     expect(writesOf(await requestsSince(emu(), since)).sort()).toEqual([`DELETE /inboxes/v1/inboxes/${inboxId}`, `DELETE /webhooks/v1/endpoints/${endpointId}`]);
     expect(loadCliState(s.options("destroy")).filter((r) => r.type.startsWith("svc:"))).toEqual([]);
+  });
+
+  it("a program that raises: the run fails with the program's traceback, and writes nothing", async () => {
+    const s = await nativeStack(emu(), "native-python-raises", pythonProgram(`import pulumi_svc as svc\n\nraise ValueError("no team named " + "platfrom")\n`));
+    const since = await lastSeq(emu());
+    const up = await s.run("up");
+    expect(up.ok).toBe(false);
+    expect(up.summary).toContain(`File "${s.dir}/__main__.py", line 3, in <module>`);
+    expect(up.summary).toContain("ValueError: no team named platfrom");
+    // From the program's frame on: the runner's and the SDK's frames above it are not the user's.
+    expect(up.summary).not.toContain("pulumi-language-python-exec");
+    expect(up.summary).not.toContain("site-packages/pulumi/runtime");
+    // The runner has shown the error (exit 32, a bail): the host adds no "exited with code" of its own.
+    expect(up.summary).not.toContain("non-zero exit code");
+    expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
+  });
+
+  it("a virtualenv option that is not a virtual environment: the preview fails naming the option and the directory", async () => {
+    const program = pythonProgram("import pulumi\n");
+    const missing: ProgramFiles = { ...program, project: "runtime:\n  name: python\n  options:\n    virtualenv: no-such-venv\n" };
+    const s = await nativeStack(emu(), "native-python-novenv", missing);
+    const preview = await s.run("preview");
+    expect(preview.ok).toBe(false);
+    expect(preview.summary).toContain("runtime option virtualenv is no-such-venv, but");
+    expect(preview.summary).toContain(`${s.dir}/no-such-venv is not a virtual environment (no bin/python)`);
   });
 });
