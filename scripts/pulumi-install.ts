@@ -16,7 +16,7 @@
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { build } from "esbuild";
+import { bundleLanguageHost } from "./pulumi-cli/bundle-host";
 import { CLI_MODULE_DIR, YAML_MODULE_DIR, cachedBinDir, cliVersionOf, pinnedCliVersion } from "./pulumi-cli/locate";
 import { installPython } from "./pulumi-cli/python-install";
 
@@ -78,20 +78,8 @@ async function main(): Promise<void> {
   goBuild(YAML_HOST_PACKAGE, YAML_MODULE_DIR, "pulumi-language-yaml");
   console.log(`pulumi:install: built in ${Math.round((Date.now() - started) / 1000)} s`);
 
-  // Our Node.js language host, bundled so that it needs no checkout of this repository.
-  await build({
-    entryPoints: [path.join(CLI_MODULE_DIR, "language-host.ts")],
-    bundle: true,
-    platform: "node",
-    target: "node20",
-    format: "cjs",
-    outfile: path.join(staging, "pulumi-language-nodejs.js"),
-    logLevel: "warning",
-  });
-  writeExecutable(
-    path.join(staging, "pulumi-language-nodejs"),
-    `#!/bin/sh\nPULUMI_SVC_LANGUAGE_HOST_VERSION=${version} exec node "$(dirname "$0")/pulumi-language-nodejs.js" "$@"\n`,
-  );
+  // Our Node.js language host.
+  await bundleLanguageHost("language-host.ts", staging, "pulumi-language-nodejs", version);
   // The dynamic-provider plugin: the shim the @pulumi/pulumi package ships for this purpose.
   const shim = require.resolve("@pulumi/pulumi/pulumi-resource-pulumi-nodejs");
   writeExecutable(path.join(staging, "pulumi-resource-pulumi-nodejs"), fs.readFileSync(shim, "utf8"));

@@ -62,14 +62,24 @@ export function failCall<T>(cb: grpc.sendUnaryData<T>, e: unknown): void {
 
 type Handler = grpc.UntypedServiceImplementation[string];
 
+/** A language's host: how it runs a program, given the engine's address and the children to track. */
+export abstract class ProgramHost {
+  constructor(
+    protected readonly engineAddress: string,
+    protected readonly children: Children,
+  ) {}
+
+  abstract run(req: langproto.RunRequest): Promise<langproto.RunResponse>;
+}
+
 /**
- * The LanguageRuntime service: `own` (the calls a language answers its own way) over the
- * answers every host of ours gives: no required plugins or packages (each plugin our
- * programs use is on PATH or beside the CLI, and the engine loads a provider when a
- * resource first names it), no dependency installation, this version, Cancel stopping the
- * children, and UNIMPLEMENTED for the rest.
+ * The LanguageRuntime service: Run by `host`, `own` (the other calls a language answers its
+ * own way) over the answers every host of ours gives: no required plugins or packages (each
+ * plugin our programs use is on PATH or beside the CLI, and the engine loads a provider
+ * when a resource first names it), no dependency installation, this version, Cancel
+ * stopping the children, and UNIMPLEMENTED for the rest.
  */
-export function languageService(version: string, children: Children, own: Record<string, Handler>): grpc.UntypedServiceImplementation {
+function languageService(version: string, children: Children, host: ProgramHost, own: Record<string, Handler>): grpc.UntypedServiceImplementation {
   const unimplemented = (_call: unknown, cb: grpc.sendUnaryData<unknown>) =>
     cb({ code: grpc.status.UNIMPLEMENTED, details: "not implemented by this language host" } as grpc.ServiceError, null);
   const answer =
@@ -80,7 +90,9 @@ export function languageService(version: string, children: Children, own: Record
     handshake: unimplemented,
     getRequiredPlugins: answer(() => new langproto.GetRequiredPluginsResponse()),
     getRequiredPackages: answer(() => new langproto.GetRequiredPackagesResponse()),
-    run: unimplemented,
+    run: (call: grpc.ServerUnaryCall<langproto.RunRequest, langproto.RunResponse>, cb: grpc.sendUnaryData<langproto.RunResponse>) => {
+      void host.run(call.request).then((r) => cb(null, r));
+    },
     getPluginInfo: answer(() => new pluginproto.PluginInfo().setVersion(version)),
     installDependencies: (call: grpc.ServerWritableStream<unknown, unknown>) => call.end(),
     runtimeOptionsPrompts: answer(() => new langproto.RuntimeOptionsResponse()),
@@ -103,12 +115,17 @@ export function languageService(version: string, children: Children, own: Record
 }
 
 /**
- * A host's main: `-version` prints the version; otherwise serve `service(engineAddress)` on
- * a free port of 127.0.0.1 and print the port, the one line the CLI reads, until SIGINT
- * or SIGTERM, or until the CLI that started it is gone. pulumi:install's launcher sets
+ * A host's main: `-version` prints the version; otherwise serve the LanguageRuntime service
+ * of `makeHost(engineAddress, children)` and its `own` other calls on a free port of
+ * 127.0.0.1 and print the port, the one line the CLI reads, until SIGINT or SIGTERM, or
+ * until the CLI that started it is gone. pulumi:install's launcher sets
  * PULUMI_SVC_LANGUAGE_HOST_VERSION to the CLI's version.
  */
-export function serveLanguageHost(children: Children, service: (engineAddress: string, version: string) => grpc.UntypedServiceImplementation): void {
+export function serveLanguageHost<H extends ProgramHost>(
+  makeHost: (engineAddress: string, children: Children) => H,
+  own: (host: H) => Record<string, Handler> = () => ({}),
+): void {
+  const children = new Children();
   const argv = process.argv.slice(2);
   const version = process.env["PULUMI_SVC_LANGUAGE_HOST_VERSION"] ?? "3.0.0";
   if (argv.includes("-version") || argv.includes("--version")) {
@@ -126,7 +143,8 @@ export function serveLanguageHost(children: Children, service: (engineAddress: s
     positional.push(a);
   }
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
-  server.addService(langrpc.LanguageRuntimeService as unknown as grpc.ServiceDefinition, service(positional[0] ?? "", version));
+  const host = makeHost(positional[0] ?? "", children);
+  server.addService(langrpc.LanguageRuntimeService as unknown as grpc.ServiceDefinition, languageService(version, children, host, own(host)));
   server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) => {
     if (err) {
       console.error(`could not start language host RPC server: ${err.message}`);

@@ -25,7 +25,7 @@ import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import * as langproto from "@pulumi/pulumi/proto/language_pb";
 import { parse as shellSplit } from "shell-quote";
-import { Children, languageService, messageOf, programResult, serveLanguageHost } from "./host-common";
+import { ProgramHost, messageOf, programResult, serveLanguageHost } from "./host-common";
 
 interface NodeOptions {
   typescript: boolean;
@@ -71,12 +71,7 @@ function programConfig(config: { forEach(fn: (value: string, key: string) => voi
   return JSON.stringify(out);
 }
 
-class LanguageHost {
-  constructor(
-    private readonly engineAddress: string,
-    private readonly children: Children,
-  ) {}
-
+class NodeHost extends ProgramHost {
   run(req: langproto.RunRequest): Promise<langproto.RunResponse> {
     const info = req.getInfo();
     const programDir = info?.getProgramDirectory() || req.getPwd();
@@ -153,15 +148,11 @@ class LanguageHost {
   }
 }
 
-const children = new Children();
-serveLanguageHost(children, (engineAddress, version) => {
-  const host = new LanguageHost(engineAddress, children);
-  return languageService(version, children, {
-    run: (call: grpc.ServerUnaryCall<langproto.RunRequest, langproto.RunResponse>, cb: grpc.sendUnaryData<langproto.RunResponse>) => {
-      void host.run(call.request).then((r) => cb(null, r));
-    },
+serveLanguageHost(
+  (engineAddress, children) => new NodeHost(engineAddress, children),
+  (host) => ({
     runPlugin: (call: grpc.ServerWritableStream<langproto.RunPluginRequest, langproto.RunPluginResponse>) => host.runPlugin(call),
     about: (_call: unknown, cb: grpc.sendUnaryData<langproto.AboutResponse>) =>
       cb(null, new langproto.AboutResponse().setExecutable(process.execPath).setVersion(process.version)),
-  });
-});
+  }),
+);

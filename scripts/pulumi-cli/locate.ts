@@ -29,7 +29,7 @@ export function pinnedCliVersion(): string {
  */
 export function cachedBinDir(): string {
   const hash = createHash("sha256");
-  for (const f of ["go.mod", "go.sum", "language-host.ts", "host-common.ts", "yaml/go.mod", "yaml/go.sum"]) hash.update(fs.readFileSync(path.join(CLI_MODULE_DIR, f)));
+  for (const f of ["go.mod", "go.sum", "language-host.ts", "host-common.ts", "bundle-host.ts", "yaml/go.mod", "yaml/go.sum"]) hash.update(fs.readFileSync(path.join(CLI_MODULE_DIR, f)));
   return path.join(cliCacheRoot(), `v${pinnedCliVersion()}-${hash.digest("hex").slice(0, 12)}`, "bin");
 }
 

@@ -30,7 +30,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import * as langproto from "@pulumi/pulumi/proto/language_pb";
-import { Children, failCall, languageService, messageOf, programResult, serveLanguageHost } from "./host-common";
+import { ProgramHost, failCall, messageOf, programResult, serveLanguageHost } from "./host-common";
 
 /** The runner and the generator, installed beside this host's bundle. */
 const RUNNER = path.join(__dirname, "pulumi-language-python-exec");
@@ -64,12 +64,7 @@ function interpreter(info: langproto.ProgramInfo | undefined): Interpreter {
   return { python, env: { ...env, PATH: [bin, process.env["PATH"] ?? ""].join(path.delimiter), VIRTUAL_ENV: dir } };
 }
 
-class PythonHost {
-  constructor(
-    private readonly engineAddress: string,
-    private readonly children: Children,
-  ) {}
-
+class PythonHost extends ProgramHost {
   run(req: langproto.RunRequest): Promise<langproto.RunResponse> {
     const info = req.getInfo();
     let py: Interpreter;
@@ -121,18 +116,14 @@ class PythonHost {
   }
 }
 
-const children = new Children();
-serveLanguageHost(children, (engineAddress, version) => {
-  const host = new PythonHost(engineAddress, children);
-  return languageService(version, children, {
-    run: (call: grpc.ServerUnaryCall<langproto.RunRequest, langproto.RunResponse>, cb: grpc.sendUnaryData<langproto.RunResponse>) => {
-      void host.run(call.request).then((r) => cb(null, r));
-    },
+serveLanguageHost(
+  (engineAddress, children) => new PythonHost(engineAddress, children),
+  (host) => ({
     generatePackage: (call: grpc.ServerUnaryCall<langproto.GeneratePackageRequest, langproto.GeneratePackageResponse>, cb: grpc.sendUnaryData<langproto.GeneratePackageResponse>) => {
       host.generatePackage(call.request).then(
         (r) => cb(null, r),
         (e: unknown) => failCall(cb, e),
       );
     },
-  });
-});
+  }),
+);

@@ -10,7 +10,7 @@ import { spawnSync, type SpawnSyncOptions } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { build } from "esbuild";
+import { bundleLanguageHost } from "./bundle-host";
 import { CLI_MODULE_DIR, pinnedCliVersion } from "./locate";
 import { PYTHON_REQUIREMENTS, SCHEMA_FILE, pythonCacheDir, systemPython } from "./python";
 
@@ -37,20 +37,7 @@ export async function installPython(cliBinDir: string): Promise<string | undefin
     if (r.error || r.status !== 0) throw new Error(`${what} failed (${r.error?.message ?? `exit ${r.status}`}): \`${[cmd, ...args].join(" ")}\`; see above`);
   };
 
-  await build({
-    entryPoints: [path.join(CLI_MODULE_DIR, "python-host.ts")],
-    bundle: true,
-    platform: "node",
-    target: "node20",
-    format: "cjs",
-    outfile: path.join(bin, "pulumi-language-python.js"),
-    logLevel: "warning",
-  });
-  fs.writeFileSync(
-    path.join(bin, "pulumi-language-python"),
-    `#!/bin/sh\nPULUMI_SVC_LANGUAGE_HOST_VERSION=${pinnedCliVersion()} exec node "$(dirname "$0")/pulumi-language-python.js" "$@"\n`,
-    { mode: 0o755 },
-  );
+  await bundleLanguageHost("python-host.ts", bin, "pulumi-language-python", pinnedCliVersion());
   fs.copyFileSync(path.join(CLI_MODULE_DIR, "python-exec.py"), path.join(bin, "pulumi-language-python-exec"));
   run("go build of the Python code generator", "go", ["build", "-tags", "osusergo,grpcnotrace", "-trimpath", "-o", path.join(bin, "pulumi-svc-python-gen"), "./pygen"], {
     cwd: CLI_MODULE_DIR,

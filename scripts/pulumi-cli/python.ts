@@ -37,7 +37,7 @@ export function systemPython(): { python: string; version: string } | { missing:
 /** The cache directory for this build of the Python side, for the given python3. */
 export function pythonCacheDir(py: { python: string; version: string }): string {
   const hash = createHash("sha256");
-  for (const f of ["python-host.ts", "host-common.ts", "python-exec.py", "pygen/main.go", "go.mod", "go.sum", "python-requirements.txt"]) hash.update(fs.readFileSync(path.join(CLI_MODULE_DIR, f)));
+  for (const f of ["python-host.ts", "host-common.ts", "bundle-host.ts", "python-exec.py", "pygen/main.go", "go.mod", "go.sum", "python-requirements.txt"]) hash.update(fs.readFileSync(path.join(CLI_MODULE_DIR, f)));
   hash.update(fs.readFileSync(SCHEMA_FILE));
   hash.update(`${py.python} ${py.version}`);
   return path.join(cliCacheRoot(), `python-${hash.digest("hex").slice(0, 12)}`);
