@@ -10,7 +10,8 @@
 import { describe, expect, it } from "vitest";
 import { lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { checkNativeLifecycle } from "./lifecycle";
-import { PYTHON_MISSING, nativeStack, pythonProgram, requirePython, writesOf, type ProgramFiles } from "./support";
+import { PYTHON_MISSING, pythonProgram, requirePython } from "./python";
+import { nativeStack, writesOf, type ProgramFiles } from "./support";
 
 const emu = useEmulator();
 

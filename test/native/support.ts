@@ -10,44 +10,19 @@ import * as path from "node:path";
 import type { RunningEmulator } from "../../emulator";
 import type { EngineOptions, Verb } from "../engine/types";
 import type { Workspace } from "../provider/support";
-import { locatePython } from "../../scripts/pulumi-cli/python";
 import { control } from "../support/emulator";
 import { cliBinDir, cliEnv, PULUMI_CLI_MISSING, runCli, stackArgs } from "../support/pulumi-cli";
 
 export const PLUGIN_MAIN = path.resolve(__dirname, "../../dist/native/main.js");
 
-const PLUGIN_MISSING = !fs.existsSync(PLUGIN_MAIN) ? "dist/native/main.js is missing: run `npm run build`" : undefined;
+/** Why the plugin cannot start here (dist/ not built), or undefined. */
+export const PLUGIN_MISSING = !fs.existsSync(PLUGIN_MAIN) ? "dist/native/main.js is missing: run `npm run build`" : undefined;
 
 /** Why these suites cannot run here, or undefined: the CLI, the YAML host and the build are needed. */
 export const NATIVE_MISSING: string | undefined =
   PULUMI_CLI_MISSING ??
   (!fs.existsSync(path.join(cliBinDir(), "pulumi-language-yaml")) ? "pulumi-language-yaml is not installed: run `npm run pulumi:install`" : undefined) ??
   PLUGIN_MISSING;
-
-const python = locatePython();
-
-/**
- * Why the Python programs cannot run here, or undefined: the CLI, the build, and the Python
- * side of `npm run pulumi:install` (our Python host, a virtualenv with `pulumi` and the
- * generated `pulumi_svc`) are needed. CI sets PULUMI_SVC_REQUIRE_CLI=1: missing is then a
- * failure of the suites that ask (`requirePython`), not a skip.
- */
-export const PYTHON_MISSING: string | undefined =
-  PULUMI_CLI_MISSING ?? PLUGIN_MISSING ?? ("missing" in python ? python.missing : undefined);
-
-export function requirePython(): void {
-  if (PYTHON_MISSING && process.env["PULUMI_SVC_REQUIRE_CLI"] === "1") throw new Error(`PULUMI_SVC_REQUIRE_CLI=1 but ${PYTHON_MISSING}`);
-}
-
-/** A Python program, `__main__.py`, run with the virtualenv pulumi:install built (the `virtualenv` runtime option, as a user sets it). */
-export function pythonProgram(main: string): ProgramFiles {
-  if ("missing" in python) throw new Error(python.missing);
-  return {
-    project: `runtime:\n  name: python\n  options:\n    virtualenv: ${JSON.stringify(python.venv)}\n`,
-    files: { "__main__.py": main },
-    binDirs: [python.binDir],
-  };
-}
 
 let launcherDir: string | undefined;
 
