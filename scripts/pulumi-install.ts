@@ -1,21 +1,25 @@
 // npm run pulumi:install: builds the real Pulumi CLI and Pulumi YAML's language host from the
 // Go module proxy into a cache outside git, beside our Node.js and Go language hosts and the SDK's
-// dynamic-provider shim, and
+// dynamic-provider shim, then the Python side (our Python host, a virtualenv with the
+// `pulumi` package and the generated SDK: pulumi-cli/python-install.ts), and
 // prints the bin directory as its last line. A second run finds the build and takes a second.
 //
 //   npm run pulumi:install             build when missing; fail when it cannot
-//   npm run pulumi:install -- --if-go  the same where Go is installed; elsewhere say so and exit 0
+//   npm run pulumi:install -- --if-go  the same where Go (and, for the Python side, python3 with
+//                                      venv) is installed; elsewhere say so and exit 0
 //                                      (what `npm test` runs first, so a machine without Go still tests)
 //
-// Downloads nothing but Go modules (through `go build`, from GOPROXY) and uses the npm
-// packages already installed. The `pulumi` npm package is not used: it downloads a binary.
+// Downloads nothing but Go modules (through `go build`, from GOPROXY) and, for the Python
+// side, Python packages from PyPI (through pip), and uses the npm packages already
+// installed. The `pulumi` npm package is not used: it downloads a binary.
 
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { build } from "esbuild";
 import { installGoHost } from "./pulumi-cli/go-host/install";
+import { bundleLanguageHost } from "./pulumi-cli/bundle-host";
 import { CLI_MODULE_DIR, YAML_MODULE_DIR, cachedBinDir, cliVersionOf, pinnedCliVersion } from "./pulumi-cli/locate";
+import { installPython } from "./pulumi-cli/python-install";
 
 const CLI_PACKAGE = "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi";
 const YAML_HOST_PACKAGE = "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml";
@@ -43,6 +47,7 @@ async function main(): Promise<void> {
       const goHostFailure = installGoHost(binDir, version);
       if (goHostFailure) fail(goHostFailure);
     }
+    await pythonPart(binDir, ifGo);
     console.log(binDir);
     return;
   }
@@ -83,20 +88,8 @@ async function main(): Promise<void> {
   if (goHostFailure) fail(goHostFailure);
   console.log(`pulumi:install: built in ${Math.round((Date.now() - started) / 1000)} s`);
 
-  // Our Node.js language host, bundled so that it needs no checkout of this repository.
-  await build({
-    entryPoints: [path.join(CLI_MODULE_DIR, "language-host.ts")],
-    bundle: true,
-    platform: "node",
-    target: "node20",
-    format: "cjs",
-    outfile: path.join(staging, "pulumi-language-nodejs.js"),
-    logLevel: "warning",
-  });
-  writeExecutable(
-    path.join(staging, "pulumi-language-nodejs"),
-    `#!/bin/sh\nPULUMI_SVC_LANGUAGE_HOST_VERSION=${version} exec node "$(dirname "$0")/pulumi-language-nodejs.js" "$@"\n`,
-  );
+  // Our Node.js language host.
+  await bundleLanguageHost("language-host.ts", staging, "pulumi-language-nodejs", version);
   // The dynamic-provider plugin: the shim the @pulumi/pulumi package ships for this purpose.
   const shim = require.resolve("@pulumi/pulumi/pulumi-resource-pulumi-nodejs");
   writeExecutable(path.join(staging, "pulumi-resource-pulumi-nodejs"), fs.readFileSync(shim, "utf8"));
@@ -104,7 +97,16 @@ async function main(): Promise<void> {
   if (cliVersionOf(path.join(staging, "pulumi")) !== version) fail(`the built pulumi does not report v${version}`);
   fs.rmSync(binDir, { recursive: true, force: true });
   fs.renameSync(staging, binDir);
+  await pythonPart(binDir, ifGo);
   console.log(binDir);
+}
+
+/** The Python host and SDK (python-install.ts); where python3 with venv is missing, as for Go. */
+async function pythonPart(binDir: string, ifGo: boolean): Promise<void> {
+  const missing = await installPython(binDir);
+  if (!missing) return;
+  if (!ifGo) fail(missing);
+  console.log(`pulumi:install: ${missing}. The Python suites will skip.`);
 }
 
 function writeExecutable(file: string, text: string): void {

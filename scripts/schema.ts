@@ -87,6 +87,8 @@ export interface PackageSpec {
   resources: Record<string, ResourceSpec>;
   types: Record<string, ComplexTypeSpec>;
   functions: Record<string, FunctionSpec>;
+  /** What `pulumi package gen-sdk` reads for one language. */
+  language: { python: { respectSchemaVersion: boolean } };
 }
 
 /** `webhooks:Endpoint` → `svc:webhooks:Endpoint`. */
@@ -289,6 +291,9 @@ export function buildSchema(): PackageSpec {
     resources,
     types,
     functions,
+    // The Python SDK's version is the package's (else 0.0.0, meant to be replaced by a release
+    // script), so its resources ask the engine for the plugin at the version it reports.
+    language: { python: { respectSchemaVersion: true } },
   };
 }
 

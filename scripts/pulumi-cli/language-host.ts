@@ -23,14 +23,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
-import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
-import * as langrpc from "@pulumi/pulumi/proto/language_grpc_pb";
 import * as langproto from "@pulumi/pulumi/proto/language_pb";
-import * as pluginproto from "@pulumi/pulumi/proto/plugin_pb";
 import { parse as shellSplit } from "shell-quote";
-
-/** cmd/run's exit code after it has shown the user an actionable message (Pulumi's host: "bail"). */
-const EXIT_AFTER_USER_MESSAGE = 32;
+import { ProgramHost, messageOf, programResult, serveLanguageHost } from "./host-common";
 
 interface NodeOptions {
   typescript: boolean;
@@ -76,27 +71,8 @@ function programConfig(config: { forEach(fn: (value: string, key: string) => voi
   return JSON.stringify(out);
 }
 
-class LanguageHost {
-  private readonly children = new Set<ChildProcess>();
-
-  constructor(
-    private readonly engineAddress: string,
-    private readonly version: string,
-  ) {}
-
-  /** Interrupts every program and plugin this host started (the CLI's Cancel, or the host going away). */
-  stopChildren(signal: NodeJS.Signals): void {
-    for (const child of this.children) child.kill(signal);
-  }
-
-  private track(child: ChildProcess): ChildProcess {
-    this.children.add(child);
-    child.once("exit", () => this.children.delete(child));
-    return child;
-  }
-
+class NodeHost extends ProgramHost {
   run(req: langproto.RunRequest): Promise<langproto.RunResponse> {
-    const res = new langproto.RunResponse();
     const info = req.getInfo();
     const programDir = info?.getProgramDirectory() || req.getPwd();
     let args: string[];
@@ -126,24 +102,9 @@ class LanguageHost {
         ...optionsEnv(opts),
       };
     } catch (e) {
-      res.setError(e instanceof Error ? e.message : String(e));
-      return Promise.resolve(res);
+      return Promise.resolve(new langproto.RunResponse().setError(messageOf(e)));
     }
-    const child = this.track(spawn(process.execPath, args, { cwd: req.getPwd() || programDir, env, stdio: ["ignore", "pipe", "pipe"] }));
-    // The CLI shows what the host writes: the program's output goes through unchanged.
-    child.stdout?.pipe(process.stdout, { end: false });
-    child.stderr?.pipe(process.stderr, { end: false });
-    return new Promise((resolve) => {
-      child.once("error", (e) => {
-        res.setError(`Problem executing program (could not run language executor): ${e.message}`);
-        resolve(res);
-      });
-      child.once("close", (code, signal) => {
-        if (code === EXIT_AFTER_USER_MESSAGE) res.setBail(true);
-        else if (code !== 0) res.setError(code === null ? `Program exited unexpectedly: ${signal}` : `Program exited with non-zero exit code: ${code}`);
-        resolve(res);
-      });
-    });
+    return programResult(this.children.track(spawn(process.execPath, args, { cwd: req.getPwd() || programDir, env, stdio: ["ignore", "pipe", "pipe"] })));
   }
 
   /** Policy packs (kind "analyzer") and Node plugins: run, streaming stdout, stderr and the exit code. */
@@ -165,9 +126,9 @@ class LanguageHost {
         const i = kv.indexOf("=");
         if (i > 0) env[kv.slice(0, i)] = kv.slice(i + 1);
       }
-      child = this.track(spawn(process.execPath, args, { cwd: isPolicyPack ? programDir : req.getPwd(), env, stdio: ["ignore", "pipe", "pipe"] }));
+      child = this.children.track(spawn(process.execPath, args, { cwd: isPolicyPack ? programDir : req.getPwd(), env, stdio: ["ignore", "pipe", "pipe"] }));
     } catch (e) {
-      call.destroy(Object.assign(new Error(e instanceof Error ? e.message : String(e)), { code: grpc.status.UNKNOWN }));
+      call.destroy(Object.assign(new Error(messageOf(e)), { code: grpc.status.UNKNOWN }));
       return;
     }
     const send = (set: (r: langproto.RunPluginResponse) => void) => {
@@ -185,91 +146,13 @@ class LanguageHost {
     // The engine closes the stream to stop the plugin.
     call.once("cancelled", () => child.kill("SIGKILL"));
   }
-
-  service(): grpc.UntypedServiceImplementation {
-    const unimplemented = (_call: unknown, cb: grpc.sendUnaryData<unknown>) =>
-      cb({ code: grpc.status.UNIMPLEMENTED, details: "not implemented by this language host" } as grpc.ServiceError, null);
-    return {
-      handshake: unimplemented,
-      getRequiredPlugins: (_call: unknown, cb: grpc.sendUnaryData<langproto.GetRequiredPluginsResponse>) =>
-        cb(null, new langproto.GetRequiredPluginsResponse()),
-      getRequiredPackages: (_call: unknown, cb: grpc.sendUnaryData<langproto.GetRequiredPackagesResponse>) =>
-        cb(null, new langproto.GetRequiredPackagesResponse()),
-      run: (call: grpc.ServerUnaryCall<langproto.RunRequest, langproto.RunResponse>, cb: grpc.sendUnaryData<langproto.RunResponse>) => {
-        void this.run(call.request).then((r) => cb(null, r));
-      },
-      getPluginInfo: (_call: unknown, cb: grpc.sendUnaryData<pluginproto.PluginInfo>) => {
-        const info = new pluginproto.PluginInfo();
-        info.setVersion(this.version);
-        cb(null, info);
-      },
-      installDependencies: (call: grpc.ServerWritableStream<unknown, unknown>) => call.end(),
-      runtimeOptionsPrompts: (_call: unknown, cb: grpc.sendUnaryData<langproto.RuntimeOptionsResponse>) =>
-        cb(null, new langproto.RuntimeOptionsResponse()),
-      template: unimplemented,
-      about: (_call: unknown, cb: grpc.sendUnaryData<langproto.AboutResponse>) => {
-        const about = new langproto.AboutResponse();
-        about.setExecutable(process.execPath);
-        about.setVersion(process.version);
-        cb(null, about);
-      },
-      getProgramDependencies: (_call: unknown, cb: grpc.sendUnaryData<langproto.GetProgramDependenciesResponse>) =>
-        cb(null, new langproto.GetProgramDependenciesResponse()),
-      runPlugin: (call: grpc.ServerWritableStream<langproto.RunPluginRequest, langproto.RunPluginResponse>) => this.runPlugin(call),
-      generateProgram: unimplemented,
-      generateProject: unimplemented,
-      generatePackage: unimplemented,
-      pack: unimplemented,
-      link: unimplemented,
-      cancel: (_call: unknown, cb: grpc.sendUnaryData<emptyproto.Empty>) => {
-        this.stopChildren("SIGINT");
-        cb(null, new emptyproto.Empty());
-      },
-    };
-  }
 }
 
-function main(): void {
-  const argv = process.argv.slice(2);
-  const version = process.env["PULUMI_SVC_LANGUAGE_HOST_VERSION"] ?? "3.0.0";
-  if (argv.includes("-version") || argv.includes("--version")) {
-    console.log(version);
-    return;
-  }
-  // Flags the CLI may pass (-tracing X, -runtime X, -flag=value), then the engine's address.
-  const positional: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a.startsWith("-")) {
-      if (!a.includes("=") && (a === "-tracing" || a === "--tracing" || a === "-runtime" || a === "--runtime")) i++;
-      continue;
-    }
-    positional.push(a);
-  }
-  const host = new LanguageHost(positional[0] ?? "", version);
-  const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
-  server.addService(langrpc.LanguageRuntimeService as unknown as grpc.ServiceDefinition, host.service());
-  server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) => {
-    if (err) {
-      console.error(`could not start language host RPC server: ${err.message}`);
-      process.exit(1);
-    }
-    process.stdout.write(`${port}\n`);
-  });
-  const stop = (signal: NodeJS.Signals) => {
-    host.stopChildren(signal);
-    process.exit(0);
-  };
-  // The CLI closes a plugin with SIGINT and waits up to 5 s for it to exit before it kills
-  // it (pkg/resource/plugin/plugin.go, kill); Pulumi's host exits on SIGINT, and so does this.
-  process.on("SIGINT", () => stop("SIGINT"));
-  process.on("SIGTERM", () => stop("SIGTERM"));
-  // A CLI killed with SIGKILL closes nothing: leave with it (Pulumi's host does the same
-  // through a health check of the engine).
-  const parent = process.ppid;
-  setInterval(() => {
-    if (process.ppid !== parent) stop("SIGKILL");
-  }, 500).unref();
-}
-
-main();
+serveLanguageHost(
+  (engineAddress, children) => new NodeHost(engineAddress, children),
+  (host) => ({
+    runPlugin: (call: grpc.ServerWritableStream<langproto.RunPluginRequest, langproto.RunPluginResponse>) => host.runPlugin(call),
+    about: (_call: unknown, cb: grpc.sendUnaryData<langproto.AboutResponse>) =>
+      cb(null, new langproto.AboutResponse().setExecutable(process.execPath).setVersion(process.version)),
+  }),
+);

@@ -24,14 +24,18 @@ export function pinnedCliVersion(): string {
 
 /**
  * The cache's bin directory for this build: keyed by the CLI version and a hash of what goes
- * into the bin directory (the wrapper modules and our language host), so a change to any
+ * into the bin directory (the wrapper modules and our Node.js language host), so a change to any
  * builds anew and two checkouts at the same commit share one build.
  */
 export function cachedBinDir(): string {
   const hash = createHash("sha256");
-  for (const f of ["go.mod", "go.sum", "language-host.ts", "yaml/go.mod", "yaml/go.sum"]) hash.update(fs.readFileSync(path.join(CLI_MODULE_DIR, f)));
-  const root = process.env["PULUMI_SVC_CLI_CACHE"] ?? path.join(process.env["XDG_CACHE_HOME"] ?? path.join(os.homedir(), ".cache"), "pulumi-svc", "pulumi-cli");
-  return path.join(root, `v${pinnedCliVersion()}-${hash.digest("hex").slice(0, 12)}`, "bin");
+  for (const f of ["go.mod", "go.sum", "language-host.ts", "host-common.ts", "bundle-host.ts", "yaml/go.mod", "yaml/go.sum"]) hash.update(fs.readFileSync(path.join(CLI_MODULE_DIR, f)));
+  return path.join(cliCacheRoot(), `v${pinnedCliVersion()}-${hash.digest("hex").slice(0, 12)}`, "bin");
+}
+
+/** The directory of every build pulumi:install makes (PULUMI_SVC_CLI_CACHE moves it). */
+export function cliCacheRoot(): string {
+  return process.env["PULUMI_SVC_CLI_CACHE"] ?? path.join(process.env["XDG_CACHE_HOME"] ?? path.join(os.homedir(), ".cache"), "pulumi-svc", "pulumi-cli");
 }
 
 /** The version a `pulumi` binary reports, or undefined when it does not run. */

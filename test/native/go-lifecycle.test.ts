@@ -18,8 +18,8 @@ import { GO_HOST_MODULE_DIR } from "../../scripts/pulumi-cli/go-host/install";
 import { pinnedCliVersion } from "../../scripts/pulumi-cli/locate";
 import { call, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { cliBinDir, runCli } from "../support/pulumi-cli";
-import { expectNativeLifecycle } from "./lifecycle";
-import { NATIVE_MISSING, nativePath, nativeStack, writesOf } from "./support";
+import { checkNativeLifecycle } from "./lifecycle";
+import { NATIVE_MISSING, nativePath, nativeStack, writesOf, type ProgramFiles } from "./support";
 
 const emu = useEmulator();
 
@@ -32,6 +32,8 @@ const GOFLAGS = `${process.env["GOFLAGS"] ?? ""} -tags=osusergo,grpcnotrace -tri
 /** The program's config, for the cases that only preview it. */
 const CONFIG = { description: "v1", label: "first" };
 const SECRETS = { token: "Bearer tok-4242-native-go-secret" };
+/** A Go project whose Pulumi.yaml says `runtime` (YAML flow style); its sources are copied in where a case needs them. */
+const goProject = (runtime: string): ProgramFiles => ({ project: `runtime: ${runtime}\n`, files: {}, binDirs: [] });
 
 const goMissing = (): string | undefined =>
   spawnSync("go", ["env", "GOVERSION"]).status !== 0
@@ -85,12 +87,12 @@ describe.skipIf(GO_MISSING !== undefined)("a Go program of native resources unde
   }, 15 * 60_000);
 
   it("creates with one POST each, a rerun and a refresh write nothing, a change is one PATCH each, destroy deletes both; the secret header stays secret", async () => {
-    const s = await nativeStack(emu(), "native-go", "", { runtime: prebuilt() });
-    await expectNativeLifecycle(emu(), s, SECRETS.token, "tok-4242");
+    const s = await nativeStack(emu(), "native-go", goProject(prebuilt()));
+    await checkNativeLifecycle(emu(), s);
   });
 
   it("without a prebuilt binary, the host builds the program with `go build` and previews its resources", async () => {
-    const s = await nativeStack(emu(), "native-go", "", { runtime: "go" });
+    const s = await nativeStack(emu(), "native-go", goProject("go"));
     // The module as the build above left it (go.mod and go.sum completed by -mod=mod).
     for (const f of ["main.go", "go.mod", "go.sum"]) fs.copyFileSync(path.join(root, "program", f), path.join(s.dir, f));
     const since = await lastSeq(emu());
@@ -103,7 +105,7 @@ describe.skipIf(GO_MISSING !== undefined)("a Go program of native resources unde
   });
 
   it("`pulumi import` in a Go project takes the object over with no write and prints its Go code", async () => {
-    const s = await nativeStack(emu(), "native-go", "", { runtime: prebuilt() });
+    const s = await nativeStack(emu(), "native-go", goProject(prebuilt()));
     // The stack exists before the import: a preview makes it, and writes nothing.
     expect((await s.run("preview", CONFIG, SECRETS)).ok).toBe(true);
     const inbox = await call(emu(), "POST", "/inboxes/v1/inboxes", { key: s.ws.inboxes.admin, body: { label: "archive" } });
@@ -119,7 +121,7 @@ describe.skipIf(GO_MISSING !== undefined)("a Go program of native resources unde
   });
 
   it("a runtime option of the wrong type fails the run naming the option", async () => {
-    const s = await nativeStack(emu(), "native-go", "", { runtime: "{ name: go, options: { binary: 42 } }" });
+    const s = await nativeStack(emu(), "native-go", goProject("{ name: go, options: { binary: 42 } }"));
     const preview = await s.run("preview", CONFIG, SECRETS);
     expect(preview.ok).toBe(false);
     expect(preview.summary).toContain("runtime option binary must be a string, got 42");

@@ -1,7 +1,7 @@
 /**
  * The native plugin under the real CLI: `pulumi-resource-svc` on PATH beside `pulumi`,
  * as the package's bin puts it there for a user (a launcher of dist/native/main.js, so
- * `npm run build` first), and a stack of a YAML program written by the test.
+ * `npm run build` first), and a stack of a YAML or Python program written by the test.
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -15,11 +15,14 @@ import { cliBinDir, cliEnv, PULUMI_CLI_MISSING, runCli, stackArgs } from "../sup
 
 export const PLUGIN_MAIN = path.resolve(__dirname, "../../dist/native/main.js");
 
+/** Why the plugin cannot start here (dist/ not built), or undefined. */
+export const PLUGIN_MISSING = !fs.existsSync(PLUGIN_MAIN) ? "dist/native/main.js is missing: run `npm run build`" : undefined;
+
 /** Why these suites cannot run here, or undefined: the CLI, the YAML host and the build are needed. */
 export const NATIVE_MISSING: string | undefined =
   PULUMI_CLI_MISSING ??
   (!fs.existsSync(path.join(cliBinDir(), "pulumi-language-yaml")) ? "pulumi-language-yaml is not installed: run `npm run pulumi:install`" : undefined) ??
-  (!fs.existsSync(PLUGIN_MAIN) ? "dist/native/main.js is missing: run `npm run build`" : undefined);
+  PLUGIN_MISSING;
 
 let launcherDir: string | undefined;
 
@@ -45,23 +48,29 @@ export interface NativeStack {
   pulumi(args: string[], opts?: { withStack?: boolean }): Promise<{ code: number; output: string; stderr: string }>;
 }
 
+/** A program in a language other than YAML. */
+export interface ProgramFiles {
+  /** Pulumi.yaml after `name`: its `runtime` section. */
+  project: string;
+  /** The program's files, by name. */
+  files: Record<string, string>;
+  /** Directories first on PATH: the language host, when it is not beside the CLI. */
+  binDirs: string[];
+}
+
 /**
- * A fresh workspace of the emulator and a stack of the YAML program `program` (Pulumi.yaml's text
- * after `name` and `runtime`), or of another language's program with `runtime` (Pulumi.yaml's
- * `runtime` value, in YAML flow style).
+ * A fresh workspace of the emulator and a stack of `program`: a YAML program (Pulumi.yaml's
+ * text after `name` and `runtime`), or the files of a program in another language.
  */
-export async function nativeStack(
-  emu: RunningEmulator,
-  name: string,
-  program: string,
-  shared: { ws?: Workspace; journal?: string; runtime?: string } = {},
-): Promise<NativeStack> {
+export async function nativeStack(emu: RunningEmulator, name: string, program: string | ProgramFiles, shared: { ws?: Workspace; journal?: string } = {}): Promise<NativeStack> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `svc-native-${name}-`));
-  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: ${shared.runtime ?? "yaml"}\n${program}`);
+  const { project, files, binDirs }: ProgramFiles = typeof program === "string" ? { project: `runtime: yaml\n${program}`, files: {}, binDirs: [] } : program;
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\n${project}`);
+  for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, file), text);
   const ws = shared.ws ?? (await control<Workspace>(emu, "POST", "/workspaces", { plan: "enterprise" }));
   const stateFile = path.join(dir, "state", "stack.json");
   const env = {
-    PATH: nativePath(),
+    PATH: [...binDirs, nativePath()].join(path.delimiter),
     SVC_JOURNAL_DIR: shared.journal ?? path.join(dir, "journal"),
     ...{ SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_API_KEY: "", SVC_WEBHOOKS_URL: "", SVC_INBOXES_URL: "", SVC_INFRA_URL: "" },
   };

@@ -1,0 +1,71 @@
+/**
+ * A Python program of native resources through the real CLI, our Python language host
+ * (`pulumi-language-python`, scripts/pulumi-cli/python-host.ts) and `pulumi-resource-svc`
+ * on PATH, against the emulator: the `pulumi_svc` SDK that `pulumi package gen-sdk
+ * --language python` generated from schema.json, installed with `pulumi` from PyPI into the
+ * virtualenv `npm run pulumi:install` built. The lifecycle of lifecycle.ts, as the YAML
+ * program's (create, a no-op, a refresh, an update, destroy, with the API calls counted,
+ * and the secrets nowhere in plaintext), then a program's error and a bad runtime option.
+ */
+import { describe, expect, it } from "vitest";
+import { lastSeq, requestsSince, useEmulator } from "../support/emulator";
+import { checkNativeLifecycle } from "./lifecycle";
+import { PYTHON_MISSING, pythonProgram, requirePython } from "./python";
+import { nativeStack, writesOf, type ProgramFiles } from "./support";
+
+const emu = useEmulator();
+
+const PROGRAM = `
+import pulumi
+import pulumi_svc as svc
+
+config = pulumi.Config()
+orders = svc.webhooks.Endpoint(
+    "orders",
+    url="https://hooks.example.com/orders",
+    description=config.require("description"),
+    max_attempts=5,
+    custom_headers={"X-Team": "fulfilment", "Authorization": config.require_secret("token")},
+)
+inbox = svc.inboxes.Inbox("bin", label=config.require("label"))
+
+pulumi.export("endpointId", orders.id)
+pulumi.export("inboxId", inbox.id)
+`;
+
+requirePython();
+if (PYTHON_MISSING) console.log(`a Python program under the real CLI: skipped: ${PYTHON_MISSING}`);
+describe.skipIf(PYTHON_MISSING !== undefined)("a Python program of native resources under the real CLI", () => {
+  // Six runs of the CLI, each starting Python, under a shared machine's load: more than the default 120 s allows.
+  it("creates with one POST each, a rerun and a refresh write nothing, a change is one PATCH each, destroy deletes both; the secrets stay secret", { timeout: 300_000 }, async () => {
+    const s = await nativeStack(emu(), "native-python", pythonProgram(PROGRAM));
+    const state = await checkNativeLifecycle(emu(), s);
+    // The SDK is the package's version (schema.json's), and asks the engine for the plugin at it.
+    expect(state.find((r) => r.type === "svc:webhooks:Endpoint")?.provider).toContain("::default_0_1_0::");
+  });
+
+  it("a program that raises: the run fails with the program's traceback, and writes nothing", async () => {
+    const s = await nativeStack(emu(), "native-python-raises", pythonProgram(`import pulumi_svc as svc\n\nraise ValueError("no team named " + "platfrom")\n`));
+    const since = await lastSeq(emu());
+    const up = await s.run("up");
+    expect(up.ok).toBe(false);
+    expect(up.summary).toContain(`File "${s.dir}/__main__.py", line 3, in <module>`);
+    expect(up.summary).toContain("ValueError: no team named platfrom");
+    // From the program's frame on: the runner's and the SDK's frames above it are not the user's.
+    expect(up.summary).not.toContain("pulumi-language-python-exec");
+    expect(up.summary).not.toContain("site-packages/pulumi/runtime");
+    // The runner has shown the error (exit 32, a bail): the host adds no "exited with code" of its own.
+    expect(up.summary).not.toContain("non-zero exit code");
+    expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
+  });
+
+  it("a virtualenv option that is not a virtual environment: the preview fails naming the option and the directory", async () => {
+    const program = pythonProgram("import pulumi\n");
+    const missing: ProgramFiles = { ...program, project: "runtime:\n  name: python\n  options:\n    virtualenv: no-such-venv\n" };
+    const s = await nativeStack(emu(), "native-python-novenv", missing);
+    const preview = await s.run("preview");
+    expect(preview.ok).toBe(false);
+    expect(preview.summary).toContain("runtime option virtualenv is no-such-venv, but");
+    expect(preview.summary).toContain(`${s.dir}/no-such-venv is not a virtual environment (no bin/python)`);
+  });
+});
