@@ -199,7 +199,7 @@ export function operationsFor(def: ResourceDefinition): Operations {
     holdId(ctx.client, def.kind, id);
     if (replaced) return;
     const clash = objectKeepers.kept(ctx.client, def.kind, id, { olds, adopts: adoptionId(news) === id, name: nameOf(news) });
-    if (clash) throw twoResourcesOnOne(id, `${objectKeepers.named(clash.adopter)} declares adopting it (${adoptionInput} ${JSON.stringify(adoptionId(news) ?? id)})`);
+    if (clash) throw twoResourcesOnOne(id, `${objectKeepers.named(clash.adopter)} declares adopting it (${adoptionInput})`);
   }
 
   /** The input that asks for adoption, as errors name it. */
@@ -234,7 +234,7 @@ export function operationsFor(def: ResourceDefinition): Operations {
     if (def.singleton) return takeOver(news);
     const adoptId = adoptionId(news);
     if (adoptId === undefined) return createNew(news);
-    // As at preview: an engine that applies while it is still diffing (no preview, `--skip-preview`) may diff the holder first.
+    // Again, as at preview: under `--skip-preview` the holder's Diff may come between this resource's check and its create.
     const clash = adoptionClash(operationContext(def, profileOf(news)).client, news);
     if (clash) throw new Error(clash);
     const adopted = await adopt(adoptId, news);
@@ -458,7 +458,7 @@ export function operationsFor(def: ResourceDefinition): Operations {
       // A resource removed from the program that held the object with the one that keeps it (a rename adopting it, over two runs).
       const keeper = objectKeepers.keptFrom(ctx.client, def.kind, id, previous);
       if (keeper) {
-        note(`The ${def.noun} ${id} was not deleted: ${objectKeepers.named(keeper.name)} of the program holds it (e.g. renamed, with adoption, over two runs). It stays, managed by that resource; this resource is removed from the state.`);
+        note(`The ${def.noun} ${id} was not deleted: ${objectKeepers.named(keeper.name)} holds it (e.g. renamed, with adoption, over two runs). It stays, managed by that resource; this resource is removed from the state.`);
         return;
       }
       await deleteItem(ctx, previous);

@@ -126,7 +126,8 @@ const named = (name: string | undefined) => (name === undefined ? "another resou
 
 /**
  * One object, one resource, across runs. What the real engine guarantees
- * (pulumi/pulumi pkg/resource/deploy/step_generator.go, read for v3.274 and 3.260):
+ * (pulumi/pulumi pkg/resource/deploy/step_generator.go, read at commit 1b59498, Aug 2026;
+ * the tests run CLI v3.274.1):
  * - A Diff of a provider of ours that names no replacement is followed by a replacement
  *   of that resource in the same operation only when its state entry is pending
  *   replacement (the object was deleted already) or carries init errors that its
