@@ -11,9 +11,9 @@
  *
  * Why it is shaped this way: Pulumi's closure serializer writes every function of the
  * object as a wrapper of ~170 characters around its source, so one forwarding arrow
- * per method (the 0.1.0 shim: eight functions, 2,334 characters) cost most of an
+ * per method (the 0.1.0 shim: eight functions, about 2,460 characters) cost most of an
  * Inbox's state. Here there are three: `configure`, one placeholder shared by the
- * other methods, and the SDK's own handler (about 900 characters). The plugin
+ * other methods, and the SDK's own handler (about 970 characters). The plugin
  * configures a provider it deserializes before any other call (cmd/dynamic-provider
  * `getProvider`, since @pulumi/pulumi 3.140; our peer range starts at 3.204), and
  * `configureShim` replaces the placeholders synchronously, before that first call

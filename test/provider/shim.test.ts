@@ -35,7 +35,7 @@ describe("serialized provider shim", () => {
     expect(text).not.toMatch(/eyJ|svc_(live|test)_|whsec_|Bearer/);
     expect(text).not.toMatch(/undici|zod|SvcClient|Agent/);
     // Stored twice per resource (inputs and outputs) and written at every checkpoint: the
-    // 0.1.0 shim's 2,334 characters were a third of an Inbox's state.
+    // 0.1.0 shim's ~2,460 characters, twice, were most of an Inbox's 6.6 KB.
     expect(text.length).toBeLessThan(1000);
   });
 
