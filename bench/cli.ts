@@ -1,30 +1,40 @@
 /**
- * `npm run bench:cli [-- --size 1000 --latency 30 --kinds inboxes:Inbox --record]`
+ * `npm run bench:cli [-- --resources 1000 --latency 30 --kinds inboxes:Inbox --skip-checkpoints --record]`
  *
  * A stack of pulumi-svc resources under the real Pulumi CLI (`npm run pulumi:install`),
- * against the emulator in its own process `--latency` ms away, beside the runtime's
- * own floor in the same run: the same number of minimal dynamic resources
- * (bench/floor-program: three outputs, a provider that does nothing). Phases, each a
- * `pulumi` command as users run it (checkpoints on): preview (of the creates), up,
- * no-op up, update (every resource's one field), refresh, destroy; `up`, refresh and
- * destroy with `--skip-preview` so each phase is one engine pass. Per phase: wall time
- * of each side, the ratio, API calls from the emulator's log; and the state's bytes
- * per resource after the up. Target: within 1.2x of the floor in every phase.
+ * against the emulator in its own process `--latency` ms away, through both front ends,
+ * beside the runtime's own floor, in the same run:
+ *
+ * - dynamic: the TypeScript program bench/program (the SDK's dynamic resources);
+ * - native: the same resources as a YAML program of `svc:*` types, written here, served
+ *   by `pulumi-resource-svc` (dist/native, on PATH as the package's bin puts it);
+ * - floor: the same number of minimal dynamic resources (bench/floor-program: three
+ *   outputs, a provider that does nothing).
+ *
+ * Phases, each a `pulumi` command as users run it (checkpoints on): preview (of the
+ * creates), up, no-op up, update (every resource's one field), refresh, destroy; `up`,
+ * refresh and destroy with `--skip-preview` so each phase is one engine pass. The three
+ * sides run one after the other within a phase, so drift of a shared machine hits
+ * each. Per phase: wall time of each side, each front end against the floor, API calls
+ * from the emulator's log; the state's bytes per resource after the up; the machine's
+ * load average. Target: within 1.2x of the floor in every phase.
  * Writes cli.md to bench/.scratch, or with `--record` to bench/results.
  *
  * `--skip-checkpoints`: the same with PULUMI_SKIP_CHECKPOINTS=true (the engine writes the
  * state once at the end instead of after every step), written as cli-no-checkpoints.md:
  * the difference between the two tables is the time the per-step state writes take.
  */
-import { mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { PULUMI_CLI_MISSING, runCli } from "../test/support/pulumi-cli";
+import { NATIVE_MISSING, nativePath } from "../test/support/native-plugin";
+import { runCli } from "../test/support/pulumi-cli";
 import type { EngineOptions } from "../test/engine/types";
 import { lastSeq, logSince } from "./direct";
 import { newWorkspace, startEmulatorProcess, svcConfig } from "./emulator-process";
 import { benchOutput, RECORD_OPTION } from "./output";
+import { mixedStack, stackKinds } from "./stack";
 
 const PHASES = [
   ["preview", "preview", 1],
@@ -35,54 +45,70 @@ const PHASES = [
   ["destroy", "destroy", 2],
 ] as const;
 
-type Side = "svc" | "floor";
+const SIDES = ["dynamic", "native", "floor"] as const;
+type Side = (typeof SIDES)[number];
+const FRONT_ENDS = ["dynamic", "native"] as const;
+const TARGET = 1.2;
+
+/** The process environment with no svc key, so only the stack's config reaches the provider. */
+const NO_ENV_KEYS = { SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_API_KEY: "" };
+
+/** The native side's program: bench/stack.ts's declarations as a YAML program, values written out (JSON is YAML). */
+function writeNativeProgram(dir: string, size: number, variant: number, kinds: ReturnType<typeof stackKinds>): void {
+  const resources = mixedStack(size, variant, kinds).map((d) => `  ${d.name}:\n    type: svc:${d.kind}\n    properties: ${JSON.stringify(d.inputs)}\n`);
+  writeFileSync(join(dir, "Pulumi.yaml"), `name: svc-bench-native\nruntime: yaml\nresources:\n${resources.join("")}`);
+}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      size: { type: "string", default: "1000" },
+      resources: { type: "string", default: "1000" },
       latency: { type: "string", default: "30" },
       kinds: { type: "string", default: "inboxes:Inbox" },
       "skip-checkpoints": { type: "boolean", default: false },
       ...RECORD_OPTION,
     },
   });
-  if (PULUMI_CLI_MISSING) throw new Error(PULUMI_CLI_MISSING);
-  const size = Number(values.size);
+  if (NATIVE_MISSING) throw new Error(NATIVE_MISSING);
+  const size = Number(values.resources);
+  if (!Number.isInteger(size) || size < 1) throw new Error(`--resources must be a whole number of at least 1, got "${values.resources}"`);
   const kinds = values.kinds!.split(",");
   const skipCheckpoints = values["skip-checkpoints"] === true;
+  const loadBefore = loadavg();
   const emu = await startEmulatorProcess(["--latency", values.latency!]);
   const dir = mkdtempSync(join(tmpdir(), "svc-bench-cli-"));
-  const rows: { phase: string; ms: Record<Side, number>; calls: number }[] = [];
+  const nativeDir = join(dir, "native-program");
+  mkdirSync(nativeDir);
+  const rows: { phase: string; ms: Record<Side, number>; calls: Record<Side, number> }[] = [];
   const stateBytes: Partial<Record<Side, number>> = {};
   try {
-    const ws = await newWorkspace(emu.url, `bench-cli-${size}`);
-    const secrets = svcConfig(emu.url, ws);
-    const options = (side: Side, verb: EngineOptions["verb"], variant: number): EngineOptions => ({ ...sideOptions(side, verb, variant), skipCheckpoints });
-    const sideOptions = (side: Side, verb: EngineOptions["verb"], variant: number): EngineOptions =>
-      side === "svc"
-        ? {
-            verb,
-            cwd: join(__dirname, "program"),
-            stack: `cli${size}`,
-            stateFile: join(dir, "svc.json"),
-            skipPreview: true,
-            config: { "bench:count": String(size), "bench:variant": String(variant), "bench:kinds": JSON.stringify(kinds) },
-            secrets,
-            env: { SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_API_KEY: "" },
-          }
-        : { verb, cwd: join(__dirname, "floor-program"), stack: `floor${size}`, stateFile: join(dir, "floor.json"), skipPreview: true, config: { "floor:count": String(size), "floor:variant": String(variant) } };
+    // One workspace per front end: each holds its own `size` objects, as two teams' stacks would.
+    const secrets = { dynamic: svcConfig(emu.url, await newWorkspace(emu.url, `bench-cli-${size}`)), native: svcConfig(emu.url, await newWorkspace(emu.url, `bench-cli-native-${size}`)) };
+    const benchConfig = (variant: number) => ({ "bench:count": String(size), "bench:variant": String(variant), "bench:kinds": JSON.stringify(kinds) });
+    const sideOptions = (side: Side, verb: EngineOptions["verb"], variant: number): EngineOptions => {
+      const common = { verb, stack: `${side}${size}`, stateFile: join(dir, `${side}.json`), skipPreview: true, skipCheckpoints };
+      switch (side) {
+        case "dynamic":
+          return { ...common, cwd: join(__dirname, "program"), config: benchConfig(variant), secrets: secrets.dynamic, env: NO_ENV_KEYS };
+        case "native":
+          writeNativeProgram(nativeDir, size, variant, stackKinds(kinds));
+          return { ...common, cwd: nativeDir, secrets: secrets.native, env: { ...NO_ENV_KEYS, PATH: nativePath(), SVC_JOURNAL_DIR: join(dir, "native-journal") } };
+        case "floor":
+          return { ...common, cwd: join(__dirname, "floor-program"), config: { "floor:count": String(size), "floor:variant": String(variant) } };
+      }
+    };
     for (const [phase, verb, variant] of PHASES) {
       const ms = {} as Record<Side, number>;
-      let calls = 0;
-      for (const side of ["svc", "floor"] as const) {
+      const calls = {} as Record<Side, number>;
+      for (const side of SIDES) {
         const since = await lastSeq(emu.url);
+        const options = sideOptions(side, verb, variant);
         const started = performance.now();
-        const r = await runCli(options(side, verb, variant));
+        const r = await runCli(options);
         ms[side] = performance.now() - started;
         if (!r.ok) throw new Error(`${side} ${phase} failed:\n${r.summary.slice(-3000)}`);
-        if (side === "svc") calls = (await logSince(emu.url, since)).length;
-        if (phase === "up") stateBytes[side] = statSync(join(dir, `${side}.json`)).size;
+        calls[side] = (await logSince(emu.url, since)).length;
+        if (phase === "up") stateBytes[side] = statSync(options.stateFile!).size;
         process.stderr.write(`${phase} ${side}: ${(ms[side] / 1000).toFixed(1)} s\n`);
       }
       rows.push({ phase, ms, calls });
@@ -92,16 +118,19 @@ async function main(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
   }
   const s = (ms: number) => (ms / 1000).toFixed(1);
+  const load = (l: number[]) => l.map((x) => x.toFixed(1)).join(", ");
+  const ratio = (r: (typeof rows)[number], side: Side) => r.ms[side] / r.ms.floor;
+  const within = (r: (typeof rows)[number]) => FRONT_ENDS.filter((f) => ratio(r, f) <= TARGET).join(", ") || "neither";
   const table = [
-    `# pulumi-svc under the real Pulumi CLI, beside the runtime's floor`,
+    `# pulumi-svc under the real Pulumi CLI: both front ends beside the runtime's floor`,
     "",
-    `${size} resources (${kinds.join(", ")}) against the emulator ${values.latency} ms away; the floor: ${size} minimal dynamic resources. ${skipCheckpoints ? "Checkpoints off (PULUMI_SKIP_CHECKPOINTS=true: the state written once, at the end). " : ""}${new Date().toISOString()}, ${process.version}.`,
+    `${size} resources (${kinds.join(", ")}) against the emulator ${values.latency} ms away, through the dynamic front end (TypeScript program, dynamic resources) and the native one (YAML program, pulumi-resource-svc); the floor: ${size} minimal dynamic resources. ${skipCheckpoints ? "Checkpoints off (PULUMI_SKIP_CHECKPOINTS=true: the state written once, at the end). " : ""}${new Date().toISOString()}, ${process.version}; load average (1, 5, 15 min) ${load(loadBefore)} at the start, ${load(loadavg())} at the end.`,
     "",
-    "| phase | svc (s) | floor (s) | svc / floor | within 1.2x | API calls |",
-    "|---|---|---|---|---|---|",
-    ...rows.map((r) => `| ${r.phase} | ${s(r.ms.svc)} | ${s(r.ms.floor)} | ${(r.ms.svc / r.ms.floor).toFixed(2)} | ${r.ms.svc / r.ms.floor <= 1.2 ? "yes" : "no"} | ${r.calls} |`),
+    `| phase | dynamic (s) | native (s) | floor (s) | dynamic / floor | native / floor | within ${TARGET}x | API calls (dynamic, native) |`,
+    "|---|---|---|---|---|---|---|---|",
+    ...rows.map((r) => `| ${r.phase} | ${s(r.ms.dynamic)} | ${s(r.ms.native)} | ${s(r.ms.floor)} | ${ratio(r, "dynamic").toFixed(2)} | ${ratio(r, "native").toFixed(2)} | ${within(r)} | ${r.calls.dynamic}, ${r.calls.native} |`),
     "",
-    `State after the up: ${Math.round((stateBytes.svc ?? 0) / size)} bytes per resource (svc), ${Math.round((stateBytes.floor ?? 0) / size)} (floor).`,
+    `State after the up, bytes per resource: ${SIDES.map((side) => `${Math.round((stateBytes[side] ?? 0) / size)} (${side})`).join(", ")}.`,
     "",
   ].join("\n");
   const out = benchOutput(values.record);

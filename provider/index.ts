@@ -18,11 +18,28 @@ export const providers: Partial<Record<ResourceKind, ResourceProviderOf>> = Obje
   Object.entries(DEFINITIONS).map(([kind, def]) => [kind, makeResourceProvider(def)]),
 );
 
-/** The provider of a kind; throws for a kind this version does not know (state from a newer package). */
+/**
+ * The provider of a kind; throws for a kind this version does not know (state from a newer package).
+ * The shim of 0.1.0 calls it by name on every call, so states written then depend on it staying.
+ */
 export function providerFor(kind: string): ResourceProviderOf {
   const provider = providers[kind as ResourceKind];
   if (!provider) throw new Error(`pulumi-svc ${PACKAGE_VERSION} has no resource kind "${kind}"; upgrade the pulumi-svc package.`);
   return provider;
+}
+
+const SHIM_METHODS = ["check", "diff", "create", "read", "update", "delete"] as const;
+
+/**
+ * What the SDK's shim (sdk/shim.ts) calls, by name from state, when the plugin configures it:
+ * puts the kind's provider methods on the shim, before anything is awaited (the plugin may
+ * hand the same object to a concurrent call as soon as this returns its promise), then
+ * configures the provider.
+ */
+export function configureShim(kind: string, shim: dynamic.ResourceProvider, req: dynamic.ConfigureRequest): Promise<void> {
+  const provider = providerFor(kind);
+  for (const method of SHIM_METHODS) Object.assign(shim, { [method]: provider[method]!.bind(provider) });
+  return provider.configure!(req);
 }
 
 export { SvcClient, SvcApiError, SvcConnectionError, SvcUnknownOutcomeError, closeSharedDispatcher } from "./client";

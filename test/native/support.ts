@@ -11,32 +11,10 @@ import type { RunningEmulator } from "../../emulator";
 import type { EngineOptions, Verb } from "../engine/types";
 import type { Workspace } from "../provider/support";
 import { control } from "../support/emulator";
-import { cliBinDir, cliEnv, PULUMI_CLI_MISSING, runCli, stackArgs } from "../support/pulumi-cli";
+import { nativePath } from "../support/native-plugin";
+import { cliBinDir, cliEnv, runCli, stackArgs } from "../support/pulumi-cli";
 
-export const PLUGIN_MAIN = path.resolve(__dirname, "../../dist/native/main.js");
-
-/** Why the plugin cannot start here (dist/ not built), or undefined. */
-export const PLUGIN_MISSING = !fs.existsSync(PLUGIN_MAIN) ? "dist/native/main.js is missing: run `npm run build`" : undefined;
-
-/** Why these suites cannot run here, or undefined: the CLI, the YAML host and the build are needed. */
-export const NATIVE_MISSING: string | undefined =
-  PULUMI_CLI_MISSING ??
-  (!fs.existsSync(path.join(cliBinDir(), "pulumi-language-yaml")) ? "pulumi-language-yaml is not installed: run `npm run pulumi:install`" : undefined) ??
-  PLUGIN_MISSING;
-
-let launcherDir: string | undefined;
-
-/** A directory holding a `pulumi-resource-svc` launcher, made once per test process. */
-export function pluginBinDir(): string {
-  if (!launcherDir) {
-    launcherDir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-native-bin-"));
-    fs.writeFileSync(path.join(launcherDir, "pulumi-resource-svc"), `#!/bin/sh\nexec "${process.execPath}" "${PLUGIN_MAIN}" "$@"\n`, { mode: 0o755 });
-  }
-  return launcherDir;
-}
-
-/** PATH with the plugin first, then the CLI's directory (the YAML host), then the rest. */
-export const nativePath = () => [pluginBinDir(), cliBinDir(), process.env["PATH"] ?? ""].join(path.delimiter);
+export { NATIVE_MISSING, PLUGIN_MAIN, PLUGIN_MISSING, pluginBinDir, nativePath } from "../support/native-plugin";
 
 export interface NativeStack {
   dir: string;

@@ -34,31 +34,73 @@ describe("serialized provider shim", () => {
     expect(text).not.toContain(FAKE_KEY);
     expect(text).not.toMatch(/eyJ|svc_(live|test)_|whsec_|Bearer/);
     expect(text).not.toMatch(/undici|zod|SvcClient|Agent/);
-    expect(text.length).toBeLessThan(4000);
+    // Stored twice per resource (inputs and outputs) and written at every checkpoint: the
+    // 0.1.0 shim's ~2,460 characters, twice, were most of an Inbox's 6.6 KB.
+    expect(text.length).toBeLessThan(1000);
   });
 
   it("the plugin's way of loading it resolves the package from a program directory inside the repo", async () => {
-    const text = await serializedShim();
-    const dir = mkdtempSync(join(tmpdir(), "svc-shim-"));
-    const file = join(dir, "provider.js");
-    writeFileSync(file, text);
+    const file = await shimFile();
     // As cmd/dynamic-provider does: requireFromString(text).handler(), configure, then check.
-    const script = `
-      const requireFromString = require(${JSON.stringify(requireDist.resolve("require-from-string"))});
-      const fs = require("fs");
-      const provider = requireFromString(fs.readFileSync(${JSON.stringify(file)}, "utf8")).handler();
+    const script = `${pluginLoad(file)}
       (async () => {
         await provider.configure({ config: { get: () => undefined } });
         const r = await provider.check({}, { url: "https://example.com/h" });
         console.log(JSON.stringify(r.failures));
       })().catch((e) => { console.error(e.stack); process.exit(1); });`;
-    const env = { ...process.env };
-    delete env.SVC_WEBHOOKS_API_KEY;
-    delete env.SVC_WEBHOOKS_URL;
-    const out = spawnSync(process.execPath, ["-e", script], { cwd: join(root, "examples", "quickstart"), env, encoding: "utf8" });
+    const out = runPlugin(script, join(root, "examples", "quickstart"));
     expect(out.stderr).toBe("");
     const failures = JSON.parse(out.stdout.trim());
     expect(failures[0]).toMatchObject({ property: "" });
     expect(failures[0].reason).toMatch(/svc:webhooksUrl.*SVC_WEBHOOKS_URL/);
   });
+
+  it("a call the plugin makes on the cached object while configure is still pending reaches the provider", async () => {
+    const file = await shimFile();
+    // cmd/dynamic-provider caches the object before awaiting configure, so a concurrent
+    // check may run before that promise settles: it must not meet a placeholder.
+    const script = `${pluginLoad(file)}
+      (async () => {
+        const configuring = provider.configure({ config: { get: () => undefined } });
+        const r = await provider.check({}, { url: "https://example.com/h" });
+        await configuring;
+        console.log(JSON.stringify(r.failures));
+      })().catch((e) => { console.error(e.message); process.exit(1); });`;
+    const out = runPlugin(script, join(root, "examples", "quickstart"));
+    expect(out.stderr).toBe("");
+    expect(JSON.parse(out.stdout.trim())[0].reason).toMatch(/svc:webhooksUrl.*SVC_WEBHOOKS_URL/);
+  });
+
+  it("where pulumi-svc cannot be loaded, configure fails naming the module and every later call fails too, never skipping the checks", async () => {
+    const file = await shimFile();
+    const script = `${pluginLoad(file)}
+      (async () => {
+        const outcome = (call) => Promise.resolve().then(call).then(() => "ok", (e) => e.message.split("\\n")[0]);
+        console.log(JSON.stringify([await outcome(() => provider.configure({ config: { get: () => undefined } })), await outcome(() => provider.check({}, {}))]));
+      })();`;
+    const out = runPlugin(script, mkdtempSync(join(tmpdir(), "svc-shim-nopkg-")));
+    const [configure, check] = JSON.parse(out.stdout.trim());
+    expect(configure).toMatch(/Cannot find module 'pulumi-svc\/provider'/);
+    expect(check).toBe("pulumi-svc/provider could not be loaded: see this run's first error");
+  });
 });
+
+/** The serialized shim in a file, for a plugin-like process to load. */
+async function shimFile(): Promise<string> {
+  const file = join(mkdtempSync(join(tmpdir(), "svc-shim-")), "provider.js");
+  writeFileSync(file, await serializedShim());
+  return file;
+}
+
+/** As cmd/dynamic-provider does: requireFromString(text).handler(). */
+const pluginLoad = (file: string) => `
+      const requireFromString = require(${JSON.stringify(requireDist.resolve("require-from-string"))});
+      const provider = requireFromString(require("fs").readFileSync(${JSON.stringify(file)}, "utf8")).handler();`;
+
+/** A script run as the plugin runs, from `cwd`, with no svc setting in the environment. */
+function runPlugin(script: string, cwd: string) {
+  const env = { ...process.env };
+  delete env.SVC_WEBHOOKS_API_KEY;
+  delete env.SVC_WEBHOOKS_URL;
+  return spawnSync(process.execPath, ["-e", script], { cwd, env, encoding: "utf8" });
+}
