@@ -131,6 +131,11 @@ export interface OperationContext {
   profile: string | undefined;
   /** Cache of read-only answers, kept once per process per connection (check's remote reads). */
   cached<T>(key: string, load: () => Promise<T>): Promise<T>;
+  /**
+   * Names the connection (address and key, whatever profile chose it) without holding
+   * the key: what stack-run.ts counts under when the workspace or project is not known.
+   */
+  connectionId: string;
 }
 
 export interface CheckFailure {

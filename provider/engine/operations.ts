@@ -100,7 +100,7 @@ export interface Operations {
 export function operationsFor(def: ResourceDefinition): Operations {
   const idField = def.idField ?? "id";
 
-  const withItem = (ctx: OperationContext, id: string): ApplyContext => ({ client: ctx.client, profile: ctx.profile, cached: ctx.cached, id, def, itemPath: def.paths.item(id) });
+  const withItem = (ctx: OperationContext, id: string): ApplyContext => ({ client: ctx.client, profile: ctx.profile, cached: ctx.cached, connectionId: ctx.connectionId, id, def, itemPath: def.paths.item(id) });
   /** Every id the engine names is held by a resource of the stack: never another create's candidate (claims.ts). */
   const applyContext = (id: string, props: Props | undefined): ApplyContext => {
     const ctx = operationContext(def, profileOf(props));

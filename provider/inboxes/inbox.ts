@@ -5,7 +5,8 @@
  * - preview judges `label`, `expiresInMinutes`, `transport` and `status` with the
  *   shared rules (rules/inbox.ts), and the plan gates from `GET /v1/plan` and
  *   `GET /v1/usage` (read once per process): `optional_phrase_gate` for `phrase`,
- *   the `inboxes` / `http_bins` allocation for a new inbox;
+ *   the `inboxes` / `http_bins` allocation for a new inbox, counted per workspace
+ *   (`GET /v1/audit` tells two keys of one workspace apart from two workspaces);
  * - an inbox past its `expiresAt` is gone: the diff says so and plans a replacement
  *   (refresh drops it anyway: an expired or released inbox reads as 404);
  * - the refusals explained with their fix.
@@ -55,6 +56,22 @@ export async function planAndUsage(ctx: OperationContext): Promise<InboxAccount 
   });
 }
 
+/**
+ * The workspace the connection acts on, as stack-run.ts counts it. The Inboxes API has
+ * no route that names the workspace (Webhooks has `GET /v1/auth/me`), but every key of
+ * a workspace reads one audit log, never deleted, whose entries have ids of their own:
+ * two keys whose newest entry is the same act on one workspace. An empty or unreadable
+ * log (or an entry added between two connections' reads) says nothing: the connection
+ * counts alone, as before. Once per process per connection.
+ */
+async function inboxWorkspace(ctx: OperationContext): Promise<string> {
+  const newest = await readForCheck(ctx, "inboxes:audit-newest", async () => {
+    const page = await ctx.client.request<{ data: { id?: unknown }[] }>({ method: "GET", path: "/v1/audit", query: { limit: 1 } });
+    return page.body.data[0]?.id;
+  });
+  return typeof newest === "string" ? `inboxes workspace of audit entry ${newest}` : ctx.connectionId;
+}
+
 /** Where preview judges a plan gate from an inbox's inputs (and the old inputs, empty when new). */
 async function planGates(inputs: Props, ctx: OperationContext, olds: Props): Promise<CheckFailure[]> {
   // A new inbox; an adopted one exists already and takes no allocation. A replacement's new
@@ -72,8 +89,8 @@ async function planGates(inputs: Props, ctx: OperationContext, olds: Props): Pro
   }
   if (creating && !containsUnknown(inputs.transport)) {
     const metric = ALLOCATION_METRIC[(inputs.transport as InboxTransport) ?? "email"];
-    // The new inboxes of the whole run add up (stack-run.ts).
-    const allocation = planAllocation(ctx.client, metric, usage[metric], plan.limits[metric]);
+    // The new inboxes of the whole run add up, in the workspace whatever the profile (stack-run.ts).
+    const allocation = planAllocation(await inboxWorkspace(ctx), metric, usage[metric], plan.limits[metric]);
     if (!allocation.taken) failures.push({ property: "transport", reason: allocationMessage(metric, plan.limits[metric], allocation.current) });
   }
   return failures;

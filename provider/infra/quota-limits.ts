@@ -39,6 +39,16 @@ async function keyQuota(ctx: OperationContext, service: string, region: unknown)
   });
 }
 
+/**
+ * The project a quota write acts on, as stack-run.ts counts claims in it: `projectId`
+ * when given, else the key's own (from the quota read the checks make anyway), so two
+ * profiles or keys of one project are one account; the connection when unreadable.
+ */
+export async function projectAccount(ctx: OperationContext, service: string, region: unknown, projectId: unknown): Promise<string> {
+  const project = typeof projectId === "string" ? projectId : (await keyQuota(ctx, service, region))?.project_id;
+  return project === undefined ? ctx.connectionId : `infra project ${project}`;
+}
+
 /** The current limits of `service` (in a region) for the key's project; undefined when unreadable. */
 export async function currentLimits(ctx: OperationContext, service: string, region: unknown): Promise<Record<string, number> | undefined> {
   return (await keyQuota(ctx, service, region))?.limits;
@@ -105,8 +115,8 @@ async function claimedTwice(inputs: Props, ctx: OperationContext): Promise<Check
   const regionKnown = !containsUnknown(region);
   const names = Object.keys(limitsOf(limits)).filter((name) => regionKnown || QUOTA_SCOPES[name] === "project");
   if (names.length === 0) return [];
-  const project = typeof projectId === "string" ? projectId : ((await keyQuota(ctx, service, regionKnown ? region : undefined))?.project_id ?? null);
-  const twin = claimQuotas(ctx.client, resourceName, ["infra:QuotaLimits", project, service], regionKnown ? region : undefined, names);
+  const project = await projectAccount(ctx, service, regionKnown ? region : undefined, projectId);
+  const twin = claimQuotas(resourceName, ["infra:QuotaLimits", project, service], regionKnown ? region : undefined, names);
   if (!twin) return [];
   const scope = QUOTA_SCOPES[twin.name] === "project" ? "project-wide (one figure for every region)" : `of region ${typeof region === "string" ? region : "the default region"}`;
   return [

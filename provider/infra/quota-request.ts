@@ -21,7 +21,7 @@ import { isApiError } from "../client";
 import { note, PartialFailure } from "../engine/errors";
 import type { ApplyContext, CheckFailure, OperationContext, Props, ResourceDefinition } from "../engine/fields";
 import { containsUnknown } from "../engine/unknown";
-import { currentLimits, otherProjectThanKey } from "./quota-limits";
+import { currentLimits, otherProjectThanKey, projectAccount } from "./quota-limits";
 import { unlessUnreachable } from "../engine/remote-checks";
 import { interruptedCreatePending } from "../engine/reconcile";
 import { claimQuotas } from "../engine/stack-run";
@@ -81,7 +81,7 @@ async function checkAgainstService(inputs: Props, ctx: OperationContext, olds: P
     const same = (r: QuotaRequestRecord) => Object.keys(r.limits).filter((n) => n in requested && countedRegion(n, r.region) === countedRegion(n, region));
     const clash = resumes ? undefined : (await openRequests(ctx, projectId))?.find((r) => !own(r) && r.service === service && same(r).length > 0);
     // Resources of this program (stack-run.ts): the SDK passes each one's name (absent from older state: not checked).
-    const twin = typeof inputs.resourceName === "string" ? claimQuotas(ctx.client, inputs.resourceName, ["infra:QuotaRequest", projectId ?? null, service], region, names) : undefined;
+    const twin = typeof inputs.resourceName === "string" ? claimQuotas(inputs.resourceName, ["infra:QuotaRequest", await projectAccount(ctx, service, region, projectId), service], region, names) : undefined;
     if (twin) {
       failures.push({
         property: "limits",
