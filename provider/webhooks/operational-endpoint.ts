@@ -6,14 +6,14 @@
  */
 import { z } from "zod";
 import { OPERATIONAL_EVENT_TYPES, operationalEndpointViolations } from "../../rules/operational";
-import type { ResourceDefinition } from "../engine/fields";
+import { defineResource } from "../engine/fields";
 import { otherProjectWithConfinedKey } from "./confined-key";
 
 /** The API drops duplicate names and keeps no meaningful order: compare as sets. */
 const sameNames = (a: unknown, b: unknown) =>
   Array.isArray(a) && Array.isArray(b) ? JSON.stringify([...new Set(a.map(String))].sort()) === JSON.stringify([...new Set(b.map(String))].sort()) : false;
 
-export const operationalEndpointDefinition: ResourceDefinition = {
+export const operationalEndpointDefinition = defineResource({
   kind: "webhooks:OperationalEndpoint",
   description: "`svc.webhooks.OperationalEndpoint`: receives a project's operational events (`delivery.dead`, `endpoint.auto_disabled`, ...), plus workspace-wide ones.",
   product: "webhooks",
@@ -35,4 +35,4 @@ export const operationalEndpointDefinition: ResourceDefinition = {
   hooks: {
     checkRemote: (inputs, ctx) => otherProjectWithConfinedKey(ctx, inputs.projectId, "operational endpoint"),
   },
-};
+});
