@@ -4,14 +4,13 @@
  * state never holds provider code, clients or credentials, and a package upgrade
  * applies to unchanged resources too.
  */
-import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { ResourceKind } from "./kinds";
-import { makeResourceProvider } from "./engine/resource-provider";
-import type { ResourceDefinition } from "./engine/fields";
+import type { Operations } from "./engine/operations";
+import { makeResourceProvider, type DynamicProvider } from "./engine/resource-provider";
 import { DEFINITIONS } from "./registry";
 import { PACKAGE_VERSION } from "./version";
 
-export type ResourceProviderOf = dynamic.ResourceProvider & { definition: ResourceDefinition };
+export type ResourceProviderOf = DynamicProvider;
 
 /** One provider per kind. Building one makes no call and reads no setting. */
 export const providers: Partial<Record<ResourceKind, ResourceProviderOf>> = Object.fromEntries(
@@ -25,8 +24,13 @@ export function providerFor(kind: string): ResourceProviderOf {
   return provider;
 }
 
+/** A kind's typed operations, as its dynamic provider calls them (state upgraded, secrets hidden): the native plugin's way in. */
+export function operationsOf(kind: string): Operations {
+  return providerFor(kind).operations;
+}
+
 export { SvcClient, SvcApiError, SvcConnectionError, SvcUnknownOutcomeError, closeSharedDispatcher } from "./client";
-export { resolveConnection, settingNames, MissingSettingError, InvalidSettingError, type ConfigSource, type Connection, type Product } from "./config";
+export { resolveConnection, setPluginConfig, settingNames, MissingSettingError, InvalidSettingError, type ConfigSource, type Connection, type Product } from "./config";
 export { operationContext, clearReadCache } from "./engine/connection";
 export { PartialFailure } from "./engine/errors";
 export { UNKNOWN } from "./engine/unknown";

@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 
-import { SECRET_INPUTS_KEY } from "../provider/engine/check";
+import { SECRET_INPUTS_KEY } from "../provider/engine/internal-keys";
 
 export function resourceProps<A extends object>(args: A, inputs: readonly (keyof A & string)[], outputs: readonly string[]): Record<string, unknown> {
   const props: Record<string, unknown> = {};

@@ -7,16 +7,10 @@ import type { z } from "zod";
 import { didYouMean } from "../../rules/names";
 import type { RuleViolation } from "../../rules/types";
 import { apiPathToProperty, asIs, fieldEntries, formatPropertyPath, isInputField, type CheckFailure, type Props, type ResourceDefinition } from "./fields";
+import { PROVIDER_KEY, SECRET_INPUTS_KEY } from "./internal-keys";
 import { isUnknown, neutraliseUnknowns, touchesUnknown, unknownPaths, type PathSegment } from "./unknown";
 
-export const PROVIDER_KEY = "__provider";
-/**
- * Names of the inputs the program gave as secrets (set by the SDK, sdk/props.ts): the
- * plugin receives every input in plaintext, so this is how the provider knows which
- * values to keep out of its messages (engine/redact.ts). Not a field: never sent.
- */
-export const SECRET_INPUTS_KEY = "__secretInputs";
-/** Keys the SDK and the dynamic-provider plugin add to the inputs besides the fields. */
+/** Keys the SDK and the front ends add to the inputs besides the fields. */
 const INTERNAL_KEYS: ReadonlySet<string> = new Set([PROVIDER_KEY, SECRET_INPUTS_KEY]);
 
 /** The declared inputs with defaults filled in, plus every local failure. */

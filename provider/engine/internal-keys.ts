@@ -1,0 +1,16 @@
+/**
+ * Keys a resource's properties carry besides its fields, in a module that imports
+ * nothing: the native plugin names them before it loads the provider (its time to the
+ * port line: test/native/plugin.test.ts), the SDK and the policy pack without loading it.
+ */
+
+/** The dynamic provider's serialized provider: an input the SDK adds, kept in the state. */
+export const PROVIDER_KEY = "__provider";
+
+/**
+ * Names of the inputs the program gave as secrets (set by the SDK, sdk/props.ts; by the
+ * native plugin from the engine's secret envelopes): the provider receives every input
+ * in plaintext, so this is how it knows which values to keep out of its messages
+ * (engine/redact.ts). Not a field: never sent.
+ */
+export const SECRET_INPUTS_KEY = "__secretInputs";
