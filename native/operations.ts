@@ -1,15 +1,15 @@
 /**
- * The one place the native plugin meets the provider: each kind's operations as the
- * dynamic front end calls them (`providerFor(kind)` in provider/index.ts). When the
- * provider's typed operations land, this file is the only one that changes.
+ * The one place the native plugin meets the provider: each kind's typed operations as
+ * the dynamic front end calls them too (`operationsOf(kind)` in provider/index.ts: state
+ * upgraded, secrets hidden from every message), so both front ends share one path.
  *
  * Values here are plain: the server (server.ts) has already unwrapped the engine's
  * secret envelopes and hands over the names of the inputs that were secret, which
  * the provider uses to keep those values out of its messages.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import type * as Provider from "../provider";
 import type * as Errors from "../provider/engine/errors";
+import { PROVIDER_KEY, RESOURCE_KEY, resourceIdentity, SECRET_INPUTS_KEY } from "../provider/engine/internal-keys";
 
 let loaded: typeof Provider | undefined;
 let warningSink: ((message: string) => void) | undefined;
@@ -35,18 +35,13 @@ export function preload(): void {
   setImmediate(provider);
 }
 
-const providerFor = (kind: string) => provider().providerFor(kind);
+const operationsOf = (token: string) => provider().operationsOf(kindOf(token));
 
 export type Props = Record<string, unknown>;
 export interface Failure {
   property: string;
   reason: string;
 }
-
-/** Where the dynamic front end lists secret inputs (sdk/props.ts): the provider's redaction reads it. */
-const SECRET_INPUTS_KEY = "__secretInputs";
-/** The dynamic front end's serialized provider: never part of a native resource. */
-const DYNAMIC_PROVIDER_KEY = "__provider";
 
 /** `svc:webhooks:Endpoint` -> `webhooks:Endpoint`; throws for a token of another package or an unknown kind. */
 export function kindOf(token: string): string {
@@ -58,17 +53,16 @@ function withSecretNames(props: Props, secretNames: readonly string[]): Props {
   return secretNames.length ? { ...props, [SECRET_INPUTS_KEY]: [...secretNames] } : props;
 }
 
-/** The provider's answer without the dynamic front end's own keys (or undefined values, which gRPC cannot carry). */
+/** The provider's answer without the keys it adds besides the fields (or undefined values, which gRPC cannot carry). */
 function plain(props: Props | undefined): Props {
   const out: Props = {};
-  for (const [k, v] of Object.entries(props ?? {})) if (v !== undefined && k !== SECRET_INPUTS_KEY && k !== DYNAMIC_PROVIDER_KEY) out[k] = v;
+  for (const [k, v] of Object.entries(props ?? {})) if (v !== undefined && k !== SECRET_INPUTS_KEY && k !== PROVIDER_KEY) out[k] = v;
   return out;
 }
 
 /** Hands the stack's `svc:` config to the provider (`key` without its namespace). */
 export async function configure(get: (key: string) => string | undefined): Promise<void> {
-  const any = Object.values(provider().providers)[0]!;
-  await any.configure!({ config: { get: (namespaced: string) => get(namespaced.replace(/^svc:/, "")) } as unknown as pulumi.Config });
+  provider().setPluginConfig({ get: (namespaced: string) => get(namespaced.replace(/^svc:/, "")) });
 }
 
 /**
@@ -78,41 +72,38 @@ export async function configure(get: (key: string) => string | undefined): Promi
  * TypeScript SDK gives it.
  */
 export async function check(token: string, olds: Props, news: Props, secretNames: readonly string[], name?: string): Promise<{ inputs: Props; failures: Failure[] }> {
-  const p = providerFor(kindOf(token));
-  const named = name && p.definition.fields["resourceName"] && news["resourceName"] === undefined ? { ...news, resourceName: name } : news;
-  const result = await p.check!(olds, withSecretNames(named, secretNames));
-  return { inputs: plain(result.inputs as Props), failures: [...(result.failures ?? [])] };
+  const ops = operationsOf(token);
+  const named = name && ops.definition.fields["resourceName"] && news["resourceName"] === undefined ? { ...news, resourceName: name } : news;
+  const result = await ops.check({ olds, news: withSecretNames(named, secretNames) });
+  return { inputs: plain(result.inputs), failures: result.failures };
 }
 
-/** `diffs`: the fields that changed (those in `replaces` too), which the typed operations name beside the dynamic front end's answer. */
 export async function diff(token: string, id: string, olds: Props, news: Props, secretNames: readonly string[]): Promise<{ changes: boolean; diffs: string[]; replaces: string[]; deleteBeforeReplace: boolean }> {
-  const d = (await providerFor(kindOf(token)).diff!(id, olds, withSecretNames(news, secretNames))) as pulumi.dynamic.DiffResult & { diffs?: string[] };
-  const replaces = [...(d.replaces ?? [])];
-  return { changes: d.changes ?? false, diffs: [...new Set([...(d.diffs ?? []), ...replaces])], replaces, deleteBeforeReplace: d.deleteBeforeReplace ?? false };
+  return operationsOf(token).diff({ id, olds, news: withSecretNames(news, secretNames) });
 }
 
 /** `urn`: the resource's URN, which tells the create journal which resource the create is for (the SDK sets the same key). */
 export async function create(token: string, inputs: Props, secretNames: readonly string[], urn: string): Promise<{ id: string; outputs: Props }> {
   const [stackPart = "", project = "", , name = ""] = urn.split("::");
-  const identified = { ...inputs, [provider().RESOURCE_KEY]: provider().resourceIdentity(stackPart.replace(/^urn:pulumi:/, ""), project, name) };
-  const r = await providerFor(kindOf(token)).create(withSecretNames(identified, secretNames));
-  return { id: String(r.id), outputs: plain(r.outs as Props) };
+  const identified = { ...inputs, [RESOURCE_KEY]: resourceIdentity(stackPart.replace(/^urn:pulumi:/, ""), project, name) };
+  const r = await operationsOf(token).create({ inputs: withSecretNames(identified, secretNames) });
+  return { id: r.id, outputs: plain(r.outputs) };
 }
 
 /** The object as the service has it; none (gone) when it no longer exists. `previous` is empty for an import. */
 export async function read(token: string, id: string, previous: Props, secretNames: readonly string[]): Promise<{ id: string; outputs: Props; inputs: Props } | undefined> {
-  const r = await providerFor(kindOf(token)).read!(id, withSecretNames(previous, secretNames));
-  if (!r.id) return undefined;
-  return { id: String(r.id), outputs: plain(r.props as Props), inputs: plain(r.inputs as Props) };
+  const r = await operationsOf(token).read({ id, outputs: withSecretNames(previous, secretNames) });
+  if (r.gone) return undefined;
+  return { id: r.id, outputs: plain(r.outputs), inputs: plain(r.inputs) };
 }
 
 export async function update(token: string, id: string, olds: Props, news: Props, secretNames: readonly string[]): Promise<Props> {
-  const r = await providerFor(kindOf(token)).update!(id, olds, withSecretNames(news, secretNames));
-  return plain(r.outs as Props);
+  const r = await operationsOf(token).update({ id, olds, news: withSecretNames(news, secretNames) });
+  return plain(r.outputs);
 }
 
 export async function remove(token: string, id: string, props: Props, secretNames: readonly string[]): Promise<void> {
-  await providerFor(kindOf(token)).delete!(id, withSecretNames(props, secretNames));
+  await operationsOf(token).delete({ id, outputs: withSecretNames(props, secretNames) });
 }
 
 /** A failure after the object was made: it exists with `properties` (the provider's PartialFailure). */
@@ -123,7 +114,7 @@ export function partialFailureOf(err: unknown): { id: string; properties: Props;
 
 /** Inputs the service never returns (custom header values, signing secrets, create-only settings): an import cannot learn them. */
 export function writeOnlyInputs(token: string): { name: string; createOnly: boolean }[] {
-  const def = providerFor(kindOf(token)).definition;
+  const def = operationsOf(token).definition;
   return Object.entries(def.fields)
     .filter(([, spec]) => spec.writeOnly)
     .map(([name, spec]) => ({ name, createOnly: spec.mode === "createOnly" }));

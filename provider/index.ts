@@ -6,12 +6,12 @@
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { ResourceKind } from "./kinds";
-import { makeResourceProvider } from "./engine/resource-provider";
-import type { ResourceDefinition } from "./engine/fields";
+import type { Operations } from "./engine/operations";
+import { makeResourceProvider, type DynamicProvider } from "./engine/resource-provider";
 import { DEFINITIONS } from "./registry";
 import { PACKAGE_VERSION } from "./version";
 
-export type ResourceProviderOf = dynamic.ResourceProvider & { definition: ResourceDefinition };
+export type ResourceProviderOf = DynamicProvider;
 
 /** One provider per kind. Building one makes no call and reads no setting. */
 export const providers: Partial<Record<ResourceKind, ResourceProviderOf>> = Object.fromEntries(
@@ -42,10 +42,15 @@ export function configureShim(kind: string, shim: dynamic.ResourceProvider, req:
   return provider.configure!(req);
 }
 
+/** A kind's typed operations, as its dynamic provider calls them (state upgraded, secrets hidden): the native plugin's way in. */
+export function operationsOf(kind: string): Operations {
+  return providerFor(kind).operations;
+}
+
 export { SvcClient, SvcApiError, SvcConnectionError, SvcUnknownOutcomeError, closeSharedDispatcher } from "./client";
-export { resolveConnection, settingNames, MissingSettingError, InvalidSettingError, type ConfigSource, type Connection, type Product } from "./config";
+export { resolveConnection, setPluginConfig, settingNames, MissingSettingError, InvalidSettingError, type ConfigSource, type Connection, type Product } from "./config";
 export { operationContext, clearReadCache } from "./engine/connection";
 export { PartialFailure } from "./engine/errors";
 export { UNKNOWN } from "./engine/unknown";
-export { RESOURCE_KEY, resourceIdentity } from "./engine/check";
+export { RESOURCE_KEY, resourceIdentity } from "./engine/internal-keys";
 export type { ResourceDefinition, FieldSpec, FieldMode, ResourceHooks } from "./engine/fields";

@@ -1,9 +1,10 @@
 /**
  * Every resource the provider serves, by kind. Adding a resource: write its
- * definition file (see README.md) and add one line here.
+ * definition file (see README.md) and add one line here. Each keeps its own field
+ * table's type: `KindInputs` / `KindOutputs` name a kind's values by field.
  */
 import type { ResourceKind } from "./kinds";
-import type { ResourceDefinition } from "./engine/fields";
+import type { InputsOf, OutputsOf, ResourceDefinition } from "./engine/fields";
 import { inboxDefinition } from "./inboxes/inbox";
 import { quotaLimitsDefinition } from "./infra/quota-limits";
 import { quotaRequestDefinition } from "./infra/quota-request";
@@ -14,7 +15,7 @@ import { operationalEndpointDefinition } from "./webhooks/operational-endpoint";
 import { sourceDefinition } from "./webhooks/source";
 import { workspaceSettingsDefinition } from "./webhooks/workspace-settings";
 
-export const DEFINITIONS: Partial<Record<ResourceKind, ResourceDefinition>> = {
+const definitions = {
   "webhooks:Endpoint": endpointDefinition,
   "webhooks:EventType": eventTypeDefinition,
   "webhooks:EventTypePolicy": eventTypePolicyDefinition,
@@ -24,4 +25,12 @@ export const DEFINITIONS: Partial<Record<ResourceKind, ResourceDefinition>> = {
   "inboxes:Inbox": inboxDefinition,
   "infra:QuotaRequest": quotaRequestDefinition,
   "infra:QuotaLimits": quotaLimitsDefinition,
-};
+} satisfies Record<ResourceKind, ResourceDefinition>;
+
+/** Every kind's definition, its fields a plain table: what the generic engine and the scripts walk. */
+export const DEFINITIONS: Partial<Record<ResourceKind, ResourceDefinition>> = definitions;
+
+/** A kind's declared inputs, by field name (values unknown: see `InputsOf`). */
+export type KindInputs<K extends ResourceKind> = InputsOf<(typeof definitions)[K]["fields"]>;
+/** What the state keeps of a kind, by field name. */
+export type KindOutputs<K extends ResourceKind> = OutputsOf<(typeof definitions)[K]["fields"]>;

@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 
-import { RESOURCE_KEY, resourceIdentity, SECRET_INPUTS_KEY } from "../provider/engine/check";
+import { RESOURCE_KEY, resourceIdentity, SECRET_INPUTS_KEY } from "../provider/engine/internal-keys";
 
 export function resourceProps<A extends object>(resourceName: string, args: A, inputs: readonly (keyof A & string)[], outputs: readonly string[]): Record<string, unknown> {
   const props: Record<string, unknown> = {};

@@ -12,7 +12,7 @@
  * JSON-escaped, URL-encoded, and a URL's query values and password.
  */
 import type { ReportViolation } from "@pulumi/policy";
-import { SECRET_INPUTS_KEY } from "../../provider/engine/check";
+import { SECRET_INPUTS_KEY } from "../../provider/engine/internal-keys";
 import { redact, textsRevealing } from "../../provider/engine/secret-text";
 import type { ResourceKind } from "../../sdk/tokens";
 import { isRecord } from "./props";

@@ -7,28 +7,11 @@ import type { z } from "zod";
 import { didYouMean } from "../../rules/names";
 import type { RuleViolation } from "../../rules/types";
 import { apiPathToProperty, asIs, fieldEntries, formatPropertyPath, isInputField, type CheckFailure, type Props, type ResourceDefinition } from "./fields";
+import { PROVIDER_KEY, RESOURCE_KEY, SECRET_INPUTS_KEY } from "./internal-keys";
 import { isUnknown, neutraliseUnknowns, touchesUnknown, unknownPaths, type PathSegment } from "./unknown";
 
-export const PROVIDER_KEY = "__provider";
-/**
- * Names of the inputs the program gave as secrets (set by the SDK, sdk/props.ts): the
- * plugin receives every input in plaintext, so this is how the provider knows which
- * values to keep out of its messages (engine/redact.ts). Not a field: never sent.
- */
-export const SECRET_INPUTS_KEY = "__secretInputs";
-/**
- * Which resource of which stack the inputs are for (`resourceIdentity`), set by the SDK
- * (the native plugin takes it from the URN): the dynamic provider's create is told no
- * URN, and the create journal matches an earlier killed run's create to the resource it
- * was for by it (reconcile.ts, `identity`). Not a field: never sent, never in the outputs,
- * so state written before it existed shows no change.
- */
-export const RESOURCE_KEY = "__resource";
-/** Keys the SDK and the dynamic-provider plugin add to the inputs besides the fields. */
+/** Keys the SDK and the front ends add to the inputs besides the fields. */
 const INTERNAL_KEYS: ReadonlySet<string> = new Set([PROVIDER_KEY, SECRET_INPUTS_KEY, RESOURCE_KEY]);
-
-/** What RESOURCE_KEY holds: the parts of a URN that name a resource of a stack (its parents' types aside). */
-export const resourceIdentity = (stack: string, project: string, name: string) => `${stack}::${project}::${name}`;
 
 /** The declared inputs with defaults filled in, plus every local failure. */
 export function checkInputs(def: ResourceDefinition, news: Props): { inputs: Props; failures: CheckFailure[] } {

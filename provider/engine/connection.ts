@@ -12,6 +12,8 @@ import { forgetStackRun } from "./stack-run";
 
 const clients = new Map<string, SvcClient>();
 const readCache = new Map<string, Promise<unknown>>();
+/** Address and key → `connection N`, so no key is kept in what names a connection. */
+const connectionIds = new Map<string, string>();
 
 /** A client and a read cache for a product and profile, from the configured settings. */
 export function operationContext(def: Pick<ResourceDefinition, "product">, profile: string | undefined, source: ConfigSource = pluginConfigSource()): OperationContext {
@@ -36,9 +38,12 @@ function newOperationContext(conn: Connection, product: Product, profile: string
     client = new SvcClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey, pacing: conn.ceilings, addressSetting });
     clients.set(clientKey, client);
   }
+  let connectionId = connectionIds.get(cacheKey);
+  if (!connectionId) connectionIds.set(cacheKey, (connectionId = `connection ${connectionIds.size + 1}`));
   return {
     client,
     profile,
+    connectionId,
     cached<T>(key: string, load: () => Promise<T>): Promise<T> {
       const k = `${cacheKey}\u0000${key}`;
       let p = readCache.get(k) as Promise<T> | undefined;

@@ -110,6 +110,17 @@ export interface FieldSpec {
 export type Fields = Record<string, FieldSpec>;
 export type Props = Record<string, unknown>;
 
+/**
+ * A kind's values by field name, from its table (`defineResource`): a misspelt name in
+ * a hook fails to compile. Values stay `unknown`: at preview any may be unknown, and
+ * what the service answers is not checked against the table.
+ */
+export type OutputsOf<F extends Fields> = { [K in keyof F & string]?: unknown };
+/** The fields a program declares: every one but outputs. */
+export type InputName<F extends Fields> = { [K in keyof F & string]: F[K]["mode"] extends "output" ? never : K }[keyof F & string];
+/** A kind's declared inputs by name. */
+export type InputsOf<F extends Fields> = { [K in InputName<F>]?: unknown };
+
 /** One HTTP call of an update, in the order PATCH, PUT(s), action(s). */
 export interface PlannedCall {
   kind: "patch" | "put" | "action";
@@ -131,6 +142,11 @@ export interface OperationContext {
   profile: string | undefined;
   /** Cache of read-only answers, kept once per process per connection (check's remote reads). */
   cached<T>(key: string, load: () => Promise<T>): Promise<T>;
+  /**
+   * Names the connection (address and key, whatever profile chose it) without holding
+   * the key: what stack-run.ts counts under when the workspace or project is not known.
+   */
+  connectionId: string;
 }
 
 export interface CheckFailure {
@@ -145,17 +161,20 @@ export interface ApplyContext extends OperationContext {
   itemPath: string;
 }
 
-/** The few things a table cannot say; every hook is optional. */
-export interface ResourceHooks {
+/**
+ * The few things a table cannot say; every hook is optional. Props named by field
+ * (`InputsOf`, `OutputsOf`) are the kind's; `Props` are the API's (snake_case) answers and bodies.
+ */
+export interface ResourceHooks<F extends Fields = Fields> {
   /**
    * Preview checks that need a read (cached once per process), e.g. a plan ceiling.
    * `olds` are the previous inputs (empty for a resource not created yet).
    */
-  checkRemote?(inputs: Props, ctx: OperationContext, olds: Props): Promise<CheckFailure[]>;
+  checkRemote?(inputs: InputsOf<F>, ctx: OperationContext, olds: InputsOf<F>): Promise<CheckFailure[]>;
   /** Reshape the update's calls, e.g. `status: enabled` on an auto-disabled endpoint → POST enable. */
-  adjustPlan?(calls: PlannedCall[], olds: Props, news: Props): PlannedCall[];
+  adjustPlan?(calls: PlannedCall[], olds: OutputsOf<F>, news: InputsOf<F>): PlannedCall[];
   /** Outputs that are not fields, from a response (e.g. the signing secret of create or rotate-secret). */
-  extraOutputs?(response: Props, previous: Props): Props;
+  extraOutputs?(response: Props, previous: OutputsOf<F>): OutputsOf<F>;
   /**
    * What a read learns of a write-only field (values the service never shows): the
    * last applied value, unless what the service does show says it can no longer be
@@ -164,36 +183,37 @@ export interface ResourceHooks {
    * refresh shows the drift and the next up writes the declared value. It becomes the
    * field's output and refreshed input. `previous`: the stored outputs.
    */
-  refreshWriteOnly?(field: string, remote: Props, lastApplied: unknown, previous: Props): unknown;
+  refreshWriteOnly?(field: keyof F & string, remote: Props, lastApplied: unknown, previous: OutputsOf<F>): unknown;
   /** After a create or update succeeded (e.g. verify). May throw a PartialFailure. */
-  afterApply?(ctx: ApplyContext, event: { created: boolean; olds: Props | undefined; news: Props; outputs: Props }): Promise<Props>;
+  afterApply?(ctx: ApplyContext, event: { created: boolean; olds: OutputsOf<F> | undefined; news: InputsOf<F>; outputs: OutputsOf<F> }): Promise<OutputsOf<F>>;
   /** A refusal turned into a message naming the reason and the fix; undefined keeps the generic one. */
-  explainError?(err: SvcApiError, operation: Operation, inputs: Props | undefined): string | undefined;
+  explainError?(err: SvcApiError, operation: Operation, inputs: OutputsOf<F> | undefined): string | undefined;
   /**
    * DELETE refused: wait or explain. Return "retry" to send DELETE again, "gone" to
    * drop the resource from the state anyway (after a `note` saying why, e.g. a decided
    * quota request that cannot be withdrawn), or throw.
    */
-  onDeleteRefused?(err: SvcApiError, ctx: ApplyContext, props: Props): Promise<"retry" | "gone">;
+  onDeleteRefused?(err: SvcApiError, ctx: ApplyContext, props: OutputsOf<F>): Promise<"retry" | "gone">;
   /**
    * Reshape the diff, given the previous outputs: e.g. a change to a decided quota
    * request replaces it, an inbox past its expiry is created again. Say why with `note`.
    */
-  adjustDiff?(diff: FieldDiff, olds: Props, news: Props, id: string): FieldDiff;
+  adjustDiff?(diff: FieldDiff, olds: OutputsOf<F>, news: InputsOf<F>, id: string): FieldDiff;
   /** A read answer that means the object is gone (a withdrawn quota request): refresh drops it like a 404. */
   goneWhen?(remote: Props): boolean;
 }
 
 export type Operation = "check" | "create" | "read" | "update" | "delete" | "adopt";
 
-export interface ResourceDefinition {
+/** A kind: its field table `F` and what the engine needs besides. Written with `defineResource`, so `F` is the table's own. */
+export interface ResourceDefinition<F extends Fields = Fields> {
   kind: ResourceKind;
   /** What users read about the kind (the schema, the reference page, the SDK class's TSDoc). */
   description?: string;
   product: Product;
   /** Singular noun for messages, e.g. `endpoint`. */
   noun: string;
-  fields: Fields;
+  fields: F;
   /** `idInBody`: the API takes the id in the PATCH body under this name, not in the path (quota requests). */
   paths: { create: string; item: (id: string) => string; idInBody?: string };
   /** API name of the id in responses. */
@@ -205,9 +225,9 @@ export interface ResourceDefinition {
   /** The resource's id from a create (or read) answer; default: the `idField` value. */
   idOf?(response: Props): string;
   /** Adoption other than by `adoptId` (default: the `adoptId` input, the object must exist, createOnly fields must match). */
-  adoption?: AdoptionSpec;
+  adoption?: AdoptionSpec<F>;
   /** An object that always exists (a workspace setting): create takes it over, delete puts back what was found. */
-  singleton?: SingletonSpec;
+  singleton?: SingletonSpec<F>;
   /**
    * A create whose outcome is unknown (sent, then a dropped connection or a 5xx) is
    * reconciled by listing: the object it made is adopted, or the create is sent again
@@ -215,20 +235,28 @@ export interface ResourceDefinition {
    * defaults (list the create path; every returned field sent on create equal) do not
    * fit; `false` when the kind cannot be listed.
    */
-  reconcile?: ReconcileSpec | false;
-  hooks?: ResourceHooks;
+  reconcile?: ReconcileSpec<F> | false;
+  hooks?: ResourceHooks<F>;
+}
+
+/**
+ * A kind's definition with its own field table as `F` (literal modes kept), so its
+ * hooks see `InputsOf<F>` / `OutputsOf<F>` and the registry hands typed operations out.
+ */
+export function defineResource<const F extends Fields>(def: ResourceDefinition<F>): ResourceDefinition<F> {
+  return def;
 }
 
 /** For `reconcile`: how a kind lists its objects and recognises the one a create made. */
-export interface ReconcileSpec {
+export interface ReconcileSpec<F extends Fields = Fields> {
   /**
    * Where to list (default: the create path, with `project_id` when the create body has
    * one). `cursor`: an infrastructure list (`{items, pagination}`), walked by cursor
    * instead of the Webhooks/Inboxes offset pages.
    */
-  list?(body: Props, inputs: Props): { path: string; query?: Record<string, string | undefined>; cursor?: boolean };
+  list?(body: Props, inputs: InputsOf<F>): { path: string; query?: Record<string, string | undefined>; cursor?: boolean };
   /** Is this listed object the one `body` would have made? Default: every returned field sent on create is equal. */
-  matches?(remote: Props, body: Props, inputs: Props): boolean;
+  matches?(remote: Props, body: Props, inputs: InputsOf<F>): boolean;
 }
 
 /** What diff found: the declared fields that changed, those that replace, and whether the old object goes first. */
@@ -238,9 +266,9 @@ export interface FieldDiff {
   deleteBeforeReplace: boolean;
 }
 
-export interface AdoptionSpec {
+export interface AdoptionSpec<F extends Fields = Fields> {
   /** The id of the object to adopt, from the inputs, or undefined to create (e.g. a name in its scope when `adoptExisting`). */
-  idFrom(inputs: Props): string | undefined;
+  idFrom(inputs: InputsOf<F>): string | undefined;
   /** The input that asks for adoption (errors name it), e.g. `adoptExisting`; default `adoptId`. */
   input?: string;
   /** No such object: create it instead of failing. */
@@ -255,15 +283,15 @@ export interface AdoptionSpec {
  * found in `priorField` (an output field) and writes every declared field; update
  * writes the changed ones; delete writes the kept values back.
  */
-export interface SingletonSpec {
+export interface SingletonSpec<F extends Fields = Fields> {
   /** The id of the setting (what `paths.item` takes) from the inputs, e.g. its scope. */
-  idOf(inputs: Props): string;
+  idOf(inputs: InputsOf<F>): string;
   /** The output field keeping the values found before the take-over. */
-  priorField: string;
+  priorField: keyof F & string;
   /** What to keep from the item as read before the take-over (`news`: the declared inputs); default: the writable fields (camelCase). */
-  prior?(remote: Props, news: Props): Props;
+  prior?(remote: Props, news: InputsOf<F>): Props;
   /** Put the kept values back; default: write them like an update from nothing to `prior`. */
-  restore?(ctx: ApplyContext, prior: Props, props: Props): Promise<void>;
+  restore?(ctx: ApplyContext, prior: Props, props: OutputsOf<F>): Promise<void>;
 }
 
 /* ---------- codecs ---------- */

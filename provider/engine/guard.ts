@@ -5,44 +5,47 @@
  * and the setting that holds it: the client adds them, for the SDK's functions too.) Resource code builds its messages freely; this guard makes them
  * safe to print.
  */
-import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { pluginConfigSource, profileOf, resolveConnection } from "../config";
-import { SECRET_INPUTS_KEY } from "./check";
 import type { Props, ResourceDefinition } from "./fields";
+import { SECRET_INPUTS_KEY } from "./internal-keys";
+import type { Operations } from "./operations";
 import { redact, redactError, secretTexts, withSecrets } from "./redact";
 
-type Provider = dynamic.ResourceProvider & { definition: ResourceDefinition };
-
-export function guardProvider(def: ResourceDefinition, p: Provider): Provider {
-  /** Run one call with the secrets of its properties hidden from whatever it says. */
-  async function guarded<T>(props: (Props | undefined)[], call: () => Promise<T>): Promise<T> {
+/** A kind's operations (either front end's) with the secrets of each call's properties hidden from whatever it says. */
+export function guarded(ops: Operations): Operations {
+  const def = ops.definition;
+  /** Run one call (diff answers at once, the others later) with the secrets of `props` hidden from its warnings and errors. */
+  function call<T>(props: (Props | undefined)[], fn: () => T): T {
     const secrets = secretTexts(def, props, [apiKeyOf(def, props)]);
-    try {
-      return await withSecrets(secrets, call);
-    } catch (err) {
+    const fail = (err: unknown): never => {
       throw withoutTrace(redactError(err, secrets));
+    };
+    try {
+      const result = withSecrets(secrets, fn);
+      return (result instanceof Promise ? result.catch(fail) : result) as T;
+    } catch (err) {
+      return fail(err);
     }
   }
 
   return {
     definition: def,
-    configure: p.configure,
-    async check(olds, news) {
-      const secrets = secretTexts(def, [olds, news], [apiKeyOf(def, [news])]);
-      const result = await guarded([olds, news], () => p.check!(olds, news));
-      return { ...result, failures: result.failures?.map((f) => ({ property: f.property, reason: redact(f.reason, secrets) })) };
+    async check(req) {
+      const secrets = secretTexts(def, [req.olds, req.news], [apiKeyOf(def, [req.news])]);
+      const result = await call([req.olds, req.news], () => ops.check(req));
+      return { ...result, failures: result.failures.map((f) => ({ property: f.property, reason: redact(f.reason, secrets) })) };
     },
-    diff: (id, olds, news) => guarded([olds, news], () => p.diff!(id, olds, news)),
-    async create(inputs) {
-      const result = await guarded([inputs], () => p.create(inputs));
-      return { ...result, outs: keepSecretNames(inputs, result.outs) };
+    diff: (req) => call([req.olds, req.news], () => ops.diff(req)),
+    async create(req) {
+      const result = await call([req.inputs], () => ops.create(req));
+      return { ...result, outputs: keepSecretNames(req.inputs, result.outputs) };
     },
-    read: (id, props) => guarded([props], () => p.read!(id, props)),
-    async update(id, olds, news) {
-      const result = await guarded([olds, news], () => p.update!(id, olds, news));
-      return { ...result, outs: keepSecretNames(news, result.outs) };
+    read: (req) => call([req.outputs], () => ops.read(req)),
+    async update(req) {
+      const result = await call([req.olds, req.news], () => ops.update(req));
+      return { ...result, outputs: keepSecretNames(req.news, result.outputs) };
     },
-    delete: (id, props) => guarded([props], () => p.delete!(id, props)),
+    delete: (req) => call([req.outputs], () => ops.delete(req)),
   };
 }
 
@@ -63,9 +66,9 @@ function withoutTrace<T>(err: T): T {
 }
 
 /** The list of secret input names goes into the outputs too: delete and refresh get only those. */
-function keepSecretNames(inputs: Props, outs: Props | undefined): Props | undefined {
+function keepSecretNames(inputs: Props, outputs: Props): Props {
   const names = inputs[SECRET_INPUTS_KEY];
-  return names === undefined || !outs ? outs : { ...outs, [SECRET_INPUTS_KEY]: names };
+  return names === undefined ? outputs : { ...outputs, [SECRET_INPUTS_KEY]: names };
 }
 
 /** The API key the call uses (never in a message, but hidden should one echo it). */

@@ -8,7 +8,8 @@
  *
  * Values are camelCase, as the program declares them: `Inputs` are declared inputs,
  * `Outputs` what the state keeps (every field present, write-only values as last
- * applied). A create or update that did part of its work throws a `PartialFailure`
+ * applied), both named by the kind's fields (`F`, its table: fields.ts `InputsOf`), so
+ * a caller that knows the kind cannot misspell one. A create or update that did part of its work throws a `PartialFailure`
  * whose properties are the outputs the state must keep.
  */
 import { isApiError } from "../client";
@@ -20,7 +21,7 @@ import { createJournal, JOURNAL_SCOPE } from "./create-journal";
 import { operationContext } from "./connection";
 import { declared, diffFields, fieldChanged, fieldEqual } from "./diff";
 import { explainApiError, note, PartialFailure } from "./errors";
-import { asIs, fieldEntries, type ApplyContext, type CheckFailure, type OperationContext, type PlannedCall, type Props, type ResourceDefinition } from "./fields";
+import { asIs, fieldEntries, type ApplyContext, type CheckFailure, type Fields, type InputsOf, type OperationContext, type OutputsOf, type PlannedCall, type Props, type ResourceDefinition } from "./fields";
 import { readFromListing } from "./list-cache";
 import { planUpdate } from "./plan";
 import { createReconciled, lateLookAlikesMessage } from "./reconcile";
@@ -30,27 +31,27 @@ import { containsUnknown, UNKNOWN } from "./unknown";
 import { completeOutputs, createBody, fieldRoles, keptValues, rebuildInputs, remoteFields, writeOnlyAsRead } from "./values";
 
 /** Declared inputs (camelCase), as the program gives them. */
-export type Inputs = Props;
+export type Inputs<F extends Fields = Fields> = InputsOf<F>;
 /** What the state keeps of a resource (camelCase): every field present. */
-export type Outputs = Props;
+export type Outputs<F extends Fields = Fields> = OutputsOf<F>;
 
-export interface CheckRequest {
+export interface CheckRequest<F extends Fields = Fields> {
   /** The previous inputs; empty for a resource not created yet (and on the engine's second Check of a replacement). */
-  olds: Inputs;
-  news: Inputs;
+  olds: Inputs<F>;
+  news: Inputs<F>;
 }
-export interface CheckResponse {
+export interface CheckResponse<F extends Fields = Fields> {
   /** The inputs with defaults filled in. */
-  inputs: Inputs;
+  inputs: Inputs<F>;
   failures: CheckFailure[];
 }
 
-export interface DiffRequest {
+export interface DiffRequest<F extends Fields = Fields> {
   id: string;
   /** The stored outputs. */
-  olds: Outputs;
+  olds: Outputs<F>;
   /** The checked inputs. */
-  news: Inputs;
+  news: Inputs<F>;
 }
 export interface DiffResponse {
   changes: boolean;
@@ -60,51 +61,57 @@ export interface DiffResponse {
   deleteBeforeReplace: boolean;
 }
 
-export interface CreateRequest {
-  inputs: Inputs;
+export interface CreateRequest<F extends Fields = Fields> {
+  inputs: Inputs<F>;
 }
-export interface CreateResponse {
+export interface CreateResponse<F extends Fields = Fields> {
   id: string;
-  outputs: Outputs;
+  outputs: Outputs<F>;
 }
 
-export interface ReadRequest {
+export interface ReadRequest<F extends Fields = Fields> {
   id: string;
   /** The stored outputs; undefined when reading an object the state does not hold. */
-  outputs?: Outputs;
+  outputs?: Outputs<F>;
 }
 /** The object as the service shows it, or `gone` when it no longer exists (deleted outside Pulumi). */
-export type ReadResponse = { gone: true } | { gone: false; id: string; outputs: Outputs; inputs: Inputs };
+export type ReadResponse<F extends Fields = Fields> = { gone: true } | { gone: false; id: string; outputs: Outputs<F>; inputs: Inputs<F> };
 
-export interface UpdateRequest {
+export interface UpdateRequest<F extends Fields = Fields> {
   id: string;
   /** The stored outputs. */
-  olds: Outputs;
-  news: Inputs;
+  olds: Outputs<F>;
+  news: Inputs<F>;
 }
-export interface UpdateResponse {
-  outputs: Outputs;
+export interface UpdateResponse<F extends Fields = Fields> {
+  outputs: Outputs<F>;
 }
 
-export interface DeleteRequest {
+export interface DeleteRequest<F extends Fields = Fields> {
   id: string;
-  outputs: Outputs;
+  outputs: Outputs<F>;
 }
 
-export interface Operations {
-  readonly definition: ResourceDefinition;
-  check(req: CheckRequest): Promise<CheckResponse>;
-  diff(req: DiffRequest): DiffResponse;
-  create(req: CreateRequest): Promise<CreateResponse>;
-  read(req: ReadRequest): Promise<ReadResponse>;
-  update(req: UpdateRequest): Promise<UpdateResponse>;
-  delete(req: DeleteRequest): Promise<void>;
+/** A kind's operations, its values named by the fields of its table `F`. */
+export interface Operations<F extends Fields = Fields> {
+  readonly definition: ResourceDefinition<F>;
+  check(req: CheckRequest<F>): Promise<CheckResponse<F>>;
+  diff(req: DiffRequest<F>): DiffResponse;
+  create(req: CreateRequest<F>): Promise<CreateResponse<F>>;
+  read(req: ReadRequest<F>): Promise<ReadResponse<F>>;
+  update(req: UpdateRequest<F>): Promise<UpdateResponse<F>>;
+  delete(req: DeleteRequest<F>): Promise<void>;
 }
 
-export function operationsFor(def: ResourceDefinition): Operations {
+/**
+ * The operations of a kind. Inside, the engine walks the table by name whatever the
+ * kind, so its values are plain `Props`; the kind's names are checked at the edges.
+ */
+export function operationsFor<F extends Fields>(definition: ResourceDefinition<F>): Operations<F> {
+  const def: ResourceDefinition = definition;
   const idField = def.idField ?? "id";
 
-  const withItem = (ctx: OperationContext, id: string): ApplyContext => ({ client: ctx.client, profile: ctx.profile, cached: ctx.cached, id, def, itemPath: def.paths.item(id) });
+  const withItem = (ctx: OperationContext, id: string): ApplyContext => ({ client: ctx.client, profile: ctx.profile, cached: ctx.cached, connectionId: ctx.connectionId, id, def, itemPath: def.paths.item(id) });
   /** Every id the engine names is held by a resource of the stack: never another create's candidate (claims.ts). */
   const applyContext = (id: string, props: Props | undefined): ApplyContext => {
     const ctx = operationContext(def, profileOf(props));
@@ -382,7 +389,7 @@ export function operationsFor(def: ResourceDefinition): Operations {
   }
 
 
-  return {
+  const operations: Operations = {
     definition: def,
 
     async check({ olds, news }) {
@@ -465,4 +472,5 @@ export function operationsFor(def: ResourceDefinition): Operations {
       claims.release(id);
     },
   };
+  return { ...operations, definition } as Operations<F>;
 }

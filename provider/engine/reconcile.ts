@@ -44,7 +44,7 @@ import { CREATE_RESENDS } from "../client/retry";
 import { record } from "../client/stats";
 import { reconcileWindowSeconds } from "../config";
 import { canonicalJson } from "../../rules/event-schema";
-import { RESOURCE_KEY } from "./check";
+import { RESOURCE_KEY } from "./internal-keys";
 import { claimsOf, type KindClaims } from "./claims";
 import { createJournal, JOURNAL_SCOPE, type CreateJournal, type HeldObject, type Unsaved } from "./create-journal";
 import { fieldEqual } from "./diff";

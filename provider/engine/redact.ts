@@ -17,7 +17,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { fieldEntries, type Props, type ResourceDefinition } from "./fields";
-import { SECRET_INPUTS_KEY } from "./check";
+import { SECRET_INPUTS_KEY } from "./internal-keys";
 import { redact, textsRevealing } from "./secret-text";
 
 export { redact } from "./secret-text";
@@ -50,7 +50,7 @@ export function redactError<T>(err: T, secrets: readonly string[]): T {
 const current = new AsyncLocalStorage<readonly string[]>();
 
 /** Run `fn` with `secrets` hidden from the warnings it writes (`note`). */
-export function withSecrets<T>(secrets: readonly string[], fn: () => Promise<T>): Promise<T> {
+export function withSecrets<T>(secrets: readonly string[], fn: () => T): T {
   return current.run(secrets, fn);
 }
 

@@ -1,23 +1,28 @@
 /**
  * The dynamic-provider front end: Pulumi's `dynamic.ResourceProvider` over the typed
- * operations of a kind (operations.ts). What is Pulumi's own stays here: the
- * serialized provider's `__provider` input (handed back with checked inputs and kept in
- * a partial failure's state), configure, "no id" for an object that is gone; and the
- * wrappers every call passes through: stored outputs of an older shape upgraded
- * (upgrade.ts), secrets hidden in whatever a call says (guard.ts).
+ * operations of a kind as every front end is served them (`servedOperations`: stored
+ * outputs of an older shape upgraded, upgrade.ts; secrets hidden in whatever a call
+ * says, guard.ts). What is Pulumi's own stays here: the serialized provider's
+ * `__provider` input (handed back with checked inputs and kept in a partial failure's
+ * state), configure, "no id" for an object that is gone.
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { setPluginConfig } from "../config";
-import { PROVIDER_KEY } from "./check";
 import { PartialFailure } from "./errors";
 import type { Props, ResourceDefinition } from "./fields";
-import { guardProvider } from "./guard";
-import { operationsFor } from "./operations";
+import { guarded } from "./guard";
+import { PROVIDER_KEY } from "./internal-keys";
+import { operationsFor, type Operations } from "./operations";
 import { upgrading } from "./upgrade";
 
 // Their earlier home: tests import them from here.
 export { clearReadCache, operationContext } from "./connection";
 export { createBody, remoteFields } from "./values";
+
+/** A kind's operations as both front ends call them: upgraded state in, secrets out of every message. */
+export function servedOperations(def: ResourceDefinition): Operations {
+  return guarded(upgrading(operationsFor(def)));
+}
 
 function withoutProvider(props: Props | undefined): Props {
   const { [PROVIDER_KEY]: _provider, ...rest } = props ?? {};
@@ -29,50 +34,55 @@ async function keepingProvider<T>(news: Props, call: Promise<T>): Promise<T> {
   try {
     return await call;
   } catch (err) {
-    if (!(err instanceof PartialFailure)) throw err;
-    throw new PartialFailure(err.message, err.id, { ...err.properties, [PROVIDER_KEY]: news[PROVIDER_KEY] });
+    // The same error, its message already stripped of secrets (guard.ts).
+    if (err instanceof PartialFailure) Object.assign(err.properties, { [PROVIDER_KEY]: news[PROVIDER_KEY] });
+    throw err;
   }
 }
 
-export function makeResourceProvider(def: ResourceDefinition): dynamic.ResourceProvider & { definition: ResourceDefinition } {
-  const ops = operationsFor(def);
-  return guardProvider(
-    def,
-    upgrading(def.kind, {
-      definition: def,
+/** The dynamic provider of a kind, and the typed operations it calls (the native plugin's way in: provider/index.ts). */
+export type DynamicProvider = dynamic.ResourceProvider & { definition: ResourceDefinition; operations: Operations };
 
-      async configure(req) {
-        setPluginConfig(req.config);
-      },
+export function makeResourceProvider(def: ResourceDefinition): DynamicProvider {
+  const ops = servedOperations(def);
+  return {
+    definition: def,
+    operations: ops,
 
-      async check(olds: Props, news: Props): Promise<dynamic.CheckResult> {
-        const { inputs, failures } = await ops.check({ olds: withoutProvider(olds), news: withoutProvider(news) });
-        return { inputs: { ...inputs, [PROVIDER_KEY]: news[PROVIDER_KEY] }, failures };
-      },
+    async configure(req) {
+      setPluginConfig(req.config);
+    },
 
-      async diff(id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
-        return ops.diff({ id, olds: withoutProvider(olds), news: withoutProvider(news) });
-      },
+    async check(olds: Props, news: Props): Promise<dynamic.CheckResult> {
+      const { inputs, failures } = await ops.check({ olds: withoutProvider(olds), news: withoutProvider(news) });
+      return { inputs: { ...inputs, [PROVIDER_KEY]: news[PROVIDER_KEY] }, failures };
+    },
 
-      async create(inputs: Props): Promise<dynamic.CreateResult> {
-        const { id, outputs } = await keepingProvider(inputs, ops.create({ inputs: withoutProvider(inputs) }));
-        return { id, outs: outputs };
-      },
+    async diff(id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
+      return ops.diff({ id, olds: withoutProvider(olds), news: withoutProvider(news) });
+    },
 
-      async read(id: string, props?: Props): Promise<dynamic.ReadResult> {
-        const read = await ops.read({ id, outputs: props && withoutProvider(props) });
-        // No id: deleted outside Pulumi, the engine drops it from the state.
-        return read.gone ? {} : { id: read.id, props: read.outputs, inputs: read.inputs };
-      },
+    async create(inputs: Props): Promise<dynamic.CreateResult> {
+      const { id, outputs } = await keepingProvider(inputs, ops.create({ inputs: withoutProvider(inputs) }));
+      return { id, outs: outputs };
+    },
 
-      async update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult> {
-        const { outputs } = await keepingProvider(news, ops.update({ id, olds: withoutProvider(olds), news: withoutProvider(news) }));
-        return { outs: outputs };
-      },
+    async read(id: string, props?: Props): Promise<dynamic.ReadResult> {
+      // The stored props unchanged, `__provider` included (the engine's dynamic provider
+      // writes it back into the answer anyway): upgrade.ts leaves out of the answer the
+      // null outputs these props lack, keys as the state holds them.
+      const read = await ops.read({ id, outputs: props });
+      // No id: deleted outside Pulumi, the engine drops it from the state.
+      return read.gone ? {} : { id: read.id, props: read.outputs, inputs: read.inputs };
+    },
 
-      async delete(id: string, props: Props): Promise<void> {
-        await ops.delete({ id, outputs: withoutProvider(props) });
-      },
-    }),
-  );
+    async update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult> {
+      const { outputs } = await keepingProvider(news, ops.update({ id, olds: withoutProvider(olds), news: withoutProvider(news) }));
+      return { outs: outputs };
+    },
+
+    async delete(id: string, props: Props): Promise<void> {
+      await ops.delete({ id, outputs: withoutProvider(props) });
+    },
+  };
 }

@@ -26,6 +26,14 @@
  * Which of two clashing resources a check names may depend on the order in which the
  * program registers them; whether the run fails does not.
  *
+ * Counts belong to an account, what the service counts in: a workspace for inboxes, a
+ * project for quotas, whatever connection (profile, key) a resource uses to reach it.
+ * Each caller names its account from what the service says (inbox.ts: the workspace's
+ * newest audit entry; quota-limits.ts: the key's project), or, when the service says
+ * nothing, the connection (`connectionId`: address and key), so two different keys of
+ * an unknown workspace count apart, as before: what is not known to be one account is
+ * never counted as one (that would fail a preview the service accepts).
+ *
  * Other plugin-process state, judged: the read cache of the connections
  * (resource-provider.ts, read-only answers, once per operation), claims.ts (ids the
  * engine named), list-cache.ts (reads in a burst, dropped on any write), the create
@@ -45,7 +53,7 @@ export function forgetStackRun(): void {
   for (const forget of forgetters) forget();
 }
 
-/** Per connection (one workspace and key): a map made on first use. */
+/** A map per connection, forgotten with the rest. */
 function perClient<K, V>(): (client: SvcClient) => Map<K, V> {
   let byClient = new WeakMap<SvcClient, Map<K, V>>();
   forgetters.push(() => (byClient = new WeakMap()));
@@ -56,40 +64,47 @@ function perClient<K, V>(): (client: SvcClient) => Map<K, V> {
   };
 }
 
-const allocations = perClient<string, number>();
+/** The new inboxes counted so far, per account and allocation metric, over the first usage read of the account. */
+const allocations = new Map<string, { live: number; planned: number }>();
+forgetters.push(() => allocations.clear());
 
 /**
- * A new inbox's allocation (`inboxes` or `http_bins`): taken when `live` (the usage read
- * at preview) plus the new inboxes counted before it stays under `limit`; otherwise the
- * number live or planned, for the message. Only a Check that creates counts (new, a
- * replacement's second Check, a `--replace`): the engine makes it once per inbox.
+ * A new inbox's allocation (`inboxes` or `http_bins`) in `account` (the workspace; see
+ * the header): taken when the live inboxes plus the new ones counted before it stay under
+ * `limit`; otherwise the number live or planned, for the message. Only a Check that
+ * creates counts (new, a replacement's second Check, a `--replace`): the engine makes it
+ * once per inbox. `live` is the usage read of the caller's connection; the account keeps
+ * the first one given, which was read before any create of this run in it (each create's
+ * Check comes first), while a later connection's read may include inboxes counted already.
  */
-export function planAllocation(client: SvcClient, metric: string, live: number, limit: number | null): { taken: true } | { taken: false; current: number } {
-  const planned = allocations(client);
-  const current = live + (planned.get(metric) ?? 0);
+export function planAllocation(account: string, metric: string, live: number, limit: number | null): { taken: true } | { taken: false; current: number } {
+  const key = JSON.stringify([account, metric]);
+  const counted = allocations.get(key) ?? { live, planned: 0 };
+  allocations.set(key, counted);
+  const current = counted.live + counted.planned;
   if (limit !== null && current >= limit) return { taken: false, current };
-  planned.set(metric, (planned.get(metric) ?? 0) + 1);
+  counted.planned++;
   return { taken: true };
 }
 
-const quotaClaims = perClient<string, string>();
+const quotaClaims = new Map<string, string>();
+forgetters.push(() => quotaClaims.clear());
 
 /**
  * The first other resource of the program acting on one of `names` in `scope` (kind,
- * project, service) and the region the quota is counted in (none for a project-wide
- * one); else the quotas are recorded as claimed by `resource` (its name or id in the
- * program). Two resources of one program are both checked before either is applied, so
- * the service cannot show the clash yet. Idempotent: the same resource claiming again
- * is no clash.
+ * project, service: the project as an account, see the header) and the region the
+ * quota is counted in (none for a project-wide one); else the quotas are recorded as
+ * claimed by `resource` (its name in the program). Two resources of one program are both
+ * checked before either is applied, so the service cannot show the clash yet. Idempotent:
+ * the same resource claiming again is no clash.
  */
-export function claimQuotas(client: SvcClient, resource: string, scope: unknown[], region: unknown, names: string[]): { name: string; by: string } | undefined {
-  const byQuota = quotaClaims(client);
+export function claimQuotas(resource: string, scope: unknown[], region: unknown, names: string[]): { name: string; by: string } | undefined {
   const keyOf = (name: string) => JSON.stringify([...scope, countedRegion(name, region), name]);
   for (const name of names) {
-    const by = byQuota.get(keyOf(name));
+    const by = quotaClaims.get(keyOf(name));
     if (by !== undefined && by !== resource) return { name, by };
   }
-  for (const name of names) byQuota.set(keyOf(name), resource);
+  for (const name of names) quotaClaims.set(keyOf(name), resource);
   return undefined;
 }
 

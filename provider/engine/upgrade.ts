@@ -4,7 +4,8 @@
  * release changes what a kind keeps in its outputs (a field renamed, a value
  * reshaped), it appends an upgrader from the old shape to the new one here; the
  * provider runs the upgraders on the stored outputs before read, diff, update and
- * delete look at them, so a state written by any earlier release is understood.
+ * delete look at them (`upgrading`, around a kind's typed operations, so under both
+ * front ends), so a state written by any earlier release is understood.
  *
  * - No `__shape` means shape 1: the outputs as pulumi-svc 0.1.0 wrote them (it
  *   recorded no shape). A kind's current shape is 1 + the number of its upgraders.
@@ -21,12 +22,12 @@
  * test of it alone (test/provider/upgrade.test.ts), and commit the state a release
  * wrote before the change as a fixture (test/fixtures/state/<version>/).
  */
-import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { ResourceKind } from "../kinds";
 import { limitsBeforeOfDeclaredNames } from "../infra/quota-limits";
 import { PACKAGE_VERSION } from "../version";
 import { PartialFailure } from "./errors";
 import type { Props } from "./fields";
+import type { Operations, ReadResponse } from "./operations";
 
 /** The output key holding the shape version. `__` keeps it clear of every field name, as `__provider`. */
 export const SHAPE_KEY = "__shape";
@@ -97,36 +98,38 @@ export function withShape(kind: ResourceKind, outputs: Props, upgraders = UPGRAD
  * release, with no value) is left out: absent and null are the same value, and a
  * refresh that adds the key would show as drift for no change in the service.
  */
-function keepStoredForm(stored: Props | undefined, result: dynamic.ReadResult): dynamic.ReadResult {
+function keepStoredForm(stored: Props | undefined, result: ReadResponse): ReadResponse {
   // Nothing stored is a Resource.get: every declared output must be there for the SDK.
-  if (!stored || Object.keys(stored).length === 0 || !result.props) return result;
-  const props: Props = {};
-  for (const [k, v] of Object.entries(result.props)) if (v !== null || k in stored) props[k] = v;
-  return { ...result, props };
+  if (!stored || Object.keys(stored).length === 0 || result.gone) return result;
+  const outputs: Props = {};
+  for (const [k, v] of Object.entries(result.outputs)) if (v !== null || k in stored) outputs[k] = v;
+  return { ...result, outputs };
 }
 
 /**
- * A kind's provider with the upgraders run first: stored outputs are brought to the
+ * A kind's operations with the upgraders run first: stored outputs are brought to the
  * current shape before diff, read, update and delete see them; what create and
  * update return is marked with the current shape (a partial failure's too, so its
  * kept outputs are not taken for 0.1.0's on the next run).
  */
-export function upgrading<P extends dynamic.ResourceProvider>(kind: ResourceKind, provider: P, upgraders = UPGRADERS): P {
-  const marked = async <R extends { outs?: Props }>(result: Promise<R>): Promise<R> => {
+export function upgrading(ops: Operations, upgraders = UPGRADERS): Operations {
+  const kind = ops.definition.kind;
+  const upgraded = (outputs: Props) => upgradeOutputs(kind, outputs, upgraders);
+  const marked = async <R extends { outputs: Props }>(result: Promise<R>): Promise<R> => {
     try {
       const r = await result;
-      return r.outs ? { ...r, outs: withShape(kind, r.outs, upgraders) } : r;
+      return { ...r, outputs: withShape(kind, r.outputs, upgraders) };
     } catch (err) {
       if (err instanceof PartialFailure) Object.assign(err.properties, { [SHAPE_KEY]: currentShape(kind, upgraders) });
       throw err;
     }
   };
   return {
-    ...provider,
-    diff: async (id: string, olds: Props, news: Props) => provider.diff!(id, upgradeOutputs(kind, olds, upgraders), news),
-    read: async (id: string, props?: Props) => keepStoredForm(props, await provider.read!(id, upgradeOutputs(kind, props, upgraders))),
-    create: (inputs: Props) => marked(provider.create(inputs)),
-    update: async (id: string, olds: Props, news: Props) => marked(provider.update!(id, upgradeOutputs(kind, olds, upgraders), news)),
-    delete: async (id: string, props: Props) => provider.delete!(id, upgradeOutputs(kind, props, upgraders)),
+    ...ops,
+    diff: (req) => ops.diff({ ...req, olds: upgraded(req.olds) }),
+    read: async (req) => keepStoredForm(req.outputs, await ops.read({ ...req, outputs: req.outputs && upgraded(req.outputs) })),
+    create: (req) => marked(ops.create(req)),
+    update: async (req) => marked(ops.update({ ...req, olds: upgraded(req.olds) })),
+    delete: async (req) => ops.delete({ ...req, outputs: upgraded(req.outputs) }),
   };
 }

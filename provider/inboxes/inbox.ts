@@ -5,7 +5,8 @@
  * - preview judges `label`, `expiresInMinutes`, `transport` and `status` with the
  *   shared rules (rules/inbox.ts), and the plan gates from `GET /v1/plan` and
  *   `GET /v1/usage` (read once per process): `optional_phrase_gate` for `phrase`,
- *   the `inboxes` / `http_bins` allocation for a new inbox;
+ *   the `inboxes` / `http_bins` allocation for a new inbox, counted per workspace
+ *   (`GET /v1/audit` tells two keys of one workspace apart from two workspaces);
  * - an inbox past its `expiresAt` is gone: the diff says so and plans a replacement
  *   (refresh drops it anyway: an expired or released inbox reads as 404);
  * - the refusals explained with their fix.
@@ -14,7 +15,7 @@ import { z } from "zod";
 import { INBOX_STATUSES, INBOX_TRANSPORTS, PHRASE_FEATURE, inboxNeedsPhraseGate, inboxViolations, type InboxTransport } from "../../rules/inbox";
 import type { SvcApiError } from "../client";
 import { note } from "../engine/errors";
-import type { CheckFailure, OperationContext, Props, ResourceDefinition } from "../engine/fields";
+import { defineResource, type Fields, type InputsOf, type CheckFailure, type OperationContext } from "../engine/fields";
 import { containsUnknown } from "../engine/unknown";
 import { readForCheck } from "../engine/remote-checks";
 import { planAllocation, RESOURCE_NAME_FIELD } from "../engine/stack-run";
@@ -55,8 +56,24 @@ export async function planAndUsage(ctx: OperationContext): Promise<InboxAccount 
   });
 }
 
+/**
+ * The workspace the connection acts on, as stack-run.ts counts it. The Inboxes API has
+ * no route that names the workspace (Webhooks has `GET /v1/auth/me`), but every key of
+ * a workspace reads one audit log, never deleted, whose entries have ids of their own:
+ * two keys whose newest entry is the same act on one workspace. An empty or unreadable
+ * log (or an entry added between two connections' reads) says nothing: the connection
+ * counts alone, as before. Once per process per connection.
+ */
+async function inboxWorkspace(ctx: OperationContext): Promise<string> {
+  const newest = await readForCheck(ctx, "inboxes:audit-newest", async () => {
+    const page = await ctx.client.request<{ data: { id?: unknown }[] }>({ method: "GET", path: "/v1/audit", query: { limit: 1 } });
+    return page.body.data[0]?.id;
+  });
+  return typeof newest === "string" ? `inboxes workspace of audit entry ${newest}` : ctx.connectionId;
+}
+
 /** Where preview judges a plan gate from an inbox's inputs (and the old inputs, empty when new). */
-async function planGates(inputs: Props, ctx: OperationContext, olds: Props): Promise<CheckFailure[]> {
+async function planGates(inputs: InboxInputs, ctx: OperationContext, olds: InboxInputs): Promise<CheckFailure[]> {
   // A new inbox; an adopted one exists already and takes no allocation. A replacement's new
   // inbox is counted by the engine's second Check, which comes with no old inputs
   // (step_generator.go, "recompute the default values"): counting it here too counted it twice.
@@ -72,8 +89,8 @@ async function planGates(inputs: Props, ctx: OperationContext, olds: Props): Pro
   }
   if (creating && !containsUnknown(inputs.transport)) {
     const metric = ALLOCATION_METRIC[(inputs.transport as InboxTransport) ?? "email"];
-    // The new inboxes of the whole run add up (stack-run.ts).
-    const allocation = planAllocation(ctx.client, metric, usage[metric], plan.limits[metric]);
+    // The new inboxes of the whole run add up, in the workspace whatever the profile (stack-run.ts).
+    const allocation = planAllocation(await inboxWorkspace(ctx), metric, usage[metric], plan.limits[metric]);
     if (!allocation.taken) failures.push({ property: "transport", reason: allocationMessage(metric, plan.limits[metric], allocation.current) });
   }
   return failures;
@@ -87,7 +104,26 @@ function allocationMessage(metric: string, limit: unknown, current: unknown): st
   return `The workspace's plan allows ${String(limit)} ${METRIC_NOUN[metric] ?? metric} and ${String(current)} are live or planned (quota_exceeded, reason allocation, metric ${metric}). Release inboxes you no longer need, or upgrade the plan; retrying never helps.`;
 }
 
-export const inboxDefinition: ResourceDefinition = {
+const inboxFields = {
+  // Lengths, types and values are judged by the shared rules (rules/inbox.ts) below.
+  label: { mode: "patch", api: "label", input: z.string(), description: "Free text, at most 200 characters (the preview fails above). Omit for none." },
+  phrase: { mode: "patch", api: "phrase", input: z.boolean(), whenOmitted: "unmanaged", description: "Turn the phrase gate on or off. Needs the plan feature `optional_phrase_gate` (Pro): on a plan without it the preview fails. Omit to leave the service's default (off)." },
+  // Never returned by the service: compared with the value the inbox was created with.
+  expiresInMinutes: { mode: "createOnly", api: "expires_in_minutes", input: z.number(), writeOnly: true, description: "Minutes until the inbox expires (at least 1). Create only: changing it REPLACES the inbox. Omit for no expiry.", outputDescription: "The value the inbox was created with (the service returns `expiresAt`)." },
+  transport: { mode: "createOnly", api: "transport", input: z.enum(INBOX_TRANSPORTS).meta({ title: "InboxTransport", description: "`email` gives an address; `http` a request bin with a slug and a URL." }), default: "email", description: "`email` (default) or `http`. Changing it REPLACES the inbox. Counts against the plan's addresses or bins." },
+  status: { mode: "patch", api: "status", input: z.enum(INBOX_STATUSES).meta({ title: "InboxStatus", description: "`active` or `paused` (a paused inbox still receives)." }), whenOmitted: "unmanaged", onCreate: false, description: "`active` or `paused`. Omit to leave it to the service." },
+  adoptId: { mode: "local", input: z.string().min(1), description: "Id of an existing inbox to take over instead of creating one (`expiresInMinutes` cannot be given with it)." },
+  resourceName: RESOURCE_NAME_FIELD,
+  profile: { mode: "createOnly", input: z.string().min(1), description: "Connection profile: omit for `svc:inboxesUrl` / `svc:inboxesApiKey` (or `SVC_INBOXES_URL` / `SVC_INBOXES_API_KEY`); a name picks `svc:profiles.<name>`. Changing it REPLACES the inbox." },
+  address: { mode: "output", api: "address", type: z.string().nullable(), description: "Email transport: the address (`<slug>@...`); null for a request bin." },
+  slug: { mode: "output", api: "slug", type: z.string().nullable(), description: "The bin's slug (also set on an email inbox by some services)." },
+  url: { mode: "output", api: "url", type: z.string().nullable(), description: "Request bin: the URL that records every request; null for an email inbox." },
+  expiresAt: { mode: "output", api: "expires_at", type: z.string().nullable(), description: "ISO 8601 UTC, or null when it never expires." },
+  createdAt: { mode: "output", api: "created_at", type: z.string(), description: "ISO 8601 UTC." },
+} satisfies Fields;
+type InboxInputs = InputsOf<typeof inboxFields>;
+
+export const inboxDefinition = defineResource({
   kind: "inboxes:Inbox",
   description: "An inbox. When it expires or is released it is gone: `pulumi refresh` drops it from the state, and the next `pulumi up` (whose preview says so) creates a new one, with a new address.",
   product: "inboxes",
@@ -95,23 +131,7 @@ export const inboxDefinition: ResourceDefinition = {
   paths: { create: "/v1/inboxes", item: (id) => `/v1/inboxes/${encodeURIComponent(id)}` },
   adoptHint:
     "Look the inbox up (svc.inboxes.getInboxes() or GET /v1/inboxes) and, if it was created, set `adoptId: \"<its id>\"` on this resource: the next `pulumi up` adopts it instead of creating another.",
-  fields: {
-    // Lengths, types and values are judged by the shared rules (rules/inbox.ts) below.
-    label: { mode: "patch", api: "label", input: z.string(), description: "Free text, at most 200 characters (the preview fails above). Omit for none." },
-    phrase: { mode: "patch", api: "phrase", input: z.boolean(), whenOmitted: "unmanaged", description: "Turn the phrase gate on or off. Needs the plan feature `optional_phrase_gate` (Pro): on a plan without it the preview fails. Omit to leave the service's default (off)." },
-    // Never returned by the service: compared with the value the inbox was created with.
-    expiresInMinutes: { mode: "createOnly", api: "expires_in_minutes", input: z.number(), writeOnly: true, description: "Minutes until the inbox expires (at least 1). Create only: changing it REPLACES the inbox. Omit for no expiry.", outputDescription: "The value the inbox was created with (the service returns `expiresAt`)." },
-    transport: { mode: "createOnly", api: "transport", input: z.enum(INBOX_TRANSPORTS).meta({ title: "InboxTransport", description: "`email` gives an address; `http` a request bin with a slug and a URL." }), default: "email", description: "`email` (default) or `http`. Changing it REPLACES the inbox. Counts against the plan's addresses or bins." },
-    status: { mode: "patch", api: "status", input: z.enum(INBOX_STATUSES).meta({ title: "InboxStatus", description: "`active` or `paused` (a paused inbox still receives)." }), whenOmitted: "unmanaged", onCreate: false, description: "`active` or `paused`. Omit to leave it to the service." },
-    adoptId: { mode: "local", input: z.string().min(1), description: "Id of an existing inbox to take over instead of creating one (`expiresInMinutes` cannot be given with it)." },
-    resourceName: RESOURCE_NAME_FIELD,
-    profile: { mode: "createOnly", input: z.string().min(1), description: "Connection profile: omit for `svc:inboxesUrl` / `svc:inboxesApiKey` (or `SVC_INBOXES_URL` / `SVC_INBOXES_API_KEY`); a name picks `svc:profiles.<name>`. Changing it REPLACES the inbox." },
-    address: { mode: "output", api: "address", type: z.string().nullable(), description: "Email transport: the address (`<slug>@...`); null for a request bin." },
-    slug: { mode: "output", api: "slug", type: z.string().nullable(), description: "The bin's slug (also set on an email inbox by some services)." },
-    url: { mode: "output", api: "url", type: z.string().nullable(), description: "Request bin: the URL that records every request; null for an email inbox." },
-    expiresAt: { mode: "output", api: "expires_at", type: z.string().nullable(), description: "ISO 8601 UTC, or null when it never expires." },
-    createdAt: { mode: "output", api: "created_at", type: z.string(), description: "ISO 8601 UTC." },
-  },
+  fields: inboxFields,
   // Create rules for what create sends, update rules for `status` (only PATCH takes it).
   rules: ({ status, ...create }) => [...inboxViolations(create, { creating: true }), ...inboxViolations(status === undefined ? {} : { status }, { creating: false })],
   hooks: {
@@ -134,4 +154,4 @@ export const inboxDefinition: ResourceDefinition = {
       return undefined;
     },
   },
-};
+});

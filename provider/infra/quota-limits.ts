@@ -18,7 +18,7 @@
  */
 import { z } from "zod";
 import { QUOTA_SCOPES, quotaLimitsViolations, serviceViolations } from "../../rules/quota";
-import type { CheckFailure, FieldDiff, OperationContext, PlannedCall, Props, ResourceDefinition } from "../engine/fields";
+import { defineResource, type Fields, type InputsOf, type OutputsOf, type CheckFailure, type FieldDiff, type OperationContext, type PlannedCall, type Props } from "../engine/fields";
 import { readForCheck } from "../engine/remote-checks";
 import { containsUnknown } from "../engine/unknown";
 import { claimQuotas } from "../engine/stack-run";
@@ -39,6 +39,16 @@ async function keyQuota(ctx: OperationContext, service: string, region: unknown)
   });
 }
 
+/**
+ * The project a quota write acts on, as stack-run.ts counts claims in it: `projectId`
+ * when given, else the key's own (from the quota read the checks make anyway), so two
+ * profiles or keys of one project are one account; the connection when unreadable.
+ */
+export async function projectAccount(ctx: OperationContext, service: string, region: unknown, projectId: unknown): Promise<string> {
+  const project = typeof projectId === "string" ? projectId : (await keyQuota(ctx, service, region))?.project_id;
+  return project === undefined ? ctx.connectionId : `infra project ${project}`;
+}
+
 /** The current limits of `service` (in a region) for the key's project; undefined when unreadable. */
 export async function currentLimits(ctx: OperationContext, service: string, region: unknown): Promise<Record<string, number> | undefined> {
   return (await keyQuota(ctx, service, region))?.limits;
@@ -49,7 +59,7 @@ export async function currentLimits(ctx: OperationContext, service: string, regi
  * infrastructure key acts on its own project only (403 `forbidden`, reason `project`).
  * The key's project comes from the quota read the other checks make anyway.
  */
-export async function otherProjectThanKey(ctx: OperationContext, noun: string, inputs: Props): Promise<CheckFailure[]> {
+export async function otherProjectThanKey(ctx: OperationContext, noun: string, inputs: Pick<QuotaLimitsInputs, "service" | "region" | "projectId">): Promise<CheckFailure[]> {
   const { service, region, projectId } = inputs;
   if (typeof projectId !== "string" || [service, region, projectId].some(containsUnknown) || serviceViolations(service).length > 0) return [];
   const own = (await keyQuota(ctx, service as string, region))?.project_id;
@@ -71,10 +81,10 @@ function changedEntries(declared: unknown, current: unknown): Record<string, unk
 type Limits = Record<string, unknown>;
 const limitsOf = (value: unknown): Limits => (value && typeof value === "object" ? (value as Limits) : {});
 /** What the names this resource manages were before it first wrote them (`limitsBefore.limits`). */
-const before = (outputs: Props): Limits => limitsOf(limitsOf(outputs.limitsBefore).limits);
+const before = (outputs: QuotaLimitsOutputs): Limits => limitsOf(limitsOf(outputs.limitsBefore).limits);
 
 /** Names the state manages that the program no longer declares, with the values to write back. */
-function givenBack(olds: Props, news: Props): Limits {
+function givenBack(olds: QuotaLimitsOutputs, news: QuotaLimitsInputs): Limits {
   const declared = limitsOf(news.limits);
   return Object.fromEntries(Object.entries(before(olds)).filter(([name]) => !(name in declared)));
 }
@@ -99,14 +109,14 @@ export function limitsBeforeOfDeclaredNames(outputs: Props): Props {
  * the project by its id, an omitted `projectId` being the key's own. With the region
  * unknown at preview, the project-wide names are checked still.
  */
-async function claimedTwice(inputs: Props, ctx: OperationContext): Promise<CheckFailure[]> {
+async function claimedTwice(inputs: QuotaLimitsInputs, ctx: OperationContext): Promise<CheckFailure[]> {
   const { service, region, projectId, limits, resourceName } = inputs;
   if ([service, projectId, limits].some(containsUnknown) || typeof service !== "string" || typeof resourceName !== "string") return [];
   const regionKnown = !containsUnknown(region);
   const names = Object.keys(limitsOf(limits)).filter((name) => regionKnown || QUOTA_SCOPES[name] === "project");
   if (names.length === 0) return [];
-  const project = typeof projectId === "string" ? projectId : ((await keyQuota(ctx, service, regionKnown ? region : undefined))?.project_id ?? null);
-  const twin = claimQuotas(ctx.client, resourceName, ["infra:QuotaLimits", project, service], regionKnown ? region : undefined, names);
+  const project = await projectAccount(ctx, service, regionKnown ? region : undefined, projectId);
+  const twin = claimQuotas(resourceName, ["infra:QuotaLimits", project, service], regionKnown ? region : undefined, names);
   if (!twin) return [];
   const scope = QUOTA_SCOPES[twin.name] === "project" ? "project-wide (one figure for every region)" : `of region ${typeof region === "string" ? region : "the default region"}`;
   return [
@@ -118,12 +128,38 @@ async function claimedTwice(inputs: Props, ctx: OperationContext): Promise<Check
 }
 
 /** Scope members every write to a quota takes besides the limits. */
-const scopeBody = (props: Props) => ({
+const scopeBody = (props: QuotaLimitsOutputs) => ({
   ...(typeof props.projectId === "string" ? { admin_project: props.projectId } : {}),
   ...(typeof props.region === "string" ? { region: props.region } : {}),
 });
 
-export const quotaLimitsDefinition: ResourceDefinition = {
+const quotaLimitsFields = {
+  service: { mode: "createOnly", api: "service", input: z.string().min(1), required: true, description: "`compute`, `block-storage`, `network`, `dns` or `iam`. Changing it REPLACES the resource." },
+  // The key's project when omitted (a key acts on its own project only).
+  projectId: { mode: "createOnly", api: "project_id", input: z.string().min(1), whenOmitted: "unmanaged", description: "Omit for the key's project." },
+  // The default region when omitted; null for a service with only project-wide quotas.
+  region: { mode: "createOnly", api: "region", input: z.string().min(1), whenOmitted: "unmanaged", outputType: z.string().nullable(), description: "Region of the per-region quotas (e.g. `vms`); omit for the default region (or a service with only project-wide quotas). Project-wide quotas (`vcpu`, `ram_gb`, `block_storage_gb`, ...) are one figure whatever the region: two QuotaLimits of a program setting the same one fail the preview." },
+  limits: {
+    mode: "patch",
+    api: "limits",
+    input: z.record(z.string(), z.number()),
+    // Only the declared names are managed: equal when each has the declared value.
+    equal: (declared, current) => Object.keys(changedEntries(declared, current)).length === 0,
+    required: true,
+    description: "Quota name → limit. Only the names given are managed: create and every change are ONE PATCH with the entries that differ; a name removed here is written back to the value it had before this resource first set it (in this region and project only).",
+    outputDescription: "Every limit of the service as the service reports it (the declared ones included).",
+  },
+  profile: { mode: "createOnly", input: z.string().min(1), description: "Connection profile holding an admin key (see `QuotaRequestArgs.profile`). Changing it REPLACES the resource." },
+  resourceName: { mode: "local", input: z.string().min(1), checkOnly: true, description: "The resource's name in the program, set by the SDK: tells two QuotaLimits of one program apart at preview." },
+  limitsBefore: { mode: "output", type: z
+      .object({ limits: z.record(z.string(), z.number()).describe("Quota name → the value delete writes back.") })
+      .meta({ title: "QuotaLimitsBefore", description: "What each declared quota name was before the resource first set it." })
+      .nullable(), description: "What each declared quota name was before this resource first set it: what delete writes back." },
+} satisfies Fields;
+type QuotaLimitsInputs = InputsOf<typeof quotaLimitsFields>;
+type QuotaLimitsOutputs = OutputsOf<typeof quotaLimitsFields>;
+
+export const quotaLimitsDefinition = defineResource({
   kind: "infra:QuotaLimits",
   description: "Quota limits. The resource manages only the quota names it declares, in its own region and project: `pulumi destroy` writes each of them back to the value it had before this resource first set it (one PATCH in that region and project). Other names, other regions and other resources' limits are left as they are; the service-wide `POST /api/v1/quota/{service}/reset` is never sent.",
   product: "infra",
@@ -136,29 +172,7 @@ export const quotaLimitsDefinition: ResourceDefinition = {
     },
   },
   adoptHint: "Quota limits always exist: running `pulumi up` again writes the declared ones.",
-  fields: {
-    service: { mode: "createOnly", api: "service", input: z.string().min(1), required: true, description: "`compute`, `block-storage`, `network`, `dns` or `iam`. Changing it REPLACES the resource." },
-    // The key's project when omitted (a key acts on its own project only).
-    projectId: { mode: "createOnly", api: "project_id", input: z.string().min(1), whenOmitted: "unmanaged", description: "Omit for the key's project." },
-    // The default region when omitted; null for a service with only project-wide quotas.
-    region: { mode: "createOnly", api: "region", input: z.string().min(1), whenOmitted: "unmanaged", outputType: z.string().nullable(), description: "Region of the per-region quotas (e.g. `vms`); omit for the default region (or a service with only project-wide quotas). Project-wide quotas (`vcpu`, `ram_gb`, `block_storage_gb`, ...) are one figure whatever the region: two QuotaLimits of a program setting the same one fail the preview." },
-    limits: {
-      mode: "patch",
-      api: "limits",
-      input: z.record(z.string(), z.number()),
-      // Only the declared names are managed: equal when each has the declared value.
-      equal: (declared, current) => Object.keys(changedEntries(declared, current)).length === 0,
-      required: true,
-      description: "Quota name → limit. Only the names given are managed: create and every change are ONE PATCH with the entries that differ; a name removed here is written back to the value it had before this resource first set it (in this region and project only).",
-      outputDescription: "Every limit of the service as the service reports it (the declared ones included).",
-    },
-    profile: { mode: "createOnly", input: z.string().min(1), description: "Connection profile holding an admin key (see `QuotaRequestArgs.profile`). Changing it REPLACES the resource." },
-    resourceName: { mode: "local", input: z.string().min(1), checkOnly: true, description: "The resource's name in the program, set by the SDK: tells two QuotaLimits of one program apart at preview." },
-    limitsBefore: { mode: "output", type: z
-        .object({ limits: z.record(z.string(), z.number()).describe("Quota name → the value delete writes back.") })
-        .meta({ title: "QuotaLimitsBefore", description: "What each declared quota name was before the resource first set it." })
-        .nullable(), description: "What each declared quota name was before this resource first set it: what delete writes back." },
-  },
+  fields: quotaLimitsFields,
   rules: (body) => {
     const service = serviceViolations(body.service);
     return service.length > 0 ? service : quotaLimitsViolations(body.service as string, body.limits);
@@ -213,4 +227,4 @@ export const quotaLimitsDefinition: ResourceDefinition = {
       return undefined;
     },
   },
-};
+});

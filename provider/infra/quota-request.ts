@@ -19,9 +19,9 @@ import { z } from "zod";
 import { countedRegion, OPEN_QUOTA_REQUEST_STATES, QUOTA_SCOPES, QUOTA_SERVICES, quotaRequestViolations, type QuotaRequestRecord, type QuotaRequestState } from "../../rules/quota";
 import { isApiError } from "../client";
 import { note, PartialFailure } from "../engine/errors";
-import type { ApplyContext, CheckFailure, OperationContext, Props, ResourceDefinition } from "../engine/fields";
+import { defineResource, type Fields, type InputsOf, type OutputsOf, type ApplyContext, type CheckFailure, type OperationContext, type Props } from "../engine/fields";
 import { containsUnknown } from "../engine/unknown";
-import { currentLimits, otherProjectThanKey } from "./quota-limits";
+import { currentLimits, otherProjectThanKey, projectAccount } from "./quota-limits";
 import { unlessUnreachable } from "../engine/remote-checks";
 import { interruptedCreatePending } from "../engine/reconcile";
 import { claimQuotas } from "../engine/stack-run";
@@ -47,7 +47,7 @@ async function openRequests(ctx: OperationContext, projectId: unknown): Promise<
 }
 
 /** Preview: each requested value above the current limit; no open request for the same quota but this one. */
-async function checkAgainstService(inputs: Props, ctx: OperationContext, olds: Props): Promise<CheckFailure[]> {
+async function checkAgainstService(inputs: QuotaRequestInputs, ctx: OperationContext, olds: QuotaRequestInputs): Promise<CheckFailure[]> {
   const { service, region, limits, projectId } = inputs;
   if ([service, region, limits, projectId].some(containsUnknown) || typeof service !== "string" || !(service in QUOTA_SERVICES)) return [];
   // Before the reads naming the project, which the service would refuse.
@@ -81,7 +81,7 @@ async function checkAgainstService(inputs: Props, ctx: OperationContext, olds: P
     const same = (r: QuotaRequestRecord) => Object.keys(r.limits).filter((n) => n in requested && countedRegion(n, r.region) === countedRegion(n, region));
     const clash = resumes ? undefined : (await openRequests(ctx, projectId))?.find((r) => !own(r) && r.service === service && same(r).length > 0);
     // Resources of this program (stack-run.ts): the SDK passes each one's name (absent from older state: not checked).
-    const twin = typeof inputs.resourceName === "string" ? claimQuotas(ctx.client, inputs.resourceName, ["infra:QuotaRequest", projectId ?? null, service], region, names) : undefined;
+    const twin = typeof inputs.resourceName === "string" ? claimQuotas(inputs.resourceName, ["infra:QuotaRequest", await projectAccount(ctx, service, region, projectId), service], region, names) : undefined;
     if (twin) {
       failures.push({
         property: "limits",
@@ -100,7 +100,7 @@ async function checkAgainstService(inputs: Props, ctx: OperationContext, olds: P
 }
 
 /** Wait (polling with backoff) until the request is approved or rejected, or `seconds` pass. */
-async function waitForDecision(ctx: ApplyContext, outputs: Props, news: Props, created: boolean): Promise<Props> {
+async function waitForDecision(ctx: ApplyContext, outputs: QuotaRequestOutputs, news: QuotaRequestInputs, created: boolean): Promise<QuotaRequestOutputs> {
   const seconds = typeof news.waitForDecision === "number" ? news.waitForDecision : 0;
   const deadline = Date.now() + seconds * 1000;
   let current = outputs;
@@ -126,7 +126,28 @@ async function waitForDecision(ctx: ApplyContext, outputs: Props, news: Props, c
   }
 }
 
-export const quotaRequestDefinition: ResourceDefinition = {
+const quotaRequestFields = {
+  service: { mode: "createOnly", api: "service", input: z.string().min(1), required: true, description: "`compute`, `block-storage`, `network`, `dns` or `iam`. Changing it REPLACES the request." },
+  // The key's project when omitted (a key acts on its own project only).
+  projectId: { mode: "createOnly", api: "project_id", input: z.string().min(1), whenOmitted: "unmanaged", description: "Omit for the key's project (a key acts on its own project only). Changing it REPLACES the request." },
+  region: { mode: "createOnly", api: "region", input: z.string().min(1), description: "Required when a named quota is per region (e.g. `vms`). It does not apply to the project-wide quotas (`vcpu`, `ram_gb`: one figure across the running VMs of every region; `block_storage_gb`, `dns_zones`, `users`): omit it for a request naming only those (a new one naming a region anyway gets a warning; `dns` and `iam` refuse one). Changing it REPLACES the request." },
+  limits: { mode: "patch", api: "limits", input: z.record(z.string(), z.number()), required: true, description: "Quota name → requested value, each above the current limit (the preview fails otherwise, and on a name the service does not have). While the request is open a change is one PATCH; once decided, a change files a new request (replace)." },
+  justification: { mode: "patch", api: "justification", input: z.string(), required: true, description: "Why, 1 to 2000 characters. Edited like `limits`." },
+  waitForDecision: { mode: "local", input: z.number().int().min(0).max(86_400), default: 0, description: "Seconds `pulumi up` waits (polling with backoff) for an admin's decision. Approved: done. Rejected: the update fails with the admin's message. Still open at the end: the update fails but the request stays in the state, and the next up waits again (no second request is filed). Default 0: do not wait." },
+  adoptId: { mode: "local", input: z.string().min(1), description: "Id of an existing open request to take over instead of filing another (the preview names it when one exists)." },
+  resourceName: { mode: "local", input: z.string().min(1), checkOnly: true, description: "The resource's name in the program, set by the SDK: tells two requests of one program apart at preview." },
+  profile: { mode: "createOnly", input: z.string().min(1), description: "Connection profile: omit for `svc:infraUrl` / `svc:infraApiKey` (or `SVC_INFRA_URL` / `SVC_INFRA_API_KEY`). Changing it REPLACES the request." },
+  state: { mode: "output", api: "state", type: z.enum(["pending", "needs_updates", "approved", "rejected", "withdrawn"]).describe("`pending`, `needs_updates` (an admin asked for changes), `approved` (limits applied), `rejected`, `withdrawn`."), description: "Where the request is: see `QuotaRequestState`." },
+  adminMessage: { mode: "output", api: "admin_message", type: z.string().nullable(), description: "The admin's message (asking for updates, explaining a rejection or an approval), or null." },
+  decidedAt: { mode: "output", api: "decided_at", type: z.string().nullable(), description: "ISO 8601 UTC of the approval, rejection or withdrawal; null while open." },
+  requestedBy: { mode: "output", api: "requested_by", type: z.string(), description: "Who filed it: a stable, non-secret id of the key." },
+  createdAt: { mode: "output", api: "created_at", type: z.string(), description: "ISO 8601 UTC." },
+  updatedAt: { mode: "output", api: "updated_at", type: z.string(), description: "ISO 8601 UTC." },
+} satisfies Fields;
+type QuotaRequestInputs = InputsOf<typeof quotaRequestFields>;
+type QuotaRequestOutputs = OutputsOf<typeof quotaRequestFields>;
+
+export const quotaRequestDefinition = defineResource({
   kind: "infra:QuotaRequest",
   description: "A quota request. `pulumi destroy` withdraws an open request; a decided one cannot be withdrawn and is dropped from the state with a warning (approved limits stay). The preview fails when another open request asks for one of the same quotas: one already filed (it names its id, to adopt), or another QuotaRequest of the program.",
   product: "infra",
@@ -134,24 +155,7 @@ export const quotaRequestDefinition: ResourceDefinition = {
   paths: { create: REQUEST_PATH, item: (id) => `${REQUEST_PATH}?id=${encodeURIComponent(id)}`, idInBody: "id" },
   adoptHint:
     "List the open requests (GET /api/v1/quota-request/list?states=pending,needs_updates) and, if it was filed, set `adoptId: \"<its id>\"` on this resource: the next `pulumi up` adopts it instead of filing another.",
-  fields: {
-    service: { mode: "createOnly", api: "service", input: z.string().min(1), required: true, description: "`compute`, `block-storage`, `network`, `dns` or `iam`. Changing it REPLACES the request." },
-    // The key's project when omitted (a key acts on its own project only).
-    projectId: { mode: "createOnly", api: "project_id", input: z.string().min(1), whenOmitted: "unmanaged", description: "Omit for the key's project (a key acts on its own project only). Changing it REPLACES the request." },
-    region: { mode: "createOnly", api: "region", input: z.string().min(1), description: "Required when a named quota is per region (e.g. `vms`). It does not apply to the project-wide quotas (`vcpu`, `ram_gb`: one figure across the running VMs of every region; `block_storage_gb`, `dns_zones`, `users`): omit it for a request naming only those (a new one naming a region anyway gets a warning; `dns` and `iam` refuse one). Changing it REPLACES the request." },
-    limits: { mode: "patch", api: "limits", input: z.record(z.string(), z.number()), required: true, description: "Quota name → requested value, each above the current limit (the preview fails otherwise, and on a name the service does not have). While the request is open a change is one PATCH; once decided, a change files a new request (replace)." },
-    justification: { mode: "patch", api: "justification", input: z.string(), required: true, description: "Why, 1 to 2000 characters. Edited like `limits`." },
-    waitForDecision: { mode: "local", input: z.number().int().min(0).max(86_400), default: 0, description: "Seconds `pulumi up` waits (polling with backoff) for an admin's decision. Approved: done. Rejected: the update fails with the admin's message. Still open at the end: the update fails but the request stays in the state, and the next up waits again (no second request is filed). Default 0: do not wait." },
-    adoptId: { mode: "local", input: z.string().min(1), description: "Id of an existing open request to take over instead of filing another (the preview names it when one exists)." },
-    resourceName: { mode: "local", input: z.string().min(1), checkOnly: true, description: "The resource's name in the program, set by the SDK: tells two requests of one program apart at preview." },
-    profile: { mode: "createOnly", input: z.string().min(1), description: "Connection profile: omit for `svc:infraUrl` / `svc:infraApiKey` (or `SVC_INFRA_URL` / `SVC_INFRA_API_KEY`). Changing it REPLACES the request." },
-    state: { mode: "output", api: "state", type: z.enum(["pending", "needs_updates", "approved", "rejected", "withdrawn"]).describe("`pending`, `needs_updates` (an admin asked for changes), `approved` (limits applied), `rejected`, `withdrawn`."), description: "Where the request is: see `QuotaRequestState`." },
-    adminMessage: { mode: "output", api: "admin_message", type: z.string().nullable(), description: "The admin's message (asking for updates, explaining a rejection or an approval), or null." },
-    decidedAt: { mode: "output", api: "decided_at", type: z.string().nullable(), description: "ISO 8601 UTC of the approval, rejection or withdrawal; null while open." },
-    requestedBy: { mode: "output", api: "requested_by", type: z.string(), description: "Who filed it: a stable, non-secret id of the key." },
-    createdAt: { mode: "output", api: "created_at", type: z.string(), description: "ISO 8601 UTC." },
-    updatedAt: { mode: "output", api: "updated_at", type: z.string(), description: "ISO 8601 UTC." },
-  },
+  fields: quotaRequestFields,
   // Service, known quota names, positive integers, region when per region, justification.
   rules: (body) => quotaRequestViolations(body),
   // A create whose answer was lost is looked for in the cursor list (every state: a
@@ -197,4 +201,4 @@ export const quotaRequestDefinition: ResourceDefinition = {
       return "gone";
     },
   },
-};
+});

@@ -6,11 +6,10 @@
  */
 import { z } from "zod";
 import { ASSUMED_ENDPOINT_BOUNDS as BOUNDS, ENDPOINT_LIMITS, endpointViolations, maxAttemptsViolation } from "../../rules/endpoint";
-import type { SvcApiError } from "../client";
 import { violationFailure } from "../engine/check";
 import { note, PartialFailure } from "../engine/errors";
 import { jsonEqual } from "../engine/json";
-import { listOf, renamedObject, type ApplyContext, type PlannedCall, type Props, type ResourceDefinition } from "../engine/fields";
+import { defineResource, listOf, renamedObject, type ApplyContext, type PlannedCall, type Props } from "../engine/fields";
 import { sameDeclaredFields } from "../engine/reconcile";
 import { otherProjectWithConfinedKey } from "./confined-key";
 import { maxAttemptsCeiling } from "./plan-ceilings";
@@ -22,7 +21,7 @@ const DRAIN_POLL_MS = 1_000;
 
 const subscriptionCodec = listOf(renamedObject({ eventType: "event_type" }));
 
-export const endpointDefinition: ResourceDefinition = {
+export const endpointDefinition = defineResource({
   kind: "webhooks:Endpoint",
   description: "`svc.webhooks.Endpoint`: a receiving endpoint of the Webhooks product.",
   product: "webhooks",
@@ -98,7 +97,7 @@ export const endpointDefinition: ResourceDefinition = {
   rules: (body) => endpointViolations(body),
   // The header values are never shown, their names are: an endpoint with other header names is not the create's.
   reconcile: {
-    matches: (remote, body) => sameDeclaredFields(endpointDefinition, remote, body) && jsonEqual(remote.custom_header_names ?? [], Object.keys((body.custom_headers ?? {}) as Props).sort()),
+    matches: (remote, body): boolean => sameDeclaredFields(endpointDefinition, remote, body) && jsonEqual(remote.custom_header_names ?? [], Object.keys((body.custom_headers ?? {}) as Props).sort()),
   },
   hooks: {
     async checkRemote(inputs, ctx, olds) {
@@ -206,7 +205,7 @@ export const endpointDefinition: ResourceDefinition = {
       throw err.withMessage(pendingDeliveriesMessage(ctx.id, pending, drainSeconds, enableFailure ?? "enabled"));
     },
   },
-};
+});
 
 /**
  * Deadlines of deletes waiting for deliveries to drain, so a re-refused DELETE does not

@@ -9,7 +9,7 @@
  * on delete, an override equal to the workspace's policy at that moment.
  */
 import { z } from "zod";
-import type { ApplyContext, Props, ResourceDefinition } from "../engine/fields";
+import { defineResource, type ApplyContext, type Props } from "../engine/fields";
 import { otherProjectWithConfinedKey, workspaceWideWithConfinedKey } from "./confined-key";
 import { projectOfScopeId, projectQuery, scopeId } from "./event-type";
 
@@ -20,7 +20,7 @@ async function putPolicy(ctx: ApplyContext, path: string, policy: unknown): Prom
   await ctx.client.request({ method: "PUT", path, body: { policy } });
 }
 
-export const eventTypePolicyDefinition: ResourceDefinition = {
+export const eventTypePolicyDefinition = defineResource({
   kind: "webhooks:EventTypePolicy",
   description: "`svc.webhooks.EventTypePolicy`: whether unregistered event types are refused (`strict`) or added to the catalog (`lenient`), for the workspace or one project.",
   product: "webhooks",
@@ -64,4 +64,4 @@ export const eventTypePolicyDefinition: ResourceDefinition = {
       return putPolicy(ctx, ctx.itemPath, prior.policy);
     },
   },
-};
+});

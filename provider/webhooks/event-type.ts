@@ -14,7 +14,7 @@ import { z } from "zod";
 import { canonicalJson, schemaProblem } from "../../rules/event-schema";
 import { eventTypeTextViolations } from "../../rules/event-type";
 import type { RuleViolation } from "../../rules/types";
-import type { OperationContext, Props, ResourceDefinition } from "../engine/fields";
+import { defineResource, type Fields, type InputsOf, type OperationContext, type Props } from "../engine/fields";
 import { containsUnknown } from "../engine/unknown";
 import { otherProjectWithConfinedKey, workspaceWideWithConfinedKey } from "./confined-key";
 import { readForCheck } from "../engine/remote-checks";
@@ -82,14 +82,35 @@ function catalogOf(ctx: OperationContext, projectId: string | undefined): Promis
 }
 
 /** The entry's unique key (profile, scope, name), as stack-run.ts keeps it. */
-const uniqueKey = (inputs: Props) => JSON.stringify(["webhooks:EventType", inputs.profile ?? null, inputs.projectId ?? null, inputs.name]);
+const uniqueKey = (inputs: EventTypeInputs) => JSON.stringify(["webhooks:EventType", inputs.profile ?? null, inputs.projectId ?? null, inputs.name]);
 
 const adoptFix = (name: string) =>
   `Set \`adoptExisting: true\` on this resource to take the existing entry over (it is replaced only if its description or schema differ), or choose another name.`;
 
 /* ---------- the definition ---------- */
 
-export const eventTypeDefinition: ResourceDefinition = {
+const eventTypeFields = {
+  name: { mode: "createOnly", api: "name", input: z.string().min(1).max(255), uniqueName: true, required: true, description: "The type name, unique in its scope (1 to 255 characters). Changing it REPLACES the entry." },
+  // Omitted: workspace-wide (the spec's default for event types).
+  projectId: { mode: "createOnly", api: "project_id", input: z.string().min(1), uniqueName: true, description: "Project the entry belongs to; it shadows a workspace-wide entry of the same name in that project. Omit for a workspace-wide entry. Changing it REPLACES the entry.", outputDescription: "The project, or null for a workspace-wide entry." },
+  description: { mode: "createOnly", api: "description", input: z.string().max(1024), description: "Free text, at most 1024 characters. The API has no update: changing it REPLACES the entry (deleted first)." },
+  payloadSchema: {
+    mode: "createOnly",
+    api: "payload_schema",
+    input: z.record(z.string(), z.unknown()),
+    // Key order and formatting do not make another schema.
+    equal: (a, b) => canonicalJson(a) === canonicalJson(b),
+    description: "JSON Schema (draft 7) every published payload of the type must match. Local `$ref`s only; at most 64 KiB, depth 32, 1,000 members, 500 enum values, 100 safe patterns of at most 1,000 characters (checked at preview). Compared ignoring key order. Changing it REPLACES the entry (deleted first: the API has no update).",
+  },
+  adoptExisting: { mode: "local", input: z.boolean(), default: false, description: "Take over an entry of this name that already exists in this scope instead of failing the preview (409 `event_type_exists`): create reads it and replaces it only if its description or schema differ. (Pulumi's `import` does not work for dynamic resources.) Default false." },
+  resourceName: RESOURCE_NAME_FIELD,
+  profile: { mode: "createOnly", input: z.string().min(1), description: "Connection profile (see `EndpointArgs.profile`). Changing it REPLACES the entry." },
+  origin: { mode: "output", api: "origin", type: z.enum(["manual", "ingest", "lenient"]), description: "`manual` (registered by request), `ingest` or `lenient` (added by traffic)." },
+  createdAt: { mode: "output", api: "created_at", type: z.string(), description: "ISO 8601 UTC." },
+} satisfies Fields;
+type EventTypeInputs = InputsOf<typeof eventTypeFields>;
+
+export const eventTypeDefinition = defineResource({
   kind: "webhooks:EventType",
   description: "`svc.webhooks.EventType`: an entry of the Webhooks event type catalog.",
   product: "webhooks",
@@ -98,25 +119,7 @@ export const eventTypeDefinition: ResourceDefinition = {
   idField: "name",
   idOf: (response) => eventTypeId(response.project_id, String(response.name)),
   adoptHint: "If it was registered, set `adoptExisting: true` on this resource: the next `pulumi up` takes the existing entry over instead of registering it again.",
-  fields: {
-    name: { mode: "createOnly", api: "name", input: z.string().min(1).max(255), uniqueName: true, required: true, description: "The type name, unique in its scope (1 to 255 characters). Changing it REPLACES the entry." },
-    // Omitted: workspace-wide (the spec's default for event types).
-    projectId: { mode: "createOnly", api: "project_id", input: z.string().min(1), uniqueName: true, description: "Project the entry belongs to; it shadows a workspace-wide entry of the same name in that project. Omit for a workspace-wide entry. Changing it REPLACES the entry.", outputDescription: "The project, or null for a workspace-wide entry." },
-    description: { mode: "createOnly", api: "description", input: z.string().max(1024), description: "Free text, at most 1024 characters. The API has no update: changing it REPLACES the entry (deleted first)." },
-    payloadSchema: {
-      mode: "createOnly",
-      api: "payload_schema",
-      input: z.record(z.string(), z.unknown()),
-      // Key order and formatting do not make another schema.
-      equal: (a, b) => canonicalJson(a) === canonicalJson(b),
-      description: "JSON Schema (draft 7) every published payload of the type must match. Local `$ref`s only; at most 64 KiB, depth 32, 1,000 members, 500 enum values, 100 safe patterns of at most 1,000 characters (checked at preview). Compared ignoring key order. Changing it REPLACES the entry (deleted first: the API has no update).",
-    },
-    adoptExisting: { mode: "local", input: z.boolean(), default: false, description: "Take over an entry of this name that already exists in this scope instead of failing the preview (409 `event_type_exists`): create reads it and replaces it only if its description or schema differ. (Pulumi's `import` does not work for dynamic resources.) Default false." },
-    resourceName: RESOURCE_NAME_FIELD,
-    profile: { mode: "createOnly", input: z.string().min(1), description: "Connection profile (see `EndpointArgs.profile`). Changing it REPLACES the entry." },
-    origin: { mode: "output", api: "origin", type: z.enum(["manual", "ingest", "lenient"]), description: "`manual` (registered by request), `ingest` or `lenient` (added by traffic)." },
-    createdAt: { mode: "output", api: "created_at", type: z.string(), description: "ISO 8601 UTC." },
-  },
+  fields: eventTypeFields,
   rules: (body) => [...eventTypeTextViolations(body), ...payloadSchemaViolations(body)],
   adoption: {
     idFrom: (inputs) => (inputs.adoptExisting === true ? eventTypeId(inputs.projectId, String(inputs.name)) : undefined),
@@ -166,4 +169,4 @@ export const eventTypeDefinition: ResourceDefinition = {
       return undefined;
     },
   },
-};
+});

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { OPERATIONAL_EVENT_TYPES, operationalEndpointViolations } from "../../rules/operational";
-import type { ResourceDefinition } from "../engine/fields";
+import { defineResource } from "../engine/fields";
 import { otherProjectWithConfinedKey } from "./confined-key";
 import { RESOURCE_NAME_FIELD } from "../engine/stack-run";
 
@@ -14,7 +14,7 @@ import { RESOURCE_NAME_FIELD } from "../engine/stack-run";
 const sameNames = (a: unknown, b: unknown) =>
   Array.isArray(a) && Array.isArray(b) ? JSON.stringify([...new Set(a.map(String))].sort()) === JSON.stringify([...new Set(b.map(String))].sort()) : false;
 
-export const operationalEndpointDefinition: ResourceDefinition = {
+export const operationalEndpointDefinition = defineResource({
   kind: "webhooks:OperationalEndpoint",
   description: "`svc.webhooks.OperationalEndpoint`: receives a project's operational events (`delivery.dead`, `endpoint.auto_disabled`, ...), plus workspace-wide ones.",
   product: "webhooks",
@@ -37,4 +37,4 @@ export const operationalEndpointDefinition: ResourceDefinition = {
   hooks: {
     checkRemote: (inputs, ctx) => otherProjectWithConfinedKey(ctx, inputs.projectId, "operational endpoint"),
   },
-};
+});

@@ -5,7 +5,7 @@
  * is one PATCH; delete PATCHes the previous value back.
  */
 import { z } from "zod";
-import type { ResourceDefinition } from "../engine/fields";
+import { defineResource } from "../engine/fields";
 import { workspaceWideWithConfinedKey } from "./confined-key";
 import { planHasFeature, readWorkspace } from "./plan-ceilings";
 
@@ -16,7 +16,7 @@ const OPTIONAL_FEATURE = "optional_endpoint_verification";
 const notEntitledMessage = (plan?: string) =>
   `The workspace's plan${plan ? ` "${plan}"` : ""} requires endpoint verification: turning it off needs the ${OPTIONAL_FEATURE} feature (402 not_entitled). Keep endpointVerification "required", or upgrade the plan.`;
 
-export const workspaceSettingsDefinition: ResourceDefinition = {
+export const workspaceSettingsDefinition = defineResource({
   kind: "webhooks:WorkspaceSettings",
   description: "`svc.webhooks.WorkspaceSettings`: settings of the Webhooks workspace.",
   product: "webhooks",
@@ -45,4 +45,4 @@ export const workspaceSettingsDefinition: ResourceDefinition = {
       return undefined;
     },
   },
-};
+});

@@ -30,9 +30,9 @@ describe("Inbox: lifecycle and call counts", () => {
     ws = await useInboxes();
   });
 
-  it("an email inbox: check reads plan and usage once, create is one POST; every output plain JSON", async () => {
+  it("an email inbox: check reads plan, usage and the newest audit entry (which workspace) once, create is one POST; every output plain JSON", async () => {
     const checked = await d().calls(() => d().check({ label: "signup", expiresInMinutes: 60 }));
-    expect(checked.calls.sort()).toEqual(["GET /v1/plan", "GET /v1/usage"]);
+    expect(checked.calls.sort()).toEqual(["GET /v1/audit", "GET /v1/plan", "GET /v1/usage"]);
     expect(checked.result.failures).toEqual([]);
     const { calls, result } = await d().calls(() => provider.create(checked.result.inputs));
     expect(calls).toEqual(["POST /v1/inboxes"]);

@@ -7,6 +7,8 @@
  *   the preview and the update (each counts it once).
  * - An event type replaced keeping its name (delete first), twice in a row: the second
  *   Check knows the entry it finds is its own.
+ * - What is counted is the workspace's (the project's for quotas), not a connection's:
+ *   two profiles acting on one workspace or project add up.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,8 +30,12 @@ interface Spec {
   args: Record<string, unknown>;
 }
 
-async function stack(plan: "free" | "pro") {
+type Profiles = Record<string, Record<string, string>>;
+
+/** `profiles`: the stack's `svc:profiles`, made from the new workspace's keys. */
+async function stack(plan: "free" | "pro", profiles: (ws: Workspace) => Promise<Profiles> | Profiles = () => ({})) {
   const ws = await control<Workspace>(emu(), "POST", "/workspaces", { plan });
+  const profileTable = JSON.stringify(await profiles(ws));
   const up = async (resources: Spec[]) => {
     const since = await lastSeq(emu());
     const result = await runCli({
@@ -37,9 +43,9 @@ async function stack(plan: "free" | "pro") {
       cwd: PROGRAM,
       stack: "dev",
       stateFile: join(dir, `${ws.workspace_id}.json`),
-      config: { "svc:webhooksUrl": emu().webhooksUrl, "svc:inboxesUrl": emu().inboxesUrl, "svc-replacements:resources": JSON.stringify(resources) },
-      secrets: { "svc:webhooksApiKey": ws.webhooks.admin, "svc:inboxesApiKey": ws.inboxes.admin },
-      env: { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_URL: "", SVC_INBOXES_API_KEY: "" },
+      config: { "svc:webhooksUrl": emu().webhooksUrl, "svc:inboxesUrl": emu().inboxesUrl, "svc:infraUrl": emu().infraUrl, "svc-replacements:resources": JSON.stringify(resources) },
+      secrets: { "svc:webhooksApiKey": ws.webhooks.admin, "svc:inboxesApiKey": ws.inboxes.admin, "svc:infraApiKey": ws.infra.member, "svc:profiles": profileTable },
+      env: { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_URL: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_URL: "", SVC_INFRA_API_KEY: "" },
     });
     const writes = (await requestsSince(emu(), since)).filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path.replace(/\/[^/]*$/, "/…")}`);
     return { result, writes };
@@ -48,7 +54,7 @@ async function stack(plan: "free" | "pro") {
 }
 
 const errorsOf = (r: EngineResult) => r.diagnostics.filter((d) => d.severity === "error").map((d) => d.message).join("\n");
-const bin = (name: string): Spec => ({ kind: "inboxes.Inbox", name, args: { transport: "http", label: name } });
+const bin = (name: string, profile?: string): Spec => ({ kind: "inboxes.Inbox", name, args: { transport: "http", label: name, profile } });
 
 if (PULUMI_CLI_MISSING) console.log(`stack-wide checks under the real CLI: skipped: ${PULUMI_CLI_MISSING}`);
 describe.skipIf(PULUMI_CLI_MISSING !== undefined)("checks that span the stack, under the real CLI", { timeout: 600_000 }, () => {
@@ -76,5 +82,37 @@ describe.skipIf(PULUMI_CLI_MISSING !== undefined)("checks that span the stack, u
     }
     const entries = (await call<{ data: { name: string; description: string }[] }>(emu(), "GET", "/webhooks/v1/event-types", { key: ws.webhooks.admin })).body.data;
     expect(entries.filter((e) => e.name === "order.created").map((e) => e.description)).toEqual(["v3"]);
+  });
+
+  it("two profiles with one workspace's key count one allocation: 4 bins on a 3-bin plan fail the preview", async () => {
+    const sameKey = (ws: Workspace) => ({ inboxesUrl: emu().inboxesUrl, inboxesApiKey: ws.inboxes.admin });
+    const { up } = await stack("free", (ws) => ({ a: sameKey(ws), b: sameKey(ws) }));
+    const over = await up([bin("a1", "a"), bin("a2", "a"), bin("b1", "b"), bin("b2", "b")]);
+    expect(over.result.ok).toBe(false);
+    expect(errorsOf(over.result)).toMatch(/allows 3 request bins and 3 are live or planned \(quota_exceeded, reason allocation, metric http_bins\)/);
+    expect(over.writes).toEqual([]);
+  });
+
+  it("two keys of one workspace count one allocation once its audit log names it: 1 live bin and 3 declared fail the preview", async () => {
+    let firstKey = "";
+    const { up } = await stack("free", async (ws) => {
+      firstKey = ws.inboxes.admin;
+      const { key } = await control<{ key: string }>(emu(), "POST", "/keys", { product: "inboxes", scope: "admin", workspace_id: ws.workspace_id });
+      return { other: { inboxesUrl: emu().inboxesUrl, inboxesApiKey: key } };
+    });
+    await call(emu(), "POST", "/inboxes/v1/inboxes", { key: firstKey, body: { transport: "http" } });
+    const over = await up([bin("a1"), bin("b1", "other"), bin("b2", "other")]);
+    expect(over.result.ok).toBe(false);
+    expect(errorsOf(over.result)).toMatch(/allows 3 request bins and 3 are live or planned \(quota_exceeded, reason allocation, metric http_bins\)/);
+    expect(over.writes).toEqual([]);
+  });
+
+  it("two QuotaRequests for one quota under two keys of one project (projectId omitted) fail the preview", async () => {
+    const { up } = await stack("free", (ws) => ({ admin: { infraUrl: emu().infraUrl, infraApiKey: ws.infra.admin } }));
+    const request = (name: string, profile?: string): Spec => ({ kind: "infra.QuotaRequest", name, args: { service: "compute", limits: { vcpu: 400 }, justification: name, profile } });
+    const twice = await up([request("mine"), request("theirs", "admin")]);
+    expect(twice.result.ok).toBe(false);
+    expect(errorsOf(twice.result)).toMatch(/QuotaRequest "(mine|theirs)" of this program also asks for vcpu of compute \(project-wide\)/);
+    expect(twice.writes).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { providers } from "../../provider";
 import { PartialFailure } from "../../provider/engine/errors";
 import type { Props } from "../../provider/engine/fields";
+import type { Operations } from "../../provider/engine/operations";
 import { currentShape, FIRST_SHAPE, SHAPE_KEY, ShapeTooNewError, UPGRADERS, upgradeOutputs, upgrading, type Upgrader } from "../../provider/engine/upgrade";
 import { PACKAGE_VERSION } from "../../provider/version";
 import { RESOURCE_KINDS, type ResourceKind } from "../../sdk/tokens";
@@ -62,58 +63,65 @@ describe("upgradeOutputs", () => {
   });
 });
 
-describe("upgrading(provider)", () => {
+describe("upgrading(operations)", () => {
   const seen: Record<string, unknown> = {};
-  const inner = {
-    async diff(_id: string, olds: Props, _news: Props) {
+  const inner: Operations = {
+    definition: providers["webhooks:Endpoint"]!.definition,
+    check: async ({ news }) => ({ inputs: news, failures: [] }),
+    diff({ olds }) {
       seen.diff = olds;
-      return { changes: false };
+      return { changes: false, diffs: [], replaces: [], deleteBeforeReplace: false };
     },
-    async read(id: string, props?: Props) {
-      seen.read = props;
+    async read({ id, outputs }) {
+      seen.read = outputs;
       // As the engine's read does: fields added since are null.
-      return { id, props: { ...props, addedLater: null } };
+      return { gone: false, id, outputs: { ...outputs, addedLater: null }, inputs: {} };
     },
-    async create(_inputs: Props) {
-      return { id: "x", outs: { a: 1 } };
+    async create() {
+      return { id: "x", outputs: { a: 1 } };
     },
-    async update(_id: string, olds: Props, _news: Props) {
+    async update({ olds }) {
       seen.update = olds;
       throw new PartialFailure("half done", "x", { a: 2 });
     },
-    async delete(_id: string, props: Props) {
-      seen.delete = props;
+    async delete({ outputs }) {
+      seen.delete = outputs;
     },
   };
-  const p = upgrading("webhooks:Endpoint", inner, history);
+  const p = upgrading(inner, history);
   const old = { desc: "d" };
   const upgraded = { description: "d", tags: [], [SHAPE_KEY]: 3 };
+  const outputsRead = async (ops: Operations, outputs: Props | undefined) => {
+    const r = await ops.read({ id: "x", outputs });
+    return r.gone ? undefined : r.outputs;
+  };
 
   it("diff, read, update and delete see the upgraded outputs", async () => {
-    await p.diff("x", old, {});
-    await p.read("x", old);
-    await p.update("x", old, {}).catch(() => undefined);
-    await p.delete("x", old);
+    p.diff({ id: "x", olds: old, news: {} });
+    await p.read({ id: "x", outputs: old });
+    await p.update({ id: "x", olds: old, news: {} }).catch(() => undefined);
+    await p.delete({ id: "x", outputs: old });
     expect(seen).toEqual({ diff: upgraded, read: upgraded, update: upgraded, delete: upgraded });
   });
 
   it("read leaves out a null key the stored outputs lack (no drift on refresh), keeps one they have", async () => {
     const stored = { description: "d", tags: [], [SHAPE_KEY]: 3 };
-    expect((await p.read("x", stored)).props).toEqual(stored);
-    expect((await p.read("x", { ...stored, addedLater: null })).props).toEqual({ ...stored, addedLater: null });
+    expect(await outputsRead(p, stored)).toEqual(stored);
+    expect(await outputsRead(p, { ...stored, addedLater: null })).toEqual({ ...stored, addedLater: null });
     // Resource.get: nothing stored, every output kept.
-    expect((await upgrading("inboxes:Inbox", inner, history).read("x", undefined)).props).toEqual({ addedLater: null });
-    expect((await upgrading("inboxes:Inbox", inner, history).read("x", {})).props).toEqual({ addedLater: null });
+    const inbox = upgrading({ ...inner, definition: providers["inboxes:Inbox"]!.definition }, history);
+    expect(await outputsRead(inbox, undefined)).toEqual({ addedLater: null });
+    expect(await outputsRead(inbox, {})).toEqual({ addedLater: null });
   });
 
   it("create marks its outputs with the current shape; a partial failure's kept outputs too", async () => {
-    expect(await p.create({})).toEqual({ id: "x", outs: { a: 1, [SHAPE_KEY]: 3 } });
-    const err = await p.update("x", old, {}).catch((e: PartialFailure) => e);
-    expect(err.properties).toEqual({ a: 2, [SHAPE_KEY]: 3 });
+    expect(await p.create({ inputs: {} })).toEqual({ id: "x", outputs: { a: 1, [SHAPE_KEY]: 3 } });
+    const err = await p.update({ id: "x", olds: old, news: {} }).then(() => undefined, (e: PartialFailure) => e);
+    expect(err?.properties).toEqual({ a: 2, [SHAPE_KEY]: 3 });
   });
 
-  it("a preview (diff) of a state from a newer release fails with the message", async () => {
-    await expect(p.diff("x", { [SHAPE_KEY]: 4 }, {})).rejects.toThrow(/state shape 4.*knows shapes up to 3/);
+  it("a preview (diff) of a state from a newer release fails with the message", () => {
+    expect(() => p.diff({ id: "x", olds: { [SHAPE_KEY]: 4 }, news: {} })).toThrow(/state shape 4.*knows shapes up to 3/);
   });
 });
 

@@ -1,0 +1,28 @@
+/**
+ * Keys a resource's properties carry besides its fields, in a module that imports
+ * nothing: the native plugin names them before it loads the provider (its time to the
+ * port line: test/native/plugin.test.ts), the SDK and the policy pack without loading it.
+ */
+
+/** The dynamic provider's serialized provider: an input the SDK adds, kept in the state. */
+export const PROVIDER_KEY = "__provider";
+
+/**
+ * Names of the inputs the program gave as secrets (set by the SDK, sdk/props.ts; by the
+ * native plugin from the engine's secret envelopes): the provider receives every input
+ * in plaintext, so this is how it knows which values to keep out of its messages
+ * (engine/redact.ts). Not a field: never sent.
+ */
+export const SECRET_INPUTS_KEY = "__secretInputs";
+
+/**
+ * Which resource of which stack the inputs are for (`resourceIdentity`), set by the SDK
+ * (the native plugin takes it from the URN): the dynamic provider's create is told no
+ * URN, and the create journal matches an earlier killed run's create to the resource it
+ * was for by it (reconcile.ts, `identity`). Not a field: never sent, never in the outputs,
+ * so state written before it existed shows no change.
+ */
+export const RESOURCE_KEY = "__resource";
+
+/** What RESOURCE_KEY holds: the parts of a URN that name a resource of a stack (its parents' types aside). */
+export const resourceIdentity = (stack: string, project: string, name: string) => `${stack}::${project}::${name}`;
