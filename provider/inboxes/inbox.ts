@@ -18,22 +18,8 @@ import { note } from "../engine/errors";
 import { defineResource, type Fields, type InputsOf, type CheckFailure, type OperationContext } from "../engine/fields";
 import { containsUnknown } from "../engine/unknown";
 import { readForCheck } from "../engine/remote-checks";
+import type { InboxPlan, InboxUsage } from "./account";
 import { planAllocation, RESOURCE_NAME_FIELD } from "../engine/stack-run";
-
-/** `GET /v1/plan` (emulator/docs/inboxes.md). `null` limits are unlimited. */
-export interface InboxPlan {
-  name: string;
-  limits: { inboxes: number | null; http_bins: number | null; messages_per_month: number | null };
-  features: { read_api: boolean; optional_phrase_gate: boolean };
-}
-
-/** `GET /v1/usage`. */
-export interface InboxUsage {
-  period: string;
-  inboxes: number;
-  http_bins: number;
-  messages: number;
-}
 
 /** The allocation each transport counts against (402 `quota_exceeded` metric). */
 export const ALLOCATION_METRIC: Record<InboxTransport, "inboxes" | "http_bins"> = { email: "inboxes", http: "http_bins" };

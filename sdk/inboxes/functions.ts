@@ -4,7 +4,8 @@
  */
 import { isApiError } from "../../provider/client";
 import { remoteFields } from "../../provider/engine/values";
-import { inboxDefinition, type InboxPlan, type InboxUsage } from "../../provider/inboxes/inbox";
+import type { InboxPlan, InboxUsage } from "../../provider/inboxes/account";
+import { inboxDefinition } from "../../provider/inboxes/inbox";
 import { settingNames } from "../../provider/config";
 import { programContext } from "../program";
 import { walkList, walkNewestFirst } from "../walk";
