@@ -8,6 +8,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import * as grpc from "@grpc/grpc-js";
 import * as anyproto from "google-protobuf/google/protobuf/any_pb";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
@@ -164,7 +165,10 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
       // new inputs itself (listing every output-only key as a change) and ignores replaceOnChanges.
       res.setDiffsList(d.diffs).setHasdetaileddiff(true);
       const oldInputs = unwrap(req.getOldInputs()).props;
-      for (const key of d.diffs) res.getDetaileddiffMap().set(key, propertyDiff(olds.props[key], news.props[key], d.replaces.includes(key), key in news.props || key in oldInputs));
+      // The change is judged against the stored outputs: where they moved away from the stored inputs (drift the
+      // service's answer to another change brought in), the engine must show the outputs' value, not the inputs'.
+      const shownFromInputs = (key: string) => (key in news.props || key in oldInputs) && isDeepStrictEqual(oldInputs[key], olds.props[key]);
+      for (const key of d.diffs) res.getDetaileddiffMap().set(key, propertyDiff(olds.props[key], news.props[key], d.replaces.includes(key), shownFromInputs(key)));
       return res;
     }),
     create: unary(async (req: provproto.CreateRequest) => {

@@ -7,13 +7,13 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { useEmulator } from "../support/emulator";
+import { call, useEmulator } from "../support/emulator";
 import { NATIVE_MISSING, nativeStack } from "./support";
 
 const emu = useEmulator();
 
 /** An endpoint with several fields (a secret header among them); `options` as YAML resource options. */
-const program = (description: string, options = "") => `
+const program = (description: string, options = "", maxAttempts = 5) => `
 resources:
   orders:
     type: svc:webhooks:Endpoint
@@ -22,7 +22,7 @@ resources:
       url: https://hooks.example.com/orders
       customHeaders: { Authorization: "\${token}" }
       subscriptions: [{ eventType: order.* }]
-      maxAttempts: 5
+      maxAttempts: ${maxAttempts}
 ${options}
 config:
   token: { type: string, secret: true }
@@ -49,5 +49,20 @@ describe.skipIf(NATIVE_MISSING !== undefined)("native Diff under the real CLI", 
     const replaced = await s.run("preview", {}, { token: "Bearer tok-diff-5e2a" });
     expect(replaced.ok, replaced.summary).toBe(true);
     expect(replaced.steps.filter((st) => st.type === "svc:webhooks:Endpoint").map((st) => [st.op, st.replaces])).toEqual([["replace", ["description"]]]);
+  });
+
+  it("a value the service's answer to another change brought in (drift) shows as the service holds it: --diff says what up will change", async () => {
+    const s = await nativeStack(emu(), "native-diff", program("v1"));
+    const secrets = { token: "Bearer tok-diff-5e2a" };
+    const up = await s.run("up", {}, secrets);
+    expect(up.ok, up.summary).toBe(true);
+    const id = String((await call(emu(), "GET", "/webhooks/v1/endpoints", { key: s.ws.webhooks.admin })).body.data[0].id);
+    await call(emu(), "PATCH", `/webhooks/v1/endpoints/${id}`, { key: s.ws.webhooks.admin, body: { description: "drifted" } });
+    // Another field's change: its PATCH answers with the drifted description, which the outputs take.
+    fs.writeFileSync(path.join(s.dir, "Pulumi.yaml"), `name: native-diff\nruntime: yaml\n${program("v1", "", 6)}`);
+    expect((await s.run("up", {}, secrets)).ok).toBe(true);
+    const preview = await s.pulumi(["preview", "--diff", "--color", "never"]);
+    expect(preview.code, preview.output + preview.stderr).toBe(0);
+    expect(preview.output).toMatch(/~\s+description: "drifted" => "v1"/);
   });
 });
