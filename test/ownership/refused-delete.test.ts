@@ -11,15 +11,21 @@ import { errorsOf, RUNS_TIMEOUT_MS, useOwnershipStacks, type Declared, CLI_MISSI
 const emu = useEmulator();
 const stack = useOwnershipStacks(emu);
 
+/** A stack holding one enabled endpoint `hook` at `url` with one delivery pending, and a reader of its status at the service. */
+async function endpointWithPendingDelivery(name: string, url: string) {
+  const s = await stack(name);
+  const hook: Declared = { kind: "webhooks:Endpoint", name: "hook", inputs: { url, subscriptions: [{ eventType: "order.*" }], status: "enabled" } };
+  const up = await s.run("up", [hook]);
+  expect(up.ok, errorsOf(up)).toBe(true);
+  const id = s.id("hook")!;
+  await call(emu(), "POST", "/webhooks/v1/events", { key: s.ws.webhooks.admin, body: { event_type: "order.created", payload: {} } });
+  const status = async () => (await call(emu(), "GET", `/webhooks/v1/endpoints/${id}`, { key: s.ws.webhooks.admin })).body.status;
+  return { s, hook, id, status };
+}
+
 describe.skipIf(CLI_MISSING !== undefined)("a delete refused for pending deliveries", () => {
   it("removed with a delivery pending: the up fails naming it, the endpoint is enabled again; declared again, it is enabled and nothing changes", async () => {
-    const s = await stack("refused-delete");
-    const hook: Declared = { kind: "webhooks:Endpoint", name: "hook", inputs: { url: "https://hooks.example.com/pending", subscriptions: [{ eventType: "order.*" }], status: "enabled" } };
-    const up = await s.run("up", [hook]);
-    expect(up.ok, errorsOf(up)).toBe(true);
-    const id = s.id("hook")!;
-    await call(emu(), "POST", "/webhooks/v1/events", { key: s.ws.webhooks.admin, body: { event_type: "order.created", payload: {} } });
-    const status = async () => (await call(emu(), "GET", `/webhooks/v1/endpoints/${id}`, { key: s.ws.webhooks.admin })).body.status;
+    const { s, hook, id, status } = await endpointWithPendingDelivery("refused-delete", "https://hooks.example.com/pending");
 
     const removed = await s.run("up", []);
     expect(removed.ok).toBe(false);
@@ -38,13 +44,7 @@ describe.skipIf(CLI_MISSING !== undefined)("a delete refused for pending deliver
   }, RUNS_TIMEOUT_MS);
 
   it("removed with a delivery pending, and the re-enable answered 503 past the retries: the up fails naming the refusal and the failed re-enable; `up --refresh` declaring it enables it", async () => {
-    const s = await stack("refused-delete-enable-503");
-    const hook: Declared = { kind: "webhooks:Endpoint", name: "hook", inputs: { url: "https://hooks.example.com/pending-503", subscriptions: [{ eventType: "order.*" }], status: "enabled" } };
-    const up = await s.run("up", [hook]);
-    expect(up.ok, errorsOf(up)).toBe(true);
-    const id = s.id("hook")!;
-    await call(emu(), "POST", "/webhooks/v1/events", { key: s.ws.webhooks.admin, body: { event_type: "order.created", payload: {} } });
-    const status = async () => (await call(emu(), "GET", `/webhooks/v1/endpoints/${id}`, { key: s.ws.webhooks.admin })).body.status;
+    const { s, hook, id, status } = await endpointWithPendingDelivery("refused-delete-enable-503", "https://hooks.example.com/pending-503");
     // More 503s than the client's retries (DEFAULT_RETRY_POLICY: 5).
     await control(emu(), "POST", "/faults", { method: "POST", path: "/webhooks/v1/endpoints/*/enable", status: 503, count: 20 });
 
