@@ -23,6 +23,12 @@
  * `--skip-checkpoints`: the same with PULUMI_SKIP_CHECKPOINTS=true (the engine writes the
  * state once at the end instead of after every step), written as cli-no-checkpoints.md:
  * the difference between the two tables is the time the per-step state writes take.
+ *
+ * Each side's CPU time is the whole run's: `pulumi`, its language host, the program and the
+ * plugins, as this process counts its waited children (/proc). `--cpu-prof`: every node
+ * process of every run also writes a V8 CPU profile, summed by process and package below
+ * the table (bench/cpu-profiles.ts), written as cli-profile.md; profiling slows the runs,
+ * so its times are not the record's.
  */
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -31,8 +37,9 @@ import { parseArgs } from "node:util";
 import { NATIVE_MISSING, nativePath } from "../test/support/native-plugin";
 import { runCli } from "../test/support/pulumi-cli";
 import type { EngineOptions } from "../test/engine/types";
+import { profileLines, summarizeProfiles } from "./cpu-profiles";
 import { lastSeq, logSince } from "./direct";
-import { newWorkspace, startEmulatorProcess, svcConfig } from "./emulator-process";
+import { cpuMsOf, newWorkspace, startEmulatorProcess, svcConfig } from "./emulator-process";
 import { benchOutput, RECORD_OPTION } from "./output";
 import { mixedStack, stackKinds } from "./stack";
 
@@ -66,6 +73,7 @@ async function main(): Promise<void> {
       latency: { type: "string", default: "30" },
       kinds: { type: "string", default: "inboxes:Inbox" },
       "skip-checkpoints": { type: "boolean", default: false },
+      "cpu-prof": { type: "boolean", default: false },
       ...RECORD_OPTION,
     },
   });
@@ -74,12 +82,14 @@ async function main(): Promise<void> {
   if (!Number.isInteger(size) || size < 1) throw new Error(`--resources must be a whole number of at least 1, got "${values.resources}"`);
   const kinds = values.kinds!.split(",");
   const skipCheckpoints = values["skip-checkpoints"] === true;
+  const cpuProf = values["cpu-prof"] === true;
   const loadBefore = loadavg();
   const emu = await startEmulatorProcess(["--latency", values.latency!]);
   const dir = mkdtempSync(join(tmpdir(), "svc-bench-cli-"));
   const nativeDir = join(dir, "native-program");
   mkdirSync(nativeDir);
-  const rows: { phase: string; ms: Record<Side, number>; calls: Record<Side, number> }[] = [];
+  const rows: { phase: string; ms: Record<Side, number>; cpuMs: Record<Side, number>; calls: Record<Side, number> }[] = [];
+  const profiles: string[] = [];
   const stateBytes: Partial<Record<Side, number>> = {};
   try {
     // One workspace per front end: each holds its own `size` objects, as two teams' stacks would.
@@ -99,19 +109,25 @@ async function main(): Promise<void> {
     };
     for (const [phase, verb, variant] of PHASES) {
       const ms = {} as Record<Side, number>;
+      const cpuMs = {} as Record<Side, number>;
       const calls = {} as Record<Side, number>;
       for (const side of SIDES) {
         const since = await lastSeq(emu.url);
         const options = sideOptions(side, verb, variant);
+        const profileDir = join(dir, "profiles", `${phase}-${side}`);
+        if (cpuProf) options.env = { ...options.env, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` };
+        const cpuBefore = cpuMsOf(process.pid, "waited children") ?? 0;
         const started = performance.now();
         const r = await runCli(options);
         ms[side] = performance.now() - started;
+        cpuMs[side] = (cpuMsOf(process.pid, "waited children") ?? 0) - cpuBefore;
+        if (cpuProf) profiles.push(...profileLines(`${phase}, ${side}`, summarizeProfiles(profileDir)));
         if (!r.ok) throw new Error(`${side} ${phase} failed:\n${r.summary.slice(-3000)}`);
         calls[side] = (await logSince(emu.url, since)).length;
         if (phase === "up") stateBytes[side] = statSync(options.stateFile!).size;
         process.stderr.write(`${phase} ${side}: ${(ms[side] / 1000).toFixed(1)} s\n`);
       }
-      rows.push({ phase, ms, calls });
+      rows.push({ phase, ms, cpuMs, calls });
     }
   } finally {
     emu.stop();
@@ -126,16 +142,17 @@ async function main(): Promise<void> {
     "",
     `${size} resources (${kinds.join(", ")}) against the emulator ${values.latency} ms away, through the dynamic front end (TypeScript program, dynamic resources) and the native one (YAML program, pulumi-resource-svc); the floor: ${size} minimal dynamic resources. ${skipCheckpoints ? "Checkpoints off (PULUMI_SKIP_CHECKPOINTS=true: the state written once, at the end). " : ""}${new Date().toISOString()}, ${process.version}; load average (1, 5, 15 min) ${load(loadBefore)} at the start, ${load(loadavg())} at the end.`,
     "",
-    `| phase | dynamic (s) | native (s) | floor (s) | dynamic / floor | native / floor | within ${TARGET}x | API calls (dynamic, native) |`,
-    "|---|---|---|---|---|---|---|---|",
-    ...rows.map((r) => `| ${r.phase} | ${s(r.ms.dynamic)} | ${s(r.ms.native)} | ${s(r.ms.floor)} | ${ratio(r, "dynamic").toFixed(2)} | ${ratio(r, "native").toFixed(2)} | ${within(r)} | ${r.calls.dynamic}, ${r.calls.native} |`),
+    `| phase | dynamic (s) | native (s) | floor (s) | dynamic / floor | native / floor | within ${TARGET}x | CPU s (dynamic, native, floor) | API calls (dynamic, native) |`,
+    "|---|---|---|---|---|---|---|---|---|",
+    ...rows.map((r) => `| ${r.phase} | ${s(r.ms.dynamic)} | ${s(r.ms.native)} | ${s(r.ms.floor)} | ${ratio(r, "dynamic").toFixed(2)} | ${ratio(r, "native").toFixed(2)} | ${within(r)} | ${SIDES.map((side) => s(r.cpuMs[side])).join(", ")} | ${r.calls.dynamic}, ${r.calls.native} |`),
     "",
     `State after the up, bytes per resource: ${SIDES.map((side) => `${Math.round((stateBytes[side] ?? 0) / size)} (${side})`).join(", ")}.`,
     "",
+    ...(cpuProf ? ["CPU of each node process (V8 profiles; busy = every sample but idle), by package or source directory:", "", ...profiles, ""] : []),
   ].join("\n");
   const out = benchOutput(values.record);
   process.stdout.write(table);
-  out.write(skipCheckpoints ? "cli-no-checkpoints.md" : "cli.md", table);
+  out.write(cpuProf ? "cli-profile.md" : skipCheckpoints ? "cli-no-checkpoints.md" : "cli.md", table);
   process.stdout.write(out.report());
 }
 

@@ -33,13 +33,18 @@ export function svcConfig(url: string, ws: Record<string, { admin: string }>): R
   return config;
 }
 
-/** CPU time (user + system, ms) a process has used so far, from /proc (Linux); undefined elsewhere. */
-export function cpuMsOf(pid: number): number | undefined {
+/**
+ * CPU time (user + system, ms) a process has used so far, from /proc (Linux); undefined
+ * elsewhere. `"waited children"`: the CPU time of its children that have ended and been
+ * waited for, theirs included (a finished `pulumi` run and the plugins it waited for).
+ */
+export function cpuMsOf(pid: number, whose: "own" | "waited children" = "own"): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 per second on Linux).
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    // utime, stime, cutime and cstime are fields 14-17 of stat(5), in clock ticks (100 per second on Linux).
+    const first = whose === "own" ? 11 : 13;
+    return (Number(fields[first]) + Number(fields[first + 1])) * 10;
   } catch {
     return undefined;
   }
