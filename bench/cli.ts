@@ -20,14 +20,17 @@
  * load average. Target: within 1.2x of the floor in every phase.
  * Writes cli.md to bench/.scratch, or with `--record` to bench/results.
  *
+ * `--floor-properties N`: the floor's resources get N more string properties each (a floor
+ * of a real resource's shape: the program's cost per resource grows with its properties).
+ *
  * `--skip-checkpoints`: the same with PULUMI_SKIP_CHECKPOINTS=true (the engine writes the
  * state once at the end instead of after every step), written as cli-no-checkpoints.md:
  * the difference between the two tables is the time the per-step state writes take.
  *
  * Each side's CPU time is the whole run's: `pulumi`, its language host, the program and the
  * plugins, as this process counts its waited children (/proc). `--cpu-prof`: every node
- * process of every run also writes a V8 CPU profile, summed by process and package below
- * the table (bench/cpu-profiles.ts), written as cli-profile.md; profiling slows the runs,
+ * process of every run also writes a V8 CPU profile (bench/cpu-prof-preload.cjs), summed by process and package below
+ * the table (bench/cpu-profiles.ts), written as cli-...-profile.md; profiling slows the runs,
  * so its times are not the record's.
  */
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -74,6 +77,7 @@ async function main(): Promise<void> {
       kinds: { type: "string", default: "inboxes:Inbox" },
       "skip-checkpoints": { type: "boolean", default: false },
       "cpu-prof": { type: "boolean", default: false },
+      "floor-properties": { type: "string", default: "0" },
       ...RECORD_OPTION,
     },
   });
@@ -83,6 +87,8 @@ async function main(): Promise<void> {
   const kinds = values.kinds!.split(",");
   const skipCheckpoints = values["skip-checkpoints"] === true;
   const cpuProf = values["cpu-prof"] === true;
+  const floorProperties = Number(values["floor-properties"]);
+  if (!Number.isInteger(floorProperties) || floorProperties < 0) throw new Error(`--floor-properties must be a whole number, got "${values["floor-properties"]}"`);
   const loadBefore = loadavg();
   const emu = await startEmulatorProcess(["--latency", values.latency!]);
   const dir = mkdtempSync(join(tmpdir(), "svc-bench-cli-"));
@@ -104,7 +110,7 @@ async function main(): Promise<void> {
           writeNativeProgram(nativeDir, size, variant, stackKinds(kinds));
           return { ...common, cwd: nativeDir, secrets: secrets.native, env: { ...NO_ENV_KEYS, PATH: nativePath(), SVC_JOURNAL_DIR: join(dir, "native-journal") } };
         case "floor":
-          return { ...common, cwd: join(__dirname, "floor-program"), config: { "floor:count": String(size), "floor:variant": String(variant) } };
+          return { ...common, cwd: join(__dirname, "floor-program"), config: { "floor:count": String(size), "floor:variant": String(variant), "floor:properties": String(floorProperties) } };
       }
     };
     for (const [phase, verb, variant] of PHASES) {
@@ -115,7 +121,7 @@ async function main(): Promise<void> {
         const since = await lastSeq(emu.url);
         const options = sideOptions(side, verb, variant);
         const profileDir = join(dir, "profiles", `${phase}-${side}`);
-        if (cpuProf) options.env = { ...options.env, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` };
+        if (cpuProf) options.env = { ...options.env, NODE_OPTIONS: `--require ${join(__dirname, "cpu-prof-preload.cjs")}`, SVC_BENCH_CPU_PROF_DIR: profileDir };
         const cpuBefore = cpuMsOf(process.pid, "waited children") ?? 0;
         const started = performance.now();
         const r = await runCli(options);
@@ -140,7 +146,7 @@ async function main(): Promise<void> {
   const table = [
     `# pulumi-svc under the real Pulumi CLI: both front ends beside the runtime's floor`,
     "",
-    `${size} resources (${kinds.join(", ")}) against the emulator ${values.latency} ms away, through the dynamic front end (TypeScript program, dynamic resources) and the native one (YAML program, pulumi-resource-svc); the floor: ${size} minimal dynamic resources. ${skipCheckpoints ? "Checkpoints off (PULUMI_SKIP_CHECKPOINTS=true: the state written once, at the end). " : ""}${new Date().toISOString()}, ${process.version}; load average (1, 5, 15 min) ${load(loadBefore)} at the start, ${load(loadavg())} at the end.`,
+    `${size} resources (${kinds.join(", ")}) against the emulator ${values.latency} ms away, through the dynamic front end (TypeScript program, dynamic resources) and the native one (YAML program, pulumi-resource-svc); the floor: ${size} minimal dynamic resources${floorProperties > 0 ? ` with ${floorProperties} more string properties each` : ""}. ${skipCheckpoints ? "Checkpoints off (PULUMI_SKIP_CHECKPOINTS=true: the state written once, at the end). " : ""}${new Date().toISOString()}, ${process.version}; load average (1, 5, 15 min) ${load(loadBefore)} at the start, ${load(loadavg())} at the end.`,
     "",
     `| phase | dynamic (s) | native (s) | floor (s) | dynamic / floor | native / floor | within ${TARGET}x | CPU s (dynamic, native, floor) | API calls (dynamic, native) |`,
     "|---|---|---|---|---|---|---|---|---|",
@@ -152,7 +158,8 @@ async function main(): Promise<void> {
   ].join("\n");
   const out = benchOutput(values.record);
   process.stdout.write(table);
-  out.write(cpuProf ? "cli-profile.md" : skipCheckpoints ? "cli-no-checkpoints.md" : "cli.md", table);
+  const variants = [floorProperties > 0 ? `floor-${floorProperties}-properties` : "", skipCheckpoints ? "no-checkpoints" : "", cpuProf ? "profile" : ""];
+  out.write(`${["cli", ...variants.filter(Boolean)].join("-")}.md`, table);
   process.stdout.write(out.report());
 }
 

@@ -1,7 +1,7 @@
 /**
  * Where a `pulumi` run's Node.js processes spend their CPU. With `bench:cli --cpu-prof`
  * every node process of a run (the program, the dynamic-provider plugin, the native
- * plugin) writes a V8 CPU profile (`node --cpu-prof`); this sums each process's busy time
+ * plugin, our language host) writes a V8 CPU profile (cpu-prof-preload.cjs); this sums each process's busy time
  * (every sample but idle) and names where it went, by package or source directory, so a
  * phase that misses its target says which process and which code spent the time.
  */

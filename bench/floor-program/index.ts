@@ -22,12 +22,15 @@ const provider: pulumi.dynamic.ResourceProvider = {
 };
 
 class Minimal extends pulumi.dynamic.Resource {
-  constructor(name: string, value: number) {
-    super(provider, name, { name, value, version: undefined }, {}, "floor", "Minimal");
+  constructor(name: string, value: number, extra: Record<string, string>) {
+    super(provider, name, { name, value, version: undefined, ...extra }, {}, "floor", "Minimal");
   }
 }
 
 const config = new pulumi.Config("floor");
 const count = config.requireNumber("count");
 const variant = config.getNumber("variant") ?? 1;
-for (let i = 0; i < count; i++) new Minimal(`m${i}`, variant);
+// `floor:properties`: that many more string inputs (kept as outputs), for a floor of a real
+// resource's shape: the runtime's cost per resource grows with its properties.
+const extra = Object.fromEntries(Array.from({ length: config.getNumber("properties") ?? 0 }, (_, i) => [`p${i}`, `value ${i}`]));
+for (let i = 0; i < count; i++) new Minimal(`m${i}`, variant, extra);
