@@ -13,8 +13,10 @@ import { createBody } from "../../provider/engine/resource-provider";
 import { DEFINITIONS } from "../../provider/registry";
 import type { ResourceKind } from "../../sdk/tokens";
 import { FIXTURES } from "../lifecycle/fixtures";
-import { call, lastSeq, requestsSince, useEmulator } from "../support/emulator";
-import { NATIVE_MISSING, nativeStack, writesOf } from "./support";
+import type { Workspace } from "../provider/support";
+import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
+import { backendDir } from "../support/pulumi-cli";
+import { NATIVE_MISSING, nativeStack, writesOf, type NativeStack } from "./support";
 
 const emu = useEmulator();
 
@@ -31,6 +33,30 @@ const extra: Partial<Record<ResourceKind, Record<string, unknown>>> = {
   "webhooks:Source": { secret: SOURCE_SECRET },
 };
 
+/** An object of `kind` made with the API in `ws` (as someone did outside Pulumi): its id, as `pulumi import` takes it. */
+async function made(ws: Workspace, kind: ResourceKind, inputs: Record<string, unknown>): Promise<string> {
+  const def = DEFINITIONS[kind]!;
+  const key = (ws as unknown as Record<string, Record<string, string>>)[def.product]![FIXTURES[kind]!.key ?? "admin"]!;
+  const res = await call(emu(), "POST", `/${def.product}${def.paths.create}`, { key, body: createBody(def, inputs) });
+  expect(res.status, `${kind}: ${res.text}`).toBeLessThan(300);
+  return def.idOf ? def.idOf(res.body) : String(res.body[def.idField ?? "id"]);
+}
+
+/** `pulumi import` of one object: the CLI's exit code and all it printed. */
+async function importOne(s: NativeStack, type: string, name: string, id: string, out?: string): Promise<{ code: number; output: string }> {
+  const run = await s.pulumi(["import", type, name, id, "--yes", "--color", "never", ...(out ? ["--out", out] : [])]);
+  return { code: run.code, output: run.output + run.stderr };
+}
+
+/**
+ * `pulumi stack export` and every state the stack's backend keeps (the state, its backups, each update's checkpoint),
+ * as stored. Not the updates' history records: they copy the stack's config as it is set, as its config file holds it.
+ */
+async function storedState(s: NativeStack): Promise<string> {
+  const files = fs.readdirSync(backendDir(s.options("preview")), { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && !e.name.endsWith(".history.json"));
+  return [(await s.pulumi(["stack", "export"])).output, ...files.map((e) => fs.readFileSync(path.join(e.parentPath, e.name), "utf8"))].join("\n");
+}
+
 if (NATIVE_MISSING) console.log(`pulumi import under the real CLI: skipped: ${NATIVE_MISSING}`);
 describe.skipIf(NATIVE_MISSING !== undefined)("pulumi import of native resources under the real CLI", () => {
   it("imports every kind with an id with no write; the generated program previews with no change; write-only values stay out and are named", async () => {
@@ -42,13 +68,9 @@ describe.skipIf(NATIVE_MISSING !== undefined)("pulumi import of native resources
 
     const imports: { type: string; name: string; id: string }[] = [];
     for (const kind of IMPORTABLE) {
-      const def = DEFINITIONS[kind]!;
       const adopt = FIXTURES[kind]!.adopt;
       if ("none" in adopt) throw new Error(`${kind}: the lifecycle fixture has no object to adopt (${adopt.none})`);
-      const key = (s.ws as unknown as Record<string, Record<string, string>>)[def.product]![FIXTURES[kind]!.key ?? "admin"]!;
-      const res = await call(emu(), "POST", `/${def.product}${def.paths.create}`, { key, body: createBody(def, { ...adopt.inputs(ctx), ...extra[kind] }) });
-      expect(res.status, `${kind}: ${res.text}`).toBeLessThan(300);
-      imports.push({ type: `svc:${kind}`, name: kind.split(":")[1]!.toLowerCase(), id: def.idOf ? def.idOf(res.body) : String(res.body[def.idField ?? "id"]) });
+      imports.push({ type: `svc:${kind}`, name: kind.split(":")[1]!.toLowerCase(), id: await made(s.ws, kind, { ...adopt.inputs(ctx), ...extra[kind] }) });
     }
 
     // Settings always exist: imported by their scope's id. (QuotaLimits too, `service/region`, but it needs
@@ -96,4 +118,30 @@ describe.skipIf(NATIVE_MISSING !== undefined)("pulumi import of native resources
     expect(up.steps.filter((st) => st.op !== "same"), up.summary).toEqual([]);
     expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
   });
+  it("refuses to write an API key set without --secret into the state; set with --secret, the import stores it encrypted", async () => {
+    const s = await nativeStack(emu(), "native-import-plain", "", { plaintextKeys: true });
+    expect((await s.run("up")).ok).toBe(true);
+    const keys = [s.ws.webhooks.admin, s.ws.inboxes.admin, s.ws.infra.member];
+    const id = await made(s.ws, "webhooks:Endpoint", { url: "https://hooks.example.com/plain" });
+
+    const refused = await importOne(s, "svc:webhooks:Endpoint", "orders", id);
+    expect(refused.code, refused.output).not.toBe(0);
+    expect(refused.output).toContain("holds `svc:webhooksApiKey`, `svc:inboxesApiKey`, `svc:infraApiKey` in plaintext");
+    expect(refused.output).toContain("pulumi config set --secret svc:webhooksApiKey <key>");
+    let state = await storedState(s);
+    for (const key of keys) {
+      expect(state.includes(key), "an API key in plaintext in the stored state").toBe(false);
+      expect(refused.output).not.toContain(key);
+    }
+
+    // As the message says: the keys set as secrets, the same import goes through, and no key is stored in plaintext.
+    for (const [config, key] of [["svc:webhooksApiKey", keys[0]!], ["svc:inboxesApiKey", keys[1]!], ["svc:infraApiKey", keys[2]!]])
+      expect((await s.pulumi(["config", "set", "--secret", config, key])).code).toBe(0);
+    const imported = await importOne(s, "svc:webhooks:Endpoint", "orders", id);
+    expect(imported.code, imported.output).toBe(0);
+    state = await storedState(s);
+    expect(state).toMatch(new RegExp(`"id":\\s*"${id}"`));
+    for (const key of keys) expect(state.includes(key), "an API key in plaintext in the stored state").toBe(false);
+  });
+
 });
