@@ -144,4 +144,37 @@ describe.skipIf(NATIVE_MISSING !== undefined)("pulumi import of native resources
     for (const key of keys) expect(state.includes(key), "an API key in plaintext in the stored state").toBe(false);
   });
 
+  it("imports a code host source, whose secret the service never returns: the generated program previews with no change; setting the secret is one rotate-secret", async () => {
+    const s = await nativeStack(emu(), "native-import-codehost", "");
+    expect((await s.run("up")).ok).toBe(true);
+    const id = await made(s.ws, "webhooks:Source", { provider: "codehost", name: "code host", secret: SOURCE_SECRET });
+    const generated = path.join(s.dir, "generated.yaml");
+    const run = await importOne(s, "svc:webhooks:Source", "hooks", id, generated);
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toContain("Imported without `secret`");
+    expect(run.output).not.toContain("failed to validate");
+    const code = fs.readFileSync(generated, "utf8");
+    expect(code).toContain("provider: codehost");
+    expect(code).not.toContain("secret:");
+
+    fs.appendFileSync(path.join(s.dir, "Pulumi.yaml"), code);
+    let since = await lastSeq(emu());
+    const preview = await s.run("preview");
+    expect(preview.ok, preview.summary).toBe(true);
+    expect(preview.steps.filter((st) => st.op !== "same"), preview.summary).toEqual([]);
+    expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
+
+    // The user sets the secret the import named: the next up rotates it to that value, and writes nothing else.
+    const NEW_SECRET = "src-secret-set-after-import-8d21";
+    const withSecret = code.replace("      provider: codehost\n", `      provider: codehost\n      secret:\n        fn::secret: ${NEW_SECRET}\n`);
+    expect(withSecret).not.toBe(code);
+    fs.writeFileSync(path.join(s.dir, "Pulumi.yaml"), fs.readFileSync(path.join(s.dir, "Pulumi.yaml"), "utf8").replace(code, withSecret));
+    since = await lastSeq(emu());
+    const up = await s.run("up");
+    expect(up.ok, up.summary).toBe(true);
+    expect(up.steps.filter((st) => st.op !== "same").map((st) => st.op), up.summary).toEqual(["update"]);
+    expect(writesOf(await requestsSince(emu(), since))).toEqual([`POST /webhooks/v1/sources/${id}/rotate-secret`]);
+    expect((await storedState(s)).includes(NEW_SECRET), "the source's secret in plaintext in the stored state").toBe(false);
+  });
+
 });
