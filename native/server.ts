@@ -197,7 +197,10 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
       const state = unwrap(req.getProperties());
       const importing = Object.keys(state.props).length === 0;
       const secretNames = state.secretNames;
-      const r = await ops.read(token, req.getId(), state.props, secretNames);
+      // An import names its object by id alone: one reachable only through a profile is named `profile:<name>/<id>`,
+      // read with that profile's connection and imported with `profile: <name>` under its own id.
+      const { id, profile } = importing ? importTarget(req.getId()) : { id: req.getId(), profile: undefined };
+      const r = await ops.read(token, id, profile === undefined ? state.props : { profile }, secretNames);
       if (!r) return new provproto.ReadResponse();
       if (importing) {
         const unknowable = ops.writeOnlyInputs(token);
@@ -237,6 +240,12 @@ function propertyDiff(old: unknown, now: unknown, replaces: boolean, inputDiff: 
   const K = provproto.PropertyDiff.Kind;
   const kind = absent(old) && !absent(now) ? (replaces ? K.ADD_REPLACE : K.ADD) : absent(now) && !absent(old) ? (replaces ? K.DELETE_REPLACE : K.DELETE) : replaces ? K.UPDATE_REPLACE : K.UPDATE;
   return new provproto.PropertyDiff().setKind(kind).setInputdiff(inputDiff);
+}
+
+/** The object an import id names: `profile:<name>/<id>` for one of a named profile, else the id as it is. */
+function importTarget(importId: string): { id: string; profile?: string } {
+  const named = /^profile:([^/]+)\/(.+)$/s.exec(importId);
+  return named ? { id: named[2]!, profile: named[1]! } : { id: importId };
 }
 
 /** The provider's view of the stack config: each `svc:` key as text, as the dynamic front end's configure() gives it. */

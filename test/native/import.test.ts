@@ -177,4 +177,28 @@ describe.skipIf(NATIVE_MISSING !== undefined)("pulumi import of native resources
     expect((await storedState(s)).includes(NEW_SECRET), "the source's secret in plaintext in the stored state").toBe(false);
   });
 
+  it("imports an object reachable only through a profile, named `profile:<name>/<id>`: the generated program declares the profile and previews with no change", async () => {
+    const staging = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "enterprise" });
+    const profiles = { staging: { webhooksUrl: emu().webhooksUrl, webhooksApiKey: staging.webhooks.admin } };
+    const s = await nativeStack(emu(), "native-import-profile", "");
+    const secrets = { "svc:profiles": JSON.stringify(profiles) };
+    expect((await s.run("up", {}, secrets)).ok).toBe(true);
+    const id = await made(staging, "webhooks:Endpoint", { url: "https://hooks.example.com/staging" });
+    const generated = path.join(s.dir, "generated.yaml");
+    const since = await lastSeq(emu());
+    const run = await importOne(s, "svc:webhooks:Endpoint", "orders", `profile:staging/${id}`, generated);
+    expect(run.code, run.output).toBe(0);
+    expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
+    const code = fs.readFileSync(generated, "utf8");
+    expect(code).toContain("profile: staging");
+    expect(code).toContain("url: https://hooks.example.com/staging");
+    const state = await storedState(s);
+    expect(state).toMatch(new RegExp(`"id":\\s*"${id}"`));
+    expect(state.includes(staging.webhooks.admin), "the profile's key in plaintext in the stored state").toBe(false);
+
+    fs.appendFileSync(path.join(s.dir, "Pulumi.yaml"), code);
+    const preview = await s.run("preview", {}, secrets);
+    expect(preview.ok, preview.summary).toBe(true);
+    expect(preview.steps.filter((st) => st.op !== "same"), preview.summary).toEqual([]);
+  });
 });
