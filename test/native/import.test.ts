@@ -177,14 +177,24 @@ describe.skipIf(NATIVE_MISSING !== undefined)("pulumi import of native resources
     expect((await storedState(s)).includes(NEW_SECRET), "the source's secret in plaintext in the stored state").toBe(false);
   });
 
-  it("imports an object reachable only through a profile, named `profile:<name>/<id>`: the generated program declares the profile and previews with no change", async () => {
+  it("imports an object reachable only through a profile, named `profile:<name>/<id>`: the generated program declares the profile and previews with no change; a profile's key set without --secret is refused as the others", async () => {
     const staging = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "enterprise" });
-    const profiles = { staging: { webhooksUrl: emu().webhooksUrl, webhooksApiKey: staging.webhooks.admin } };
     const s = await nativeStack(emu(), "native-import-profile", "");
-    const secrets = { "svc:profiles": JSON.stringify(profiles) };
-    expect((await s.run("up", {}, secrets)).ok).toBe(true);
+    expect((await s.run("up")).ok).toBe(true);
+    // The profile as README shows it, but for the key set without --secret.
+    const setProfile = (setting: string, value: string, ...flags: string[]) => s.pulumi(["config", "set", ...flags, "--path", `svc:profiles.staging.${setting}`, value]);
+    expect((await setProfile("webhooksUrl", emu().webhooksUrl)).code).toBe(0);
+    expect((await setProfile("webhooksApiKey", staging.webhooks.admin)).code).toBe(0);
     const id = await made(staging, "webhooks:Endpoint", { url: "https://hooks.example.com/staging" });
     const generated = path.join(s.dir, "generated.yaml");
+
+    const refused = await importOne(s, "svc:webhooks:Endpoint", "orders", `profile:staging/${id}`, generated);
+    expect(refused.code, refused.output).not.toBe(0);
+    expect(refused.output).toContain("pulumi config set --secret --path svc:profiles.staging.webhooksApiKey <key>");
+    expect(refused.output).not.toContain(staging.webhooks.admin);
+    expect((await storedState(s)).includes(staging.webhooks.admin), "the profile's key in plaintext in the stored state").toBe(false);
+
+    expect((await setProfile("webhooksApiKey", staging.webhooks.admin, "--secret")).code).toBe(0);
     const since = await lastSeq(emu());
     const run = await importOne(s, "svc:webhooks:Endpoint", "orders", `profile:staging/${id}`, generated);
     expect(run.code, run.output).toBe(0);
@@ -197,7 +207,7 @@ describe.skipIf(NATIVE_MISSING !== undefined)("pulumi import of native resources
     expect(state.includes(staging.webhooks.admin), "the profile's key in plaintext in the stored state").toBe(false);
 
     fs.appendFileSync(path.join(s.dir, "Pulumi.yaml"), code);
-    const preview = await s.run("preview", {}, secrets);
+    const preview = await s.run("preview");
     expect(preview.ok, preview.summary).toBe(true);
     expect(preview.steps.filter((st) => st.op !== "same"), preview.summary).toEqual([]);
   });
