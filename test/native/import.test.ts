@@ -4,7 +4,10 @@
  * signing secret, a source with its secret: values the service never returns) are imported
  * in one `pulumi import --file`, with no write; the code it generates, as the program,
  * previews with no change; no write-only value is in the generated code or the state, and
- * the import says which ones the user must set.
+ * the import says which ones the user must set. Then, one object each: an import with API
+ * keys set without --secret is refused (the engine would store them in plaintext); a code
+ * host source, whose secret a create needs, previews clean and takes its secret later in
+ * one rotate-secret; an object of a named profile imports as `profile:<name>/<id>`.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
