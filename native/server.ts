@@ -18,7 +18,7 @@ import * as pluginproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
-import { resolveConnection, InvalidSettingError, PRODUCTS } from "../provider/config";
+import { apiKeysIn, resolveConnection, InvalidSettingError, PRODUCTS } from "../provider/config";
 import { PACKAGE_ROOT, PACKAGE_VERSION } from "../provider/version";
 import * as ops from "./operations";
 import { unwrap, wrap } from "./values";
@@ -103,6 +103,8 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
   }
 
   const empty = () => Promise.resolve(new emptyproto.Empty());
+  /** CheckConfig answered in this process: it returned every API key of the config as a secret. */
+  let configChecked = false;
 
   return {
     getPluginInfo: unary(async () => new pluginproto.PluginInfo().setVersion(PACKAGE_VERSION)),
@@ -131,6 +133,7 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
       // them in plaintext (set without --secret), so the provider's state never does.
       const res = new provproto.CheckResponse().setInputs(wrap(props, [...secretIn(schema.provider.inputProperties), ...secretNames]));
       res.setFailuresList([...reasons].map((reason) => new provproto.CheckFailure().setReason(reason)));
+      configChecked = true;
       return res;
     }),
     diffConfig: unary(async (req: provproto.DiffRequest) => {
@@ -140,7 +143,15 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
     }),
     configure: unary(async (req: provproto.ConfigureRequest) => {
       const args = req.getArgs();
-      const props = args ? unwrap(args).props : Object.fromEntries([...req.getVariablesMap().entries()].map(([k, v]) => [k.replace(/^svc:(config:)?/, ""), v]));
+      const config = args ? unwrap(args) : undefined;
+      // An API key in plaintext after CheckConfig returned it secret: the engine configures this provider with the
+      // stack's config as given, not with CheckConfig's answer, and stores the same in the state. `pulumi import`
+      // does so (pkg/resource/deploy/import.go, registerProviders): refused before the key reaches the state.
+      if (config && configChecked) {
+        const plaintext = apiKeysIn(configSource(Object.fromEntries(Object.entries(config.props).filter(([k]) => !config.secretNames.includes(k)))));
+        if (plaintext.length) throw new Error(plaintextKeysMessage(plaintext));
+      }
+      const props = config ? config.props : Object.fromEntries([...req.getVariablesMap().entries()].map(([k, v]) => [k.replace(/^svc:(config:)?/, ""), v]));
       await ops.configure(configSource(props));
       return new provproto.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(true);
     }),
@@ -186,7 +197,10 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
       const state = unwrap(req.getProperties());
       const importing = Object.keys(state.props).length === 0;
       const secretNames = state.secretNames;
-      const r = await ops.read(token, req.getId(), state.props, secretNames);
+      // An import names its object by id alone: one reachable only through a profile is named `profile:<name>/<id>`,
+      // read with that profile's connection and imported with `profile: <name>` under its own id.
+      const { id, profile } = importing ? importTarget(req.getId()) : { id: req.getId(), profile: undefined };
+      const r = await ops.read(token, id, profile === undefined ? state.props : { profile }, secretNames);
       if (!r) return new provproto.ReadResponse();
       if (importing) {
         const unknowable = ops.writeOnlyInputs(token);
@@ -228,6 +242,12 @@ function propertyDiff(old: unknown, now: unknown, replaces: boolean, inputDiff: 
   return new provproto.PropertyDiff().setKind(kind).setInputdiff(inputDiff);
 }
 
+/** The object an import id names: `profile:<name>/<id>` for one of a named profile, else the id as it is. */
+function importTarget(importId: string): { id: string; profile?: string } {
+  const named = /^profile:([^/]+)\/(.+)$/s.exec(importId);
+  return named ? { id: named[2]!, profile: named[1]! } : { id: importId };
+}
+
 /** The provider's view of the stack config: each `svc:` key as text, as the dynamic front end's configure() gives it. */
 function configSource(props: ops.Props): (key: string) => string | undefined {
   return (key) => {
@@ -238,6 +258,15 @@ function configSource(props: ops.Props): (key: string) => string | undefined {
 }
 
 const listed = (names: string[]) => names.map((n) => `\`${n}\``).join(", ");
+
+/** Why a provider configured with plaintext API keys is refused, and what to do: set them as secrets. */
+function plaintextKeysMessage(keys: string[]): string {
+  return (
+    `The stack's config holds ${listed(keys)} in plaintext (set without --secret), and this command (\`pulumi import\`) would store the provider's configuration in the stack's state as the config gives it, the key${keys.length > 1 ? "s" : ""} in plaintext: ` +
+    `Pulumi's import keeps the stack's config, not the provider's checked configuration, where \`pulumi up\` stores the keys as secrets. Nothing was imported. ` +
+    `Set ${keys.length > 1 ? "each key" : "the key"} as a secret (\`pulumi config set --secret ${keys[0]!.startsWith("svc:profiles.") ? "--path " : ""}${keys[0]} <key>\`), then import again.`
+  );
+}
 
 /** What an import could not learn, and what the user does about each: set it (the next update writes it), or leave it out. */
 function importWarning(unknowable: { name: string; createOnly: boolean }[], secret: Set<string>): string | undefined {

@@ -64,6 +64,16 @@ export function settingNames(product: Product, setting: "Url" | "ApiKey", profil
   return { configKey: `svc:profiles.${profile}.${key}`, envVar: `SVC_PROFILE_${envName(profile)}_${envSuffix}` };
 }
 
+/** The config keys (`svc:webhooksApiKey`, `svc:profiles.<name>.inboxesApiKey`, ...) that hold an API key in `source`. */
+export function apiKeysIn(source: ConfigSource): string[] {
+  const profiles = Object.entries(profileTable(source));
+  return PRODUCTS.flatMap((product) => {
+    const key = `${product}ApiKey`;
+    const named = profiles.filter(([, settings]) => nonEmpty(settings?.[key])).map(([profile]) => settingNames(product, "ApiKey", profile).configKey);
+    return [...(nonEmpty(source(key)) ? [settingNames(product, "ApiKey").configKey] : []), ...named];
+  });
+}
+
 export function resolveConnection(source: ConfigSource, product: Product, profile?: string, env: NodeJS.ProcessEnv = process.env): Connection {
   const memoKey = `${product}\u0000${profile ?? ""}`;
   const memo = env === process.env ? fromConfig.get(source)?.get(memoKey) : undefined;

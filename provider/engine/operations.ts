@@ -389,11 +389,25 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
   }
 
 
+  /**
+   * Write-only fields the object has but the resource never applied (an imported object: the service never returns
+   * them), left out of the program: the service's value stays, unmanaged until the program sets one, so check does
+   * not demand them as it does for a create. Not when the object is replaced: the new one needs them.
+   */
+  function unappliedWriteOnly(olds: Props, news: Props): Set<string> {
+    const absent = (v: unknown) => v === undefined || v === null;
+    if (Object.keys(olds).length === 0 || fieldEntries(def).some(([name, spec]) => spec.mode === "createOnly" && fieldChanged(spec, name, olds, news))) return new Set();
+    return new Set(fieldEntries(def).filter(([name, spec]) => spec.writeOnly && absent(olds[name]) && absent(news[name])).map(([name]) => name));
+  }
+
   const operations: Operations = {
     definition: def,
 
     async check({ olds, news }) {
-      const { inputs, failures } = checkInputs(def, news);
+      const checked = checkInputs(def, news);
+      const inputs = checked.inputs;
+      const unapplied = unappliedWriteOnly(olds, news);
+      const failures = checked.failures.filter((f) => !unapplied.has(f.property));
       if (containsUnknown(inputs.profile)) return { inputs, failures };
       let ctx: OperationContext | undefined;
       try {

@@ -4,7 +4,10 @@
  * signing secret, a source with its secret: values the service never returns) are imported
  * in one `pulumi import --file`, with no write; the code it generates, as the program,
  * previews with no change; no write-only value is in the generated code or the state, and
- * the import says which ones the user must set.
+ * the import says which ones the user must set. Then, one object each: an import with API
+ * keys set without --secret is refused (the engine would store them in plaintext); a code
+ * host source, whose secret a create needs, previews clean and takes its secret later in
+ * one rotate-secret; an object of a named profile imports as `profile:<name>/<id>`.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -13,8 +16,10 @@ import { createBody } from "../../provider/engine/resource-provider";
 import { DEFINITIONS } from "../../provider/registry";
 import type { ResourceKind } from "../../sdk/tokens";
 import { FIXTURES } from "../lifecycle/fixtures";
-import { call, lastSeq, requestsSince, useEmulator } from "../support/emulator";
-import { NATIVE_MISSING, nativeStack, writesOf } from "./support";
+import type { Workspace } from "../provider/support";
+import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
+import { backendDir } from "../support/pulumi-cli";
+import { NATIVE_MISSING, nativeStack, writesOf, type NativeStack } from "./support";
 
 const emu = useEmulator();
 
@@ -31,6 +36,30 @@ const extra: Partial<Record<ResourceKind, Record<string, unknown>>> = {
   "webhooks:Source": { secret: SOURCE_SECRET },
 };
 
+/** An object of `kind` made with the API in `ws` (as someone did outside Pulumi): its id, as `pulumi import` takes it. */
+async function made(ws: Workspace, kind: ResourceKind, inputs: Record<string, unknown>): Promise<string> {
+  const def = DEFINITIONS[kind]!;
+  const key = (ws as unknown as Record<string, Record<string, string>>)[def.product]![FIXTURES[kind]!.key ?? "admin"]!;
+  const res = await call(emu(), "POST", `/${def.product}${def.paths.create}`, { key, body: createBody(def, inputs) });
+  expect(res.status, `${kind}: ${res.text}`).toBeLessThan(300);
+  return def.idOf ? def.idOf(res.body) : String(res.body[def.idField ?? "id"]);
+}
+
+/** `pulumi import` of one object: the CLI's exit code and all it printed. */
+async function importOne(s: NativeStack, type: string, name: string, id: string, out?: string): Promise<{ code: number; output: string }> {
+  const run = await s.pulumi(["import", type, name, id, "--yes", "--color", "never", ...(out ? ["--out", out] : [])]);
+  return { code: run.code, output: run.output + run.stderr };
+}
+
+/**
+ * `pulumi stack export` and every state the stack's backend keeps (the state, its backups, each update's checkpoint),
+ * as stored. Not the updates' history records: they copy the stack's config as it is set, as its config file holds it.
+ */
+async function storedState(s: NativeStack): Promise<string> {
+  const files = fs.readdirSync(backendDir(s.options("preview")), { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && !e.name.endsWith(".history.json"));
+  return [(await s.pulumi(["stack", "export"])).output, ...files.map((e) => fs.readFileSync(path.join(e.parentPath, e.name), "utf8"))].join("\n");
+}
+
 if (NATIVE_MISSING) console.log(`pulumi import under the real CLI: skipped: ${NATIVE_MISSING}`);
 describe.skipIf(NATIVE_MISSING !== undefined)("pulumi import of native resources under the real CLI", () => {
   it("imports every kind with an id with no write; the generated program previews with no change; write-only values stay out and are named", async () => {
@@ -42,13 +71,9 @@ describe.skipIf(NATIVE_MISSING !== undefined)("pulumi import of native resources
 
     const imports: { type: string; name: string; id: string }[] = [];
     for (const kind of IMPORTABLE) {
-      const def = DEFINITIONS[kind]!;
       const adopt = FIXTURES[kind]!.adopt;
       if ("none" in adopt) throw new Error(`${kind}: the lifecycle fixture has no object to adopt (${adopt.none})`);
-      const key = (s.ws as unknown as Record<string, Record<string, string>>)[def.product]![FIXTURES[kind]!.key ?? "admin"]!;
-      const res = await call(emu(), "POST", `/${def.product}${def.paths.create}`, { key, body: createBody(def, { ...adopt.inputs(ctx), ...extra[kind] }) });
-      expect(res.status, `${kind}: ${res.text}`).toBeLessThan(300);
-      imports.push({ type: `svc:${kind}`, name: kind.split(":")[1]!.toLowerCase(), id: def.idOf ? def.idOf(res.body) : String(res.body[def.idField ?? "id"]) });
+      imports.push({ type: `svc:${kind}`, name: kind.split(":")[1]!.toLowerCase(), id: await made(s.ws, kind, { ...adopt.inputs(ctx), ...extra[kind] }) });
     }
 
     // Settings always exist: imported by their scope's id. (QuotaLimits too, `service/region`, but it needs
@@ -95,5 +120,98 @@ describe.skipIf(NATIVE_MISSING !== undefined)("pulumi import of native resources
     expect(up.ok, up.summary).toBe(true);
     expect(up.steps.filter((st) => st.op !== "same"), up.summary).toEqual([]);
     expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
+  });
+  it("refuses to write an API key set without --secret into the state; set with --secret, the import stores it encrypted", async () => {
+    const s = await nativeStack(emu(), "native-import-plain", "", { plaintextKeys: true });
+    expect((await s.run("up")).ok).toBe(true);
+    const keys = [s.ws.webhooks.admin, s.ws.inboxes.admin, s.ws.infra.member];
+    const id = await made(s.ws, "webhooks:Endpoint", { url: "https://hooks.example.com/plain" });
+
+    const refused = await importOne(s, "svc:webhooks:Endpoint", "orders", id);
+    expect(refused.code, refused.output).not.toBe(0);
+    expect(refused.output).toContain("holds `svc:webhooksApiKey`, `svc:inboxesApiKey`, `svc:infraApiKey` in plaintext");
+    expect(refused.output).toContain("pulumi config set --secret svc:webhooksApiKey <key>");
+    let state = await storedState(s);
+    for (const key of keys) {
+      expect(state.includes(key), "an API key in plaintext in the stored state").toBe(false);
+      expect(refused.output).not.toContain(key);
+    }
+
+    // As the message says: the keys set as secrets, the same import goes through, and no key is stored in plaintext.
+    for (const [config, key] of [["svc:webhooksApiKey", keys[0]!], ["svc:inboxesApiKey", keys[1]!], ["svc:infraApiKey", keys[2]!]])
+      expect((await s.pulumi(["config", "set", "--secret", config, key])).code).toBe(0);
+    const imported = await importOne(s, "svc:webhooks:Endpoint", "orders", id);
+    expect(imported.code, imported.output).toBe(0);
+    state = await storedState(s);
+    expect(state).toMatch(new RegExp(`"id":\\s*"${id}"`));
+    for (const key of keys) expect(state.includes(key), "an API key in plaintext in the stored state").toBe(false);
+  });
+
+  it("imports a code host source, whose secret the service never returns: the generated program previews with no change; setting the secret is one rotate-secret", async () => {
+    const s = await nativeStack(emu(), "native-import-codehost", "");
+    expect((await s.run("up")).ok).toBe(true);
+    const id = await made(s.ws, "webhooks:Source", { provider: "codehost", name: "code host", secret: SOURCE_SECRET });
+    const generated = path.join(s.dir, "generated.yaml");
+    const run = await importOne(s, "svc:webhooks:Source", "hooks", id, generated);
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toContain("Imported without `secret`");
+    expect(run.output).not.toContain("failed to validate");
+    const code = fs.readFileSync(generated, "utf8");
+    expect(code).toContain("provider: codehost");
+    expect(code).not.toContain("secret:");
+
+    fs.appendFileSync(path.join(s.dir, "Pulumi.yaml"), code);
+    let since = await lastSeq(emu());
+    const preview = await s.run("preview");
+    expect(preview.ok, preview.summary).toBe(true);
+    expect(preview.steps.filter((st) => st.op !== "same"), preview.summary).toEqual([]);
+    expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
+
+    // The user sets the secret the import named: the next up rotates it to that value, and writes nothing else.
+    const NEW_SECRET = "src-secret-set-after-import-8d21";
+    const withSecret = code.replace("      provider: codehost\n", `      provider: codehost\n      secret:\n        fn::secret: ${NEW_SECRET}\n`);
+    expect(withSecret).not.toBe(code);
+    fs.writeFileSync(path.join(s.dir, "Pulumi.yaml"), fs.readFileSync(path.join(s.dir, "Pulumi.yaml"), "utf8").replace(code, withSecret));
+    since = await lastSeq(emu());
+    const up = await s.run("up");
+    expect(up.ok, up.summary).toBe(true);
+    expect(up.steps.filter((st) => st.op !== "same").map((st) => st.op), up.summary).toEqual(["update"]);
+    expect(writesOf(await requestsSince(emu(), since))).toEqual([`POST /webhooks/v1/sources/${id}/rotate-secret`]);
+    expect((await storedState(s)).includes(NEW_SECRET), "the source's secret in plaintext in the stored state").toBe(false);
+  });
+
+  it("imports an object reachable only through a profile, named `profile:<name>/<id>`: the generated program declares the profile and previews with no change; a profile's key set without --secret is refused as the others", async () => {
+    const staging = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "enterprise" });
+    const s = await nativeStack(emu(), "native-import-profile", "");
+    expect((await s.run("up")).ok).toBe(true);
+    // The profile as README shows it, but for the key set without --secret.
+    const setProfile = (setting: string, value: string, ...flags: string[]) => s.pulumi(["config", "set", ...flags, "--path", `svc:profiles.staging.${setting}`, value]);
+    expect((await setProfile("webhooksUrl", emu().webhooksUrl)).code).toBe(0);
+    expect((await setProfile("webhooksApiKey", staging.webhooks.admin)).code).toBe(0);
+    const id = await made(staging, "webhooks:Endpoint", { url: "https://hooks.example.com/staging" });
+    const generated = path.join(s.dir, "generated.yaml");
+
+    const refused = await importOne(s, "svc:webhooks:Endpoint", "orders", `profile:staging/${id}`, generated);
+    expect(refused.code, refused.output).not.toBe(0);
+    expect(refused.output).toContain("pulumi config set --secret --path svc:profiles.staging.webhooksApiKey <key>");
+    expect(refused.output).not.toContain(staging.webhooks.admin);
+    expect((await storedState(s)).includes(staging.webhooks.admin), "the profile's key in plaintext in the stored state").toBe(false);
+
+    expect((await setProfile("webhooksApiKey", staging.webhooks.admin, "--secret")).code).toBe(0);
+    const since = await lastSeq(emu());
+    const run = await importOne(s, "svc:webhooks:Endpoint", "orders", `profile:staging/${id}`, generated);
+    expect(run.code, run.output).toBe(0);
+    expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
+    const code = fs.readFileSync(generated, "utf8");
+    expect(code).toContain("profile: staging");
+    expect(code).toContain("url: https://hooks.example.com/staging");
+    const state = await storedState(s);
+    expect(state).toMatch(new RegExp(`"id":\\s*"${id}"`));
+    expect(state.includes(staging.webhooks.admin), "the profile's key in plaintext in the stored state").toBe(false);
+
+    fs.appendFileSync(path.join(s.dir, "Pulumi.yaml"), code);
+    const preview = await s.run("preview");
+    expect(preview.ok, preview.summary).toBe(true);
+    expect(preview.steps.filter((st) => st.op !== "same"), preview.summary).toEqual([]);
   });
 });

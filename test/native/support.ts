@@ -39,14 +39,16 @@ export interface ProgramFiles {
 /**
  * A fresh workspace of the emulator and a stack of `program`: a YAML program (Pulumi.yaml's
  * text after `name` and `runtime`), or the files of a program in another language.
+ * `plaintextKeys`: the stack's API keys are set without `--secret`, as a careless user sets them.
  */
-export async function nativeStack(emu: RunningEmulator, name: string, program: string | ProgramFiles, shared: { ws?: Workspace; journal?: string } = {}): Promise<NativeStack> {
+export async function nativeStack(emu: RunningEmulator, name: string, program: string | ProgramFiles, shared: { ws?: Workspace; journal?: string; plaintextKeys?: boolean } = {}): Promise<NativeStack> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `svc-native-${name}-`));
   const { project, files, binDirs }: ProgramFiles = typeof program === "string" ? { project: `runtime: yaml\n${program}`, files: {}, binDirs: [] } : program;
   fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\n${project}`);
   for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, file), text);
   const ws = shared.ws ?? (await control<Workspace>(emu, "POST", "/workspaces", { plan: "enterprise" }));
   const stateFile = path.join(dir, "state", "stack.json");
+  const keys = { "svc:webhooksApiKey": ws.webhooks.admin, "svc:inboxesApiKey": ws.inboxes.admin, "svc:infraApiKey": ws.infra.member };
   const env = {
     PATH: [...binDirs, nativePath()].join(path.delimiter),
     SVC_JOURNAL_DIR: shared.journal ?? path.join(dir, "journal"),
@@ -57,8 +59,8 @@ export async function nativeStack(emu: RunningEmulator, name: string, program: s
     cwd: dir,
     stack: "dev",
     stateFile,
-    config: { "svc:webhooksUrl": emu.webhooksUrl, "svc:inboxesUrl": emu.inboxesUrl, "svc:infraUrl": emu.infraUrl, ...prefixed(name, config) },
-    secrets: { "svc:webhooksApiKey": ws.webhooks.admin, "svc:inboxesApiKey": ws.inboxes.admin, "svc:infraApiKey": ws.infra.member, ...prefixed(name, secrets) },
+    config: { "svc:webhooksUrl": emu.webhooksUrl, "svc:inboxesUrl": emu.inboxesUrl, "svc:infraUrl": emu.infraUrl, ...(shared.plaintextKeys ? keys : {}), ...prefixed(name, config) },
+    secrets: { ...(shared.plaintextKeys ? {} : keys), ...prefixed(name, secrets) },
     env,
   });
   return {

@@ -156,6 +156,15 @@ describe("Source: refusals", () => {
     want.forEach(([, re], i) => expect(failures![i]!.reason).toMatch(re as RegExp));
   });
 
+  it("a provider's secret the object has but the resource never applied (imported) is not demanded; a replacement's and a dropped one's still are", async () => {
+    const imported = { provider: "codehost", name: "hooks" };
+    expect((await d().check(imported, imported)).failures).toEqual([]);
+    // Another provider: a new source is made, which needs its secret.
+    expect((await d().check({ provider: "payments" }, imported)).failures!.map((f) => f.property)).toEqual(["secret"]);
+    // A secret the resource applied, then left out of the program: the rotate-secret that clears it would be refused.
+    expect((await d().check(imported, { ...imported, secret: SECRET })).failures!.map((f) => f.property)).toEqual(["secret"]);
+  });
+
   it("broker_sources at preview on a plan without it: names the plan and the feature; the plan is read once", async () => {
     ws = await useWorkspace(emu(), provider, "free");
     const { result, calls } = await d().calls(async () => [await d().check(BROKER), await d().check({ ...BROKER, brokerTopic: "x" }), await d().check({ provider: "generic" })]);

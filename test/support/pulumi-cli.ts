@@ -69,6 +69,9 @@ export function cliEnv(opts: Pick<EngineOptions, "cwd" | "stack" | "stateFile" |
   };
 }
 
+/** The directory of this stack's backend: its state, as the CLI stores it, and the state's backups and history. */
+export const backendDir = (opts: Pick<EngineOptions, "cwd" | "stack" | "stateFile">) => stackPaths(stateFileOf(opts)).backend;
+
 /** The arguments that name this stack and its config file, for a command runCli does not run (e.g. `pulumi import`); the stack must exist (a run made it). */
 export function stackArgs(opts: Pick<EngineOptions, "cwd" | "stack" | "stateFile">): string[] {
   return ["--stack", opts.stack, "--config-file", stackPaths(stateFileOf(opts)).configFile];
