@@ -408,6 +408,9 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
       const inputs = checked.inputs;
       const unapplied = unappliedWriteOnly(olds, news);
       const failures = checked.failures.filter((f) => !unapplied.has(f.property));
+      // This resource is the program's: its Diffs keep objects (a refresh's Diff of a removed one does not).
+      const name = nameOf(inputs);
+      if (name !== undefined) objectKeepers.checked(def.kind, name);
       if (containsUnknown(inputs.profile)) return { inputs, failures };
       let ctx: OperationContext | undefined;
       try {

@@ -7,8 +7,9 @@
  *   asking for one (quota-request.ts), two QuotaLimits setting one (quota-limits.ts),
  *   each resource named by its name in the program;
  * - `replacedDeleteFirst`: event types that Diff replaces keeping their name (event-type.ts);
- * - `objectKeepers`: which resource of the program keeps which object (a Diff that does not
- *   replace it) and which declares adopting it (a Check with `adoptId`, `adoptExisting`):
+ * - `objectKeepers`: which resource of the program keeps which object (a Diff of a
+ *   resource checked in this operation that does not replace it) and which declares
+ *   adopting it (a Check with `adoptId`, `adoptExisting`):
  *   one object, one resource, across runs (operations.ts).
  *
  * Why this is sound under the real engine (pulumi/pulumi, pkg/resource/deploy,
@@ -136,13 +137,16 @@ interface Keeper {
 
 const keepers = perClient<string, Keeper[]>();
 const adopters = perClient<string, Set<string | undefined>>();
+/** Resources of the program checked in this operation, by kind and name. */
+const checkedNames = new Set<string>();
+forgetters.push(() => checkedNames.clear());
 const objectKey = (kind: string, id: string) => `${kind}\u0000${id}`;
 const named = (name: string | undefined) => (name === undefined ? "another resource of this stack" : `the resource \`${name}\``);
 
 /**
  * One object, one resource, across runs. What the real engine guarantees
- * (pulumi/pulumi pkg/resource/deploy/step_generator.go, read at commit 1b59498, Aug 2026;
- * the tests run CLI v3.274.1):
+ * (pulumi/pulumi pkg/resource/deploy, step_generator.go and step.go, read at v3.274.1,
+ * the CLI the tests run):
  * - A Diff of a provider of ours that names no replacement is followed by a replacement
  *   of that resource in the same operation only when its state entry is pending
  *   replacement (the object was deleted already) or carries init errors that its
@@ -151,19 +155,37 @@ const named = (name: string | undefined) => (name === undefined ? "another resou
  *   Diff, and `replaceOnChanges` on changed keys needs the changed keys our Diffs never
  *   return. So the delete of a replacement after such a Diff carries the state entry
  *   that Diff had: the same outputs.
- * - An untargeted resource (`--target`) gets no Check and no Diff; `destroy` and
- *   `refresh` call no Diff; preview and update are two plugin processes.
+ * - Not every Diff is the program's. A refresh (`pulumi refresh`, and `pulumi up
+ *   --refresh`, which refreshes every state entry before the program runs, or as each
+ *   registers with `--run-program`, and the removed ones after) calls Read and then Diff
+ *   for each state entry, the removed ones included (RefreshStep.Apply: Diff with the
+ *   stored inputs as news, to show the drift); a replacement that deletes first calls
+ *   Diff for the state entries depending on it (calculateDependentReplacements, stored
+ *   inputs as news). Neither follows a Check of that resource. The step generator's
+ *   Diff of a program resource always does: it Checks the resource's inputs and passes
+ *   what Check returned as the Diff's news (an untargeted resource gets no Check and no
+ *   Diff). So a Diff counts only when a Check of this operation declared its resource's
+ *   name (`resourceName`, which every kind keeping objects has, in the news): a state
+ *   entry no longer in the program, refreshed, keeps nothing.
+ * - `destroy` calls no Diff; preview and update are two plugin processes.
  * So a delete whose outputs are not those of the Diff that kept its id is another
  * state entry: a resource no longer in the program that held the object too (a rename
  * adopting its object, done over two runs with `--target`). Deleting it would take the
  * object from the resource that keeps it.
  */
 export const objectKeepers = {
+  /** A Check declared the resource `name` of `kind`: it is in the program (its Diffs may keep objects). */
+  checked(kind: string, name: string): void {
+    checkedNames.add(objectKey(kind, name));
+  },
+
   /**
-   * A Diff kept `id`. Fails (naming it) when another resource of the program declared
-   * adopting that object while this one does not: two resources would hold it.
+   * A Diff kept `id`: counted when its resource is the program's (checked in this
+   * operation; see above). Fails (naming it) when another resource of the program
+   * declared adopting that object while this one does not: two resources would hold it.
    */
   kept(client: SvcClient, kind: string, id: string, keeper: { olds: unknown; adopts: boolean; name?: string }): { adopter: string | undefined } | undefined {
+    if (keeper.name === undefined || !checkedNames.has(objectKey(kind, keeper.name))) return undefined;
     const key = objectKey(kind, id);
     const list = keepers(client).get(key) ?? [];
     list.push({ olds: canonicalJson(keeper.olds), adopts: keeper.adopts, name: keeper.name });

@@ -43,31 +43,68 @@ describe.skipIf(CLI_MISSING !== undefined)("rename, adopting its own object", ()
     expect(again.steps.filter((st) => st.op !== "same")).toEqual([]);
   }, RUNS_TIMEOUT_MS);
 
-  it("every kind with adoption, renamed over two runs (`up --target` the new names, then a plain up): the removed names' deletes leave the objects to the new names", async () => {
-    // Found by an adversarial trial: the second run deleted the objects the new names held, both runs exiting 0.
-    const s = await stack("rename-adopt-two-runs");
-    const ctx: FixtureContext = { ws: s.ws, otherProject: s.ws.project_id };
-    const first = await s.run("up", ADOPTING.map(({ kind, adopt }, i) => ({ kind, name: `old${i}`, inputs: adopt.inputs(ctx) })));
+  // Found by adversarial trials: the plain up deleted the objects the new names held, both runs exiting 0;
+  // `up --refresh` failed with a false clash naming an old name the program no longer declares (its refresh's Diff taken as the program's).
+  for (const second of ["up", "up --refresh", "refresh, then up"] as const) {
+    it(`every kind with adoption, renamed over two runs (\`up --target\` the new names, then ${second}): the removed names' deletes leave the objects to the new names`, async () => {
+      const s = await stack(`rename-adopt-two-runs-${second.replace(/\W+/g, "-")}`);
+      const ctx: FixtureContext = { ws: s.ws, otherProject: s.ws.project_id };
+      const first = await s.run("up", ADOPTING.map(({ kind, adopt }, i) => ({ kind, name: `old${i}`, inputs: adopt.inputs(ctx) })));
+      expect(first.ok, errorsOf(first)).toBe(true);
+      const ids = ADOPTING.map((_, i) => s.id(`old${i}`)!);
+      const renamed: Declared[] = ADOPTING.map(({ kind, adopt }, i) => ({ kind, name: `new${i}`, inputs: { ...adopt.inputs(ctx), ...adopt.declare(ids[i]!) } }));
+      const urnOf = (i: number) => s.state().find((r) => r.urn.endsWith(`::old${i}`))!.urn.replace(/::[^:]+$/, `::new${i}`);
+      const targets = ADOPTING.map((_, i) => urnOf(i));
+      const targeted = await s.run("up", renamed, { verbOptions: { targets } });
+      expect(targeted.ok, errorsOf(targeted)).toBe(true);
+      expect(ADOPTING.map((_, i) => s.id(`new${i}`))).toEqual(ids);
+
+      const writes: string[] = [];
+      if (second === "refresh, then up") {
+        const refreshed = await s.writes("refresh", renamed);
+        expect(refreshed.result.ok, errorsOf(refreshed.result)).toBe(true);
+        writes.push(...refreshed.writes);
+      }
+      const { result: settled, writes: upWrites } = await s.writes("up", renamed, second === "up --refresh" ? { verbOptions: { refresh: true } } : {});
+      expect(settled.ok, errorsOf(settled)).toBe(true);
+      writes.push(...upWrites);
+      expect(writes.filter((w) => w.startsWith("DELETE") || w.includes("/reset"))).toEqual([]);
+      expect(s.state().map((r) => r.urn.split("::").pop()).sort()).toEqual(ADOPTING.map((_, i) => `new${i}`).sort());
+
+      // Every object is still there: a refresh drops none, and the up makes nothing again.
+      const { result: again, writes: againWrites } = await s.writes("up", renamed, { verbOptions: { refresh: true } });
+      expect(again.ok, errorsOf(again)).toBe(true);
+      expect(againWrites).toEqual([]);
+      expect(ADOPTING.map((_, i) => s.id(`new${i}`))).toEqual(ids);
+    }, RUNS_TIMEOUT_MS * 2);
+  }
+
+  it("renamed over two runs, then the old name removed with `destroy --target`: the object the new name adopted stays (the journal of the targeted up), and a plain destroy deletes it once", async () => {
+    // Found by an adversarial trial: the targeted destroy deleted the object the new name held, exit 0.
+    const s = await stack("rename-adopt-destroy-target-old");
+    const ep = (name: string, extra: Record<string, unknown> = {}): Declared => ({ kind: "webhooks:Endpoint", name, inputs: { url: "https://hooks.example.com/renamed", ...extra } });
+    const first = await s.run("up", [ep("hook")]);
     expect(first.ok, errorsOf(first)).toBe(true);
-    const ids = ADOPTING.map((_, i) => s.id(`old${i}`)!);
-    const renamed: Declared[] = ADOPTING.map(({ kind, adopt }, i) => ({ kind, name: `new${i}`, inputs: { ...adopt.inputs(ctx), ...adopt.declare(ids[i]!) } }));
-    const urnOf = (i: number) => s.state().find((r) => r.urn.endsWith(`::old${i}`))!.urn.replace(/::[^:]+$/, `::new${i}`);
-    const targets = ADOPTING.map((_, i) => urnOf(i));
-    const targeted = await s.run("up", renamed, { verbOptions: { targets } });
+    const id = s.id("hook")!;
+    const oldUrn = s.state()[0]!.urn;
+    const renamed = [ep("shippedHook", { adoptId: id })];
+    const targeted = await s.run("up", renamed, { verbOptions: { targets: [oldUrn.replace(/::hook$/, "::shippedHook")] } });
     expect(targeted.ok, errorsOf(targeted)).toBe(true);
-    expect(ADOPTING.map((_, i) => s.id(`new${i}`))).toEqual(ids);
+    expect(s.id("shippedHook")).toBe(id);
+    const endpointStatus = async () => (await call(emu(), "GET", `/webhooks/v1/endpoints/${id}`, { key: s.ws.webhooks.admin })).status;
 
-    const { result: plain, writes } = await s.writes("up", renamed);
-    expect(plain.ok, errorsOf(plain)).toBe(true);
-    expect(writes.filter((w) => w.startsWith("DELETE") || w.includes("/reset"))).toEqual([]);
-    expect(s.state().map((r) => r.urn.split("::").pop()).sort()).toEqual(ADOPTING.map((_, i) => `new${i}`).sort());
+    const { result, writes } = await s.writes("destroy", renamed, { verbOptions: { targets: [oldUrn] } });
+    expect(result.ok, errorsOf(result)).toBe(true);
+    expect(writes).toEqual([]);
+    expect(result.diagnostics.map((d) => d.message).join("\n")).toContain("held by the resource `shippedHook`");
+    expect(await endpointStatus()).toBe(200);
+    expect(s.state().map((r) => [r.urn.split("::").pop(), r.id])).toEqual([["shippedHook", id]]);
 
-    // Every object is still there: a refresh drops none, and the up makes nothing again.
-    const { result: again, writes: againWrites } = await s.writes("up", renamed, { verbOptions: { refresh: true } });
-    expect(again.ok, errorsOf(again)).toBe(true);
-    expect(againWrites).toEqual([]);
-    expect(ADOPTING.map((_, i) => s.id(`new${i}`))).toEqual(ids);
-  }, RUNS_TIMEOUT_MS * 2);
+    const { result: destroyed, writes: destroyWrites } = await s.writes("destroy", renamed);
+    expect(destroyed.ok, errorsOf(destroyed)).toBe(true);
+    expect(destroyWrites).toEqual([`DELETE /v1/endpoints/${id}`]);
+    expect(await endpointStatus()).toBe(404);
+  }, RUNS_TIMEOUT_MS);
 
   it("an adoption of an object another declared resource holds fails the preview naming that resource, in either order, and the up writes nothing", async () => {
     // Found by an adversarial trial: the up put two resources on one object, and removing either later deleted it.

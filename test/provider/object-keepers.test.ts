@@ -6,6 +6,8 @@
  *   state entry (a rename adopting its object, over two runs), but not from the delete of
  *   its own entry (the engine's replacement of a resource with init errors that its
  *   `replaceOnChanges` covers: the one sequence where a delete follows a keeping Diff).
+ * - Only a Diff of a resource checked in this run keeps an object: a refresh's Diff of
+ *   a state entry the program no longer declares (`pulumi up --refresh`) keeps nothing.
  * - An adoption of an object that a resource of the program keeps without adopting it
  *   fails its check (or that resource's Diff, when the adopter is checked first), naming
  *   the other resource, for every kind that can adopt.
@@ -55,21 +57,42 @@ describe("a delete after a Diff that kept its object", () => {
     const adopted = await endpoints.create({ inputs: renamed });
     expect(adopted.id).toBe(made.id);
 
-    nextRun(); // up: the new name is diffed (no change), the old one deleted
+    nextRun(); // up: the new name is checked and diffed (no change), the old one deleted
+    expect((await endpoints.check({ olds: renamed, news: renamed })).failures).toEqual([]);
     expect(endpoints.diff({ id: made.id, olds: adopted.outputs, news: renamed })).toMatchObject({ changes: false, replaces: [] });
     expect(await writesDuring(() => endpoints.delete({ id: made.id, outputs: made.outputs }))).toEqual([]);
     expect(await exists(made.id)).toBe(true);
   });
 
   it("the same state entry (a replacement the engine decides after a Diff that replaced nothing) is deleted", async () => {
-    const { inputs } = await endpoints.check({ olds: {}, news: { url: "https://hooks.example.com/own" } });
+    const { inputs } = await endpoints.check({ olds: {}, news: { url: "https://hooks.example.com/own", resourceName: "hook" } });
     const made = await endpoints.create({ inputs });
     nextRun();
+    expect((await endpoints.check({ olds: inputs, news: inputs })).failures).toEqual([]);
     expect(endpoints.diff({ id: made.id, olds: made.outputs, news: inputs })).toMatchObject({ changes: false, replaces: [] });
     const replacement = await endpoints.create({ inputs });
     expect(await writesDuring(() => endpoints.delete({ id: made.id, outputs: made.outputs }))).toEqual([`DELETE /webhooks/v1/endpoints/${made.id}`]);
     expect(await exists(made.id)).toBe(false);
     expect(await exists(replacement.id)).toBe(true);
+  });
+
+  it("a rename over two runs settled by `up --refresh`: the removed name's refresh (Read, then Diff with its stored inputs, no Check) keeps nothing; the adoption and the delete pass", async () => {
+    const old = (await endpoints.check({ olds: {}, news: { url: "https://hooks.example.com/refresh", resourceName: "hook" } })).inputs;
+    const made = await endpoints.create({ inputs: old });
+    nextRun(); // up --target the new name
+    const renamed = (await endpoints.check({ olds: {}, news: { url: "https://hooks.example.com/refresh", adoptId: made.id, resourceName: "shippedHook" } })).inputs;
+    const adopted = await endpoints.create({ inputs: renamed });
+
+    nextRun(); // up --refresh: every state entry refreshed first, then the program
+    for (const [outputs, inputs] of [[made.outputs, old], [adopted.outputs, renamed]] as const) {
+      const read = await endpoints.read({ id: made.id, outputs });
+      expect(read.gone).toBe(false);
+      if (!read.gone) endpoints.diff({ id: made.id, olds: read.outputs, news: inputs });
+    }
+    expect((await endpoints.check({ olds: renamed, news: renamed })).failures).toEqual([]);
+    expect(endpoints.diff({ id: made.id, olds: adopted.outputs, news: renamed })).toMatchObject({ changes: false, replaces: [] });
+    expect(await writesDuring(() => endpoints.delete({ id: made.id, outputs: made.outputs }))).toEqual([]);
+    expect(await exists(made.id)).toBe(true);
   });
 
   it("an adopter's own replacement adopts its object again, and the old entry's delete leaves it", async () => {
@@ -103,6 +126,7 @@ describe.each(ADOPTING)("$kind: an adoption of an object another resource of the
   it("checked after the holder's Diff: the check fails on the adoption input, naming the holder", async () => {
     const { id, declared } = held();
     const holder = { ...adopt.inputs(ctx()), resourceName: "holder" };
+    expect((await ops.check({ olds: holder, news: holder })).failures).toEqual([]);
     expect(ops.diff({ id, olds: holder, news: holder })).toMatchObject({ replaces: [] });
     const { failures } = await ops.check({ olds: {}, news: { ...declared, resourceName: "twin" } });
     expect(failures).toEqual([{ property, reason: expect.stringContaining(`would be held by two resources of this stack: ${property} asks for it, and it is held by the resource \`holder\``) }]);
@@ -112,6 +136,7 @@ describe.each(ADOPTING)("$kind: an adoption of an object another resource of the
     const { id, declared } = held();
     expect((await ops.check({ olds: {}, news: { ...declared, resourceName: "twin" } })).failures).toEqual([]);
     const holder = { ...adopt.inputs(ctx()), resourceName: "holder" };
+    expect((await ops.check({ olds: holder, news: holder })).failures).toEqual([]);
     expect(() => ops.diff({ id, olds: holder, news: holder })).toThrow(`would be held by two resources of this stack: the resource \`twin\` declares adopting it`);
   });
 
