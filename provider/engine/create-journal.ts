@@ -14,6 +14,7 @@
  *   {"r":"<ref>","k":"<kind>","c"?:..,"id"?:..,"ca"?:..,"f"?:..,"t"?:..}    an earlier process's entry (or unsaved answer), settled here
  *   {"h":"<ref>"}                                                           an engine named that answer's object (or setting): a resource holds it
  *   {"p":"<entry>","k":"<kind>","c":"<connection>","id":"<setting id>","v":<value found>,"t":..}   a singleton taken over: the value found before its first write
+ *   {"a":"<entry>","k":"<kind>","c":"<connection>","id":"<object id>","n":"<name>","t":..}   the resource named n in the program adopted that object
  *   {"closed":1}                                                            the engine closed this process: it saved every answer
  * The fingerprint is an HMAC of the kind and the create body under the API key
  * (SvcClient.fingerprint): no input, secret or key can be read back from it, and only
@@ -49,6 +50,16 @@
  * in the state as the value found before, not what the killed run wrote
  * (`takeUnsavedPrior`). These values are settings, never secrets.
  *
+ * An adoption (`a`) may leave another state entry of the stack on the same object: a
+ * rename adopting its object, run as `pulumi up --target <new name>`, keeps the old name
+ * in the state until a run deletes it, and nothing of that run but this line tells the
+ * delete of the old name (its outputs are all it is given: in a `destroy --target`, no
+ * Diff comes first) that the object is the new name's now. A delete by any other name
+ * than the latest adopter's leaves the object (`adopterOf`); the record is settled when
+ * the object is deleted, or when a run whose program keeps it drops the old name.
+ * Counted only from processes their engine closed (everything they answered is saved).
+ * Names are the program's, never secrets.
+ *
  * Files of processes that are gone are deleted once every entry in them is settled
  * and no kept file needs the lines that settled them; entries older than MAX_AGE_MS
  * are forgotten. Directory: env SVC_JOURNAL_DIR (`off` turns the journal off), else
@@ -73,6 +84,13 @@ export interface Unsaved extends HeldObject {
   fingerprint: string;
   /** The identity of the create it answered; absent in lines of releases before it. */
   identity?: string;
+}
+
+/** An earlier process's adoption of an object (`a`): which resource of the program holds it now. */
+export interface Adoption {
+  ref: string;
+  /** The adopter's name in the program. */
+  name: string;
 }
 
 /** What a killed take-over found before its first write, not known to be saved. */
@@ -111,6 +129,8 @@ interface Loaded {
   unsaved: Map<string, Unsaved[]>;
   /** Unsaved values found by singleton take-overs, by `kind \0 connection \0 id`, oldest first. */
   priors: Map<string, UnsavedPrior[]>;
+  /** Adoptions of objects by processes their engine closed, by `kind \0 connection \0 id`, oldest first. */
+  adoptions: Map<string, Adoption[]>;
   /** Refs each gone process's file settled (`r` and `h` lines): kept while a file holding one of them is. */
   settles: Map<string, Set<string>>;
   /** Every file read (of live and gone processes). */
@@ -184,7 +204,7 @@ export class CreateJournal {
       list.splice(list.indexOf(u), 1);
       refs.push(u.ref);
     }
-    refs.push(...(loaded.priors.get(priorKey(kind, connection, id))?.splice(0).map((p) => p.ref) ?? []));
+    refs.push(...(loaded.priors.get(objectKey(kind, connection, id))?.splice(0).map((p) => p.ref) ?? []));
     for (const ref of refs) {
       loaded.settled.add(ref);
       this.holdsAnswers = true;
@@ -199,13 +219,35 @@ export class CreateJournal {
    * journaled its own (`tookOver`).
    */
   takeUnsavedPrior(kind: string, connection: string, id: string): UnsavedPrior | undefined {
-    return this.load()?.priors.get(priorKey(kind, connection, id))?.shift();
+    return this.load()?.priors.get(objectKey(kind, connection, id))?.shift();
   }
 
   /** Before a singleton's first write: the value it found, which delete puts back. */
   tookOver(kind: string, connection: string, id: string, value: unknown): void {
     this.holdsAnswers = true;
     this.append({ p: randomUUID().slice(0, 13), k: kind, c: connection, id, v: value, t: Date.now() });
+  }
+
+  /** A resource of the program (`name`) adopted this object: another state entry may still hold it. */
+  adopted(kind: string, connection: string, id: string, name: string): void {
+    this.holdsAnswers = true;
+    this.append({ a: randomUUID().slice(0, 13), k: kind, c: connection, id, n: name, t: Date.now() });
+  }
+
+  /** The resource that adopted this object last in an earlier run, while its record is open: the object's holder. */
+  adopterOf(kind: string, connection: string, id: string): Adoption | undefined {
+    return this.load()?.adoptions.get(objectKey(kind, connection, id))?.at(-1);
+  }
+
+  /** The object is deleted, or no other state entry holds it any more: its adoptions are settled. */
+  settleAdoptions(kind: string, connection: string, id: string): void {
+    const loaded = this.load();
+    if (!loaded) return;
+    for (const a of loaded.adoptions.get(objectKey(kind, connection, id))?.splice(0) ?? []) {
+      loaded.settled.add(a.ref);
+      this.holdsAnswers = true;
+      this.append({ r: a.ref });
+    }
   }
 
   /** Before a create is sent: its entry. */
@@ -274,7 +316,7 @@ export class CreateJournal {
   private load(): Loaded | undefined {
     if (this.disabled) return undefined;
     if (this.loaded) return this.loaded;
-    const loaded: Loaded = { interrupted: new Map(), answered: new Map(), deadFiles: new Map(), settled: new Set(), unsaved: new Map(), priors: new Map(), settles: new Map(), files: new Set() };
+    const loaded: Loaded = { interrupted: new Map(), answered: new Map(), deadFiles: new Map(), settled: new Set(), unsaved: new Map(), priors: new Map(), adoptions: new Map(), settles: new Map(), files: new Set() };
     this.loaded = loaded;
     let names: string[];
     try {
@@ -288,6 +330,8 @@ export class CreateJournal {
     const unclosed: (Unsaved & { kind: string; at: number })[] = [];
     /** Values found by take-overs of gone processes that did not close: unsaved unless settled since. */
     const unclosedPriors: (UnsavedPrior & { key: string; at: number })[] = [];
+    /** Adoptions by processes their engine closed: open unless settled since. */
+    const closedAdoptions: (Adoption & { key: string; at: number })[] = [];
     const answeredRefs = new Set<string>();
     for (const name of names) {
       if (name === own) continue;
@@ -307,6 +351,7 @@ export class CreateJournal {
       }
       const answers: typeof unclosed = [];
       const priors: typeof unclosedPriors = [];
+      const adoptions: typeof closedAdoptions = [];
       let closed = false;
       for (const raw of text.split("\n")) {
         const line = parseLine(raw);
@@ -330,13 +375,19 @@ export class CreateJournal {
           loaded.settled.add(line.h);
           settles.add(line.h);
         } else if (typeof line.p === "string" && typeof line.k === "string" && typeof line.c === "string" && typeof line.id === "string" && typeof line.t === "number" && "v" in line) {
-          priors.push({ ref: `${name}#prior:${line.p}`, key: priorKey(line.k, line.c, line.id), value: line.v, at: line.t });
+          priors.push({ ref: `${name}#prior:${line.p}`, key: objectKey(line.k, line.c, line.id), value: line.v, at: line.t });
+        } else if (typeof line.a === "string" && typeof line.k === "string" && typeof line.c === "string" && typeof line.id === "string" && typeof line.n === "string" && typeof line.t === "number") {
+          adoptions.push({ ref: `${name}#adoption:${line.a}`, key: objectKey(line.k, line.c, line.id), name: line.n, at: line.t });
         } else if (line.closed === 1) closed = true;
       }
       if (dead && !closed) {
         unclosed.push(...answers);
         unclosedPriors.push(...priors);
         for (const a of [...answers, ...priors]) refs.add(a.ref);
+      }
+      if (closed) {
+        closedAdoptions.push(...adoptions);
+        for (const a of adoptions) refs.add(a.ref);
       }
     }
     const now = Date.now();
@@ -356,6 +407,7 @@ export class CreateJournal {
     }
     groupOpen(loaded, unclosed, now, loaded.unsaved, (a) => a.kind, ({ kind: _kind, at: _at, ...unsaved }) => unsaved);
     groupOpen(loaded, unclosedPriors, now, loaded.priors, (p) => p.key, (p) => ({ ref: p.ref, value: p.value }));
+    groupOpen(loaded, closedAdoptions, now, loaded.adoptions, (a) => a.key, (a) => ({ ref: a.ref, name: a.name }));
     for (const list of loaded.interrupted.values()) list.sort((a, b) => a.sentAt - b.sentAt);
     // Gone processes whose creates were all settled, a while ago: nothing to look for (a plugin killed by its engine never cleans up).
     for (const file of deletable(loaded, (f) => modifiedBefore(join(this.dir, f), now - SETTLED_KEPT_MS))) {
@@ -416,7 +468,8 @@ function fits(u: Unsaved, fingerprint: string, identity: string | undefined): bo
 
 const identityLine = (identity: string | undefined) => (identity === undefined ? {} : { i: identity });
 
-const priorKey = (kind: string, connection: string, id: string) => `${kind}\u0000${connection}\u0000${id}`;
+/** An object (or setting) of a kind on one connection. */
+const objectKey = (kind: string, connection: string, id: string) => `${kind}\u0000${connection}\u0000${id}`;
 
 const heldLine = (held: HeldObject) => ({ c: held.connection, id: held.id, ...(held.createdAt === undefined ? {} : { ca: held.createdAt }), t: Date.now() });
 

@@ -245,8 +245,12 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     const clash = adoptionClash(operationContext(def, profileOf(news)).client, news);
     if (clash) throw new Error(clash);
     const adopted = await adopt(adoptId, news);
-    // The object is this resource's now (claims.ts `adopted`): the delete of a resource that held it before must not remove it.
-    claimsOf(operationContext(def, profileOf(news)).client, def.kind).adopted.add(adopted.id);
+    // The object is this resource's now: the delete of a resource that held it before must not remove it, in this
+    // run (claims.ts `adopted`) or a later one (the journal: after \`pulumi up --target <this name>\`, the old name stays).
+    const { client } = operationContext(def, profileOf(news));
+    claimsOf(client, def.kind).adopted.add(adopted.id);
+    const name = nameOf(news);
+    if (name !== undefined) createJournal()?.adopted(def.kind, client.fingerprint(JOURNAL_SCOPE), adopted.id, name);
     return adopted;
   }
 
@@ -479,13 +483,24 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
         note(`The ${def.noun} ${id} was not deleted: another resource of this run adopted it (e.g. renamed, with adoption). It stays, managed by that resource; this resource is removed from the state.`);
         return;
       }
+      const journal = createJournal();
+      const connection = ctx.client.fingerprint(JOURNAL_SCOPE);
       // A resource removed from the program that held the object with the one that keeps it (a rename adopting it, over two runs).
       const keeper = objectKeepers.keptFrom(ctx.client, def.kind, id, previous);
       if (keeper) {
         note(`The ${def.noun} ${id} was not deleted: ${objectKeepers.named(keeper.name)} holds it (e.g. renamed, with adoption, over two runs). It stays, managed by that resource; this resource is removed from the state.`);
+        // This run's program keeps the object and drops every other holder: the journal's record of its adoption is done.
+        journal?.settleAdoptions(def.kind, connection, id);
+        return;
+      }
+      // Another name adopted the object in an earlier run (create-journal.ts): this is the state entry that held it before.
+      const adopter = journal?.adopterOf(def.kind, connection, id);
+      if (adopter && adopter.name !== nameOf(previous)) {
+        note(`The ${def.noun} ${id} was not deleted: ${objectKeepers.named(adopter.name)} holds it (it adopted it in an earlier run on this machine, e.g. renamed with \`pulumi up --target\`). It stays, managed by that resource; this resource is removed from the state.`);
         return;
       }
       await deleteItem(ctx, previous);
+      journal?.settleAdoptions(def.kind, connection, id);
       claims.release(id);
     },
   };

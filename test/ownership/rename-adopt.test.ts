@@ -96,7 +96,7 @@ describe.skipIf(CLI_MISSING !== undefined)("rename, adopting its own object", ()
     const { result, writes } = await s.writes("destroy", renamed, { verbOptions: { targets: [oldUrn] } });
     expect(result.ok, errorsOf(result)).toBe(true);
     expect(writes).toEqual([]);
-    expect(result.diagnostics.map((d) => d.message).join("\n")).toContain("held by the resource `shippedHook`");
+    expect(result.diagnostics.map((d) => d.message).join("\n")).toContain("the resource `shippedHook` holds it");
     expect(await endpointStatus()).toBe(200);
     expect(s.state().map((r) => [r.urn.split("::").pop(), r.id])).toEqual([["shippedHook", id]]);
 
