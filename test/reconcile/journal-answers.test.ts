@@ -2,8 +2,9 @@
  * The create journal's rule for answers (provider/engine/create-journal.ts), on files
  * written as gone plugin processes leave them: an answer of a process the engine closed
  * is held; one of a process that ended otherwise is unsaved, for the next create with
- * the same fingerprint to adopt, until an engine names its object; and the line that
- * settled an answer is kept as long as the answer's file is.
+ * the same fingerprint to adopt, until an engine names its object; the line that
+ * settled an answer is kept as long as the answer's file is; an adoption names the
+ * object's holder until it is settled.
  */
 import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -102,5 +103,19 @@ describe("the create journal's answers", () => {
     expect(journal.takeUnsavedPrior("webhooks:EventTypePolicy", CONNECTION, "workspace")).toBeUndefined();
     new CreateJournal(dir).named("webhooks:EventTypePolicy", CONNECTION, "workspace");
     expect(new CreateJournal(dir).takeUnsavedPrior("webhooks:EventTypePolicy", CONNECTION, "workspace")).toBeUndefined();
+  });
+  it("an adoption of a process the engine closed names the object's holder (the latest adopter) until settled; its file stays as long", () => {
+    dir = mkdtempSync(join(tmpdir(), "journal-"));
+    const adoption = (entry: string, name: string) => ({ a: entry, k: KIND, c: CONNECTION, id: "ep_1", n: name, t: Date.now() - 60_000 });
+    file(`${GONE}-killed.jsonl`, [adoption("a0", "killed")], 20); // never closed: the state may not hold its adopter
+    const adopted = file(`${GONE + 1}-a.jsonl`, [adoption("a1", "shippedHook"), adoption("a2", "hook2"), { closed: 1 }], 20);
+    const journal = new CreateJournal(dir);
+    expect(journal.adopterOf(KIND, "another connection", "ep_1")).toBeUndefined();
+    expect(journal.adopterOf(KIND, CONNECTION, "ep_2")).toBeUndefined();
+    expect(journal.adopterOf(KIND, CONNECTION, "ep_1")).toMatchObject({ name: "hook2" });
+    expect(readdirSync(dir)).toContain(adopted);
+    journal.settleAdoptions(KIND, CONNECTION, "ep_1");
+    expect(journal.adopterOf(KIND, CONNECTION, "ep_1")).toBeUndefined();
+    expect(new CreateJournal(dir).adopterOf(KIND, CONNECTION, "ep_1")).toBeUndefined();
   });
 });
