@@ -68,7 +68,7 @@
 import { randomUUID } from "node:crypto";
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { onEngineClose, underEngine, whileEngineThere, watchEngine } from "./engine-link";
 import { note } from "./errors";
 
@@ -144,6 +144,8 @@ export class CreateJournal {
   private dirMade = false;
   /** Entries of this process not yet answered or settled, with their kind, fingerprint and identity. */
   private readonly open = new Map<string, { kind: string; fingerprint: string; identity?: string }>();
+  /** Refs of this process's adoptions not settled yet, by `kind \0 connection \0 id`. */
+  private readonly ownAdoptions = new Map<string, string[]>();
   /** This process wrote an answer or settled another's line: its file must outlive it. */
   private holdsAnswers = false;
 
@@ -230,8 +232,11 @@ export class CreateJournal {
 
   /** A resource of the program (`name`) adopted this object: another state entry may still hold it. */
   adopted(kind: string, connection: string, id: string, name: string): void {
+    const entry = randomUUID().slice(0, 13);
+    const key = objectKey(kind, connection, id);
+    this.ownAdoptions.set(key, [...(this.ownAdoptions.get(key) ?? []), `${basename(this.file)}#adoption:${entry}`]);
     this.holdsAnswers = true;
-    this.append({ a: randomUUID().slice(0, 13), k: kind, c: connection, id, n: name, t: Date.now() });
+    this.append({ a: entry, k: kind, c: connection, id, n: name, t: Date.now() });
   }
 
   /** The resource that adopted this object last in an earlier run, while its record is open: the object's holder. */
@@ -239,14 +244,16 @@ export class CreateJournal {
     return this.load()?.adoptions.get(objectKey(kind, connection, id))?.at(-1);
   }
 
-  /** The object is deleted, or no other state entry holds it any more: its adoptions are settled. */
+  /** The object is deleted, or no other state entry holds it any more: its adoptions (this process's too) are settled. */
   settleAdoptions(kind: string, connection: string, id: string): void {
     const loaded = this.load();
     if (!loaded) return;
-    for (const a of loaded.adoptions.get(objectKey(kind, connection, id))?.splice(0) ?? []) {
-      loaded.settled.add(a.ref);
+    const key = objectKey(kind, connection, id);
+    const refs = [...(loaded.adoptions.get(key)?.splice(0).map((a) => a.ref) ?? []), ...(this.ownAdoptions.get(key)?.splice(0) ?? [])];
+    for (const ref of refs) {
+      loaded.settled.add(ref);
       this.holdsAnswers = true;
-      this.append({ r: a.ref });
+      this.append({ r: ref });
     }
   }
 

@@ -479,17 +479,18 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
       const ctx = applyContext(id, previous);
       if (def.singleton) return restore(ctx, previous);
       const claims = claimsOf(ctx.client, def.kind);
-      if (claims.adopted.has(id)) {
-        note(`The ${def.noun} ${id} was not deleted: another resource of this run adopted it (e.g. renamed, with adoption). It stays, managed by that resource; this resource is removed from the state.`);
-        return;
-      }
       const journal = createJournal();
       const connection = ctx.client.fingerprint(JOURNAL_SCOPE);
+      // Below, the first two: this run's program keeps the object and drops every other holder, so the journal's record of its adoption is done.
+      if (claims.adopted.has(id)) {
+        note(`The ${def.noun} ${id} was not deleted: another resource of this run adopted it (e.g. renamed, with adoption). It stays, managed by that resource; this resource is removed from the state.`);
+        journal?.settleAdoptions(def.kind, connection, id);
+        return;
+      }
       // A resource removed from the program that held the object with the one that keeps it (a rename adopting it, over two runs).
       const keeper = objectKeepers.keptFrom(ctx.client, def.kind, id, previous);
       if (keeper) {
         note(`The ${def.noun} ${id} was not deleted: ${objectKeepers.named(keeper.name)} holds it (e.g. renamed, with adoption, over two runs). It stays, managed by that resource; this resource is removed from the state.`);
-        // This run's program keeps the object and drops every other holder: the journal's record of its adoption is done.
         journal?.settleAdoptions(def.kind, connection, id);
         return;
       }

@@ -118,4 +118,17 @@ describe("the create journal's answers", () => {
     expect(journal.adopterOf(KIND, CONNECTION, "ep_1")).toBeUndefined();
     expect(new CreateJournal(dir).adopterOf(KIND, CONNECTION, "ep_1")).toBeUndefined();
   });
+
+  it("an adoption is recorded for later processes once its engine closed it, unless this process settled it (its program dropped the old name in the same run)", () => {
+    dir = mkdtempSync(join(tmpdir(), "journal-"));
+    const run = new CreateJournal(dir);
+    run.adopted(KIND, CONNECTION, "ep_kept", "shippedHook");
+    run.adopted(KIND, CONNECTION, "ep_dropped", "orderHook");
+    run.settleAdoptions(KIND, CONNECTION, "ep_dropped");
+    expect(new CreateJournal(dir).adopterOf(KIND, CONNECTION, "ep_kept")).toBeUndefined(); // not closed yet
+    run.closed();
+    const later = new CreateJournal(dir);
+    expect(later.adopterOf(KIND, CONNECTION, "ep_kept")).toMatchObject({ name: "shippedHook" });
+    expect(later.adopterOf(KIND, CONNECTION, "ep_dropped")).toBeUndefined();
+  });
 });
