@@ -4,7 +4,8 @@
  * type, as the preview advises; `adoptId` of its own id for the others). The up adopts
  * the object and then deletes the removed old resource: that delete must not delete the
  * object the new resource now holds, whether both happen in one run or in two (`up
- * --target` the new names, then `up`). And one object is never held by two resources
+ * --target` the new names, then `up`, `up --refresh`, or `refresh` then `up`; or the old
+ * name removed with `destroy --target`). And one object is never held by two resources
  * of the program: an adoption of an object another declared resource holds fails the
  * preview, naming that resource, in either order of declaration.
  */
