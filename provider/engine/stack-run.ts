@@ -2,7 +2,8 @@
  * What the checks learn about the rest of the stack while the engine runs it: the one
  * place where a check of one resource depends on the other resources of the run.
  *
- * - `planAllocation`: new inboxes counted against the plan's allocation (inbox.ts);
+ * - `planAllocation`: new inboxes and endpoints counted against the plan's allocation
+ *   (inbox.ts, endpoint.ts);
  * - `claimQuotas`: which resource of the program acts on which quota: two QuotaRequests
  *   asking for one (quota-request.ts), two QuotaLimits setting one (quota-limits.ts),
  *   each resource named by its name in the program;
@@ -65,18 +66,19 @@ function perClient<K, V>(): (client: SvcClient) => Map<K, V> {
   };
 }
 
-/** The new inboxes counted so far, per account and allocation metric, over the first usage read of the account. */
+/** The new objects counted so far, per account and allocation metric, over the first usage read of the account. */
 const allocations = new Map<string, { live: number; planned: number }>();
 forgetters.push(() => allocations.clear());
 
 /**
- * A new inbox's allocation (`inboxes` or `http_bins`) in `account` (the workspace; see
- * the header): taken when the live inboxes plus the new ones counted before it stay under
- * `limit`; otherwise the number live or planned, for the message. Only a Check that
- * creates counts (new, a replacement's second Check, a `--replace`): the engine makes it
- * once per inbox. `live` is the usage read of the caller's connection; the account keeps
- * the first one given, which was read before any create of this run in it (each create's
- * Check comes first), while a later connection's read may include inboxes counted already.
+ * A new object's allocation (an inbox's `inboxes` or `http_bins`, an endpoint's
+ * `endpoints`) in `account` (the workspace; see the header): taken when the live objects
+ * plus the new ones counted before it stay under `limit`; otherwise the number live or
+ * planned, for the message. Only a Check that creates counts (new, a replacement's second
+ * Check, a `--replace`): the engine makes it once per object. `live` is the usage read of
+ * the caller's connection; the account keeps the first one given, which was read before
+ * any create of this run in it (each create's Check comes first), while a later
+ * connection's read may include objects counted already.
  */
 export function planAllocation(account: string, metric: string, live: number, limit: number | null): { taken: true } | { taken: false; current: number } {
   const key = JSON.stringify([account, metric]);

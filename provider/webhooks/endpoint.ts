@@ -9,11 +9,12 @@ import { ASSUMED_ENDPOINT_BOUNDS as BOUNDS, ENDPOINT_LIMITS, endpointViolations,
 import { violationFailure } from "../engine/check";
 import { note, PartialFailure } from "../engine/errors";
 import { jsonEqual } from "../engine/json";
-import { defineResource, listOf, renamedObject, type ApplyContext, type PlannedCall, type Props } from "../engine/fields";
+import { defineResource, listOf, renamedObject, type ApplyContext, type CheckFailure, type OperationContext, type PlannedCall, type Props } from "../engine/fields";
+import { readForCheck } from "../engine/remote-checks";
 import { sameDeclaredFields } from "../engine/reconcile";
 import { otherProjectWithConfinedKey } from "./confined-key";
-import { maxAttemptsCeiling } from "./plan-ceilings";
-import { RESOURCE_NAME_FIELD } from "../engine/stack-run";
+import { endpointsCeiling, maxAttemptsCeiling } from "./plan-ceilings";
+import { planAllocation, RESOURCE_NAME_FIELD } from "../engine/stack-run";
 
 /** Delivery states that keep an endpoint from being deleted (failed only while a retry is scheduled). */
 const PENDING_STATES = ["queued", "sending", "failed"] as const;
@@ -102,21 +103,12 @@ export const endpointDefinition = defineResource({
   hooks: {
     async checkRemote(inputs, ctx, olds) {
       const confined = await otherProjectWithConfinedKey(ctx, inputs.projectId, "endpoint");
-      if (confined.length > 0 || typeof inputs.maxAttempts !== "number") return confined;
-      const ceiling = await maxAttemptsCeiling(ctx);
-      const violation = ceiling === undefined ? undefined : maxAttemptsViolation(inputs.maxAttempts, ceiling);
-      if (!violation) return [];
-      const failure = violationFailure(endpointDefinition, violation);
-      const fix = `Lower maxAttempts to ${ceiling} or less, or upgrade the workspace's plan`;
-      // Unchanged since the last up (the plan was lowered since): the service keeps it and accepts
-      // PATCHes of the other fields, so an unchanged stack is not blocked; only a new value is.
-      if (olds.maxAttempts === inputs.maxAttempts) {
-        note(`${failure.property} ${inputs.maxAttempts} is above the workspace plan's ceiling of ${ceiling} (it was lowered since it was set); the endpoint keeps it. ${fix}.`);
-        return [];
-      }
-      return [{ ...failure, reason: `${failure.reason}. ${fix}` }];
+      if (confined.length > 0) return confined;
+      // A new endpoint (an adopted one exists already); a replacement's new one too: the engine creates it before
+      // deleting the old, and its second Check comes with no old inputs (step_generator.go).
+      const creating = olds.url === undefined && !inputs.adoptId;
+      return [...(creating ? await allocationFailures(ctx) : []), ...(await maxAttemptsFailures(inputs.maxAttempts, olds.maxAttempts, ctx))];
     },
-
     // PATCH cannot turn an auto-disabled endpoint back on; POST /enable can.
     adjustPlan(calls, olds, news) {
       if (olds.status !== "auto_disabled" || news.status !== "enabled") return calls;
@@ -169,7 +161,7 @@ export const endpointDefinition = defineResource({
     explainError(err, operation, inputs) {
       const d = err.details;
       if (err.code === "quota_exceeded" && d.metric === "endpoints") {
-        return `The workspace's plan allows ${String(d.limit)} endpoints${d.current !== undefined ? ` and ${String(d.current)} exist` : ""}. Delete endpoints you no longer need, or upgrade the plan; retrying never helps.`;
+        return allocationMessage(d.limit, d.current === undefined ? undefined : `${String(d.current)} exist`);
       }
       const entries = Array.isArray(d.errors) ? (d.errors as { type?: string; params?: { count?: number } }[]) : [];
       const overPlan = entries.find((e) => e.type === "webhooks.max_attempts_above_plan");
@@ -206,6 +198,38 @@ export const endpointDefinition = defineResource({
     },
   },
 });
+
+/** A new endpoint over the plan's endpoint ceiling, counting the new endpoints of the whole run (stack-run.ts). */
+async function allocationFailures(ctx: OperationContext): Promise<CheckFailure[]> {
+  const ceiling = await endpointsCeiling(ctx);
+  if (!ceiling) return [];
+  const live = await readForCheck(ctx, "webhooks:endpoint-count", async () => (await ctx.client.request<{ total: number }>({ method: "GET", path: "/v1/endpoints", query: { limit: 1 } })).body.total);
+  if (live === undefined) return [];
+  const allocation = planAllocation(ceiling.workspace, "endpoints", live, ceiling.limit);
+  if (allocation.taken) return [];
+  return [{ property: "url", reason: allocationMessage(ceiling.limit, `${allocation.current} exist or are planned`) }];
+}
+
+function allocationMessage(limit: unknown, inUse: string | undefined): string {
+  return `The workspace's plan allows ${String(limit)} endpoints${inUse ? ` and ${inUse}` : ""} (quota_exceeded, reason allocation, metric endpoints). Delete endpoints you no longer need, or upgrade the plan; retrying never helps.`;
+}
+
+/** maxAttempts above the plan's ceiling: a new value fails the preview; one the plan was lowered under since is kept, with a note. */
+async function maxAttemptsFailures(maxAttempts: unknown, oldMaxAttempts: unknown, ctx: OperationContext): Promise<CheckFailure[]> {
+  if (typeof maxAttempts !== "number") return [];
+  const ceiling = await maxAttemptsCeiling(ctx);
+  const violation = ceiling === undefined ? undefined : maxAttemptsViolation(maxAttempts, ceiling);
+  if (!violation) return [];
+  const failure = violationFailure(endpointDefinition, violation);
+  const fix = `Lower maxAttempts to ${ceiling} or less, or upgrade the workspace's plan`;
+  // Unchanged since the last up (the plan was lowered since): the service keeps it and accepts
+  // PATCHes of the other fields, so an unchanged stack is not blocked; only a new value is.
+  if (oldMaxAttempts === maxAttempts) {
+    note(`${failure.property} ${maxAttempts} is above the workspace plan's ceiling of ${ceiling} (it was lowered since it was set); the endpoint keeps it. ${fix}.`);
+    return [];
+  }
+  return [{ ...failure, reason: `${failure.reason}. ${fix}` }];
+}
 
 /**
  * Deadlines of deletes waiting for deliveries to drain, so a re-refused DELETE does not

@@ -10,6 +10,9 @@ import { readForCheck } from "../engine/remote-checks";
 
 export const MAX_ATTEMPTS_BY_PLAN: Record<string, number> = { free: 5, pro: 15, enterprise: 30 };
 
+/** Endpoints a workspace may hold (402 `quota_exceeded`, reason allocation, metric `endpoints`); null: unlimited. */
+export const ENDPOINTS_BY_PLAN: Record<string, number | null> = { free: 3, pro: 50, enterprise: null };
+
 /** Plan features the provider predicts at preview (the API's `not_entitled` `feature` names). */
 export const FEATURES_BY_PLAN: Record<string, readonly string[]> = {
   free: ["optional_endpoint_verification"],
@@ -39,4 +42,11 @@ export async function readWorkspace(ctx: OperationContext): Promise<WorkspaceInf
 export async function maxAttemptsCeiling(ctx: OperationContext): Promise<number | undefined> {
   const ws = await readWorkspace(ctx);
   return ws ? MAX_ATTEMPTS_BY_PLAN[ws.plan] : undefined;
+}
+
+/** The plan's endpoint ceiling (null: unlimited), when the plan can be read and is known. */
+export async function endpointsCeiling(ctx: OperationContext): Promise<{ workspace: string; limit: number | null } | undefined> {
+  const ws = await readWorkspace(ctx);
+  const limit = ws ? ENDPOINTS_BY_PLAN[ws.plan] : undefined;
+  return ws && limit !== undefined ? { workspace: ws.id, limit } : undefined;
 }

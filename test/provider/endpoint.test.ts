@@ -99,7 +99,8 @@ describe("Endpoint: lifecycle and call counts", () => {
   });
 
   it("status declared disabled at create: POST then one PATCH", async () => {
-    const { calls, result } = await d().calls(() => d().create({ url: url(), status: "disabled" }));
+    const inputs = await d().checked({ url: url(), status: "disabled" });
+    const { calls, result } = await d().calls(() => provider.create(inputs));
     expect(calls).toEqual(["POST /v1/endpoints", `PATCH /v1/endpoints/${result.id}`]);
     expect(result.outs.status).toBe("disabled");
   });
@@ -166,7 +167,8 @@ describe("Endpoint: verification", () => {
   });
 
   it("verify: true calls /verify after create and keeps verified", async () => {
-    const { calls, result } = await d().calls(() => d().create({ url: url(), verify: true }));
+    const inputs = await d().checked({ url: url(), verify: true });
+    const { calls, result } = await d().calls(() => provider.create(inputs));
     expect(calls).toEqual(["POST /v1/endpoints", `POST /v1/endpoints/${result.id}/verify`]);
     expect(result.outs.verified).toBe(true);
   });
@@ -193,10 +195,18 @@ describe("Endpoint: verification", () => {
 });
 
 describe("Endpoint: refusals mapped to the reason and the fix", () => {
-  it("quota_exceeded names the limit and the current count", async () => {
-    await useWorkspace(emu(), provider, "free");
-    for (let i = 0; i < 3; i++) await d().create({ url: url() });
-    const err = await d().create({ url: url() }).catch((e) => e);
+  it("the endpoint allocation: the preview fails for the fourth endpoint on free (limit, current), counting those planned in the same run; the create's refusal names both", async () => {
+    clearReadCache();
+    const ws = await useWorkspace(emu(), provider, "free");
+    await d().raw("POST", "/v1/endpoints", ws.webhooks.admin, { url: url() });
+    const existing = (await d().raw("POST", "/v1/endpoints", ws.webhooks.admin, { url: url() })).body as { id: string };
+    expect((await d().check({ url: url() })).failures).toEqual([]); // the third: 2 live + this one
+    expect((await d().check({ url: url() })).failures).toEqual([{ property: "url", reason: expect.stringMatching(/plan allows 3 endpoints and 3 exist or are planned \(quota_exceeded, reason allocation, metric endpoints\)\. Delete endpoints/) }]);
+    // An adopted endpoint exists already, and an existing one's update creates nothing: neither counts.
+    expect((await d().check({ url: url(), adoptId: existing.id })).failures).toEqual([]);
+    expect((await d().check({ url: url() }, { url: url() })).failures).toEqual([]);
+    await d().raw("POST", "/v1/endpoints", ws.webhooks.admin, { url: url() });
+    const err = await provider.create({ url: url(), subscriptions: [] }).catch((e) => e);
     expect(err.message).toMatch(/plan allows 3 endpoints and 3 exist/);
     expect(err).toMatchObject({ status: 402, code: "quota_exceeded" });
   });
@@ -316,8 +326,9 @@ describe("Endpoint: transport faults", () => {
   });
 
   it("429 then success on create: retried, one endpoint", async () => {
+    const inputs = await d().checked({ url: url() });
     await control(emu(), "POST", "/faults", { method: "POST", path: "/webhooks/v1/endpoints", status: 429, retry_after: 0, count: 1 });
-    const { calls, result } = await d().calls(() => d().create({ url: url() }));
+    const { calls, result } = await d().calls(() => provider.create(inputs));
     expect(calls).toEqual(["POST /v1/endpoints", "POST /v1/endpoints"]);
     expect(result.id).toMatch(/^ep_/);
   });
@@ -331,11 +342,12 @@ describe("Endpoint: transport faults", () => {
   });
 
   it("500 on create: a listing finds nothing made, so the create is sent again once (no duplicate)", async () => {
+    const inputs = await d().checked({ url: url() });
     await control(emu(), "POST", "/faults", { method: "POST", path: "/webhooks/v1/endpoints", status: 500, count: 1 });
     // Then, until the reconcile window has passed, listings watch for the first attempt's object landing late.
     process.env.SVC_RECONCILE_WINDOW_SECONDS = "1";
     const { calls, result } = await d()
-      .calls(() => d().create({ url: url() }))
+      .calls(() => provider.create(inputs))
       .finally(() => delete process.env.SVC_RECONCILE_WINDOW_SECONDS);
     expect(calls.slice(0, 3)).toEqual(["POST /v1/endpoints", "GET /v1/endpoints", "POST /v1/endpoints"]);
     expect(calls.slice(3).every((c) => c === "GET /v1/endpoints")).toBe(true);
@@ -343,9 +355,10 @@ describe("Endpoint: transport faults", () => {
   });
 
   it("500 on create and the listing refused too: the message says it may exist and how to adopt it", async () => {
+    const inputs = await d().checked({ url: url() });
     await control(emu(), "POST", "/faults", { method: "POST", path: "/webhooks/v1/endpoints", status: 500, count: 1 });
     await control(emu(), "POST", "/faults", { method: "GET", path: "/webhooks/v1/endpoints", status: 403, count: 1 });
-    const { calls, result } = await d().calls(() => d().create({ url: url() }).catch((e) => e));
+    const { calls, result } = await d().calls(() => provider.create(inputs).catch((e) => e));
     expect(calls).toEqual(["POST /v1/endpoints", "GET /v1/endpoints"]);
     expect(result.message).toMatch(/may have been created/);
     expect(result.message).toMatch(/adoptId/);

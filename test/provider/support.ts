@@ -47,11 +47,17 @@ export class Driver {
     return this.provider.check!(olds, news);
   }
 
-  async create(news: Props): Promise<{ id: string; outs: Props; inputs: Props }> {
+  /** check, expecting no failure: the inputs a create is given (its preview's reads done, e.g. before faults are set). */
+  async checked(news: Props): Promise<Props> {
     const checked = await this.check(news);
     expect(checked.failures ?? []).toEqual([]);
-    const res = await this.provider.create(checked.inputs);
-    return { id: res.id, outs: res.outs, inputs: checked.inputs };
+    return checked.inputs;
+  }
+
+  async create(news: Props): Promise<{ id: string; outs: Props; inputs: Props }> {
+    const inputs = await this.checked(news);
+    const res = await this.provider.create(inputs);
+    return { id: res.id, outs: res.outs, inputs };
   }
 
   /** check (the old outputs standing for the old inputs), diff, and update when diff says so. */
