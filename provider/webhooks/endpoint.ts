@@ -202,7 +202,7 @@ export const endpointDefinition = defineResource({
 /** A new endpoint over the plan's endpoint ceiling, counting the new endpoints of the whole run (stack-run.ts). */
 async function allocationFailures(ctx: OperationContext): Promise<CheckFailure[]> {
   const ceiling = await endpointsCeiling(ctx);
-  if (!ceiling) return [];
+  if (!ceiling || ceiling.limit === null) return []; // unknown plan, or unlimited: nothing to count
   const live = await readForCheck(ctx, "webhooks:endpoint-count", async () => (await ctx.client.request<{ total: number }>({ method: "GET", path: "/v1/endpoints", query: { limit: 1 } })).body.total);
   if (live === undefined) return [];
   const allocation = planAllocation(ceiling.workspace, "endpoints", live, ceiling.limit);
