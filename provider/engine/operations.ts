@@ -26,7 +26,7 @@ import { readFromListing } from "./list-cache";
 import { planUpdate } from "./plan";
 import { createReconciled, lateLookAlikesMessage } from "./reconcile";
 import { remoteCheckFailures } from "./remote-checks";
-import { objectKeepers } from "./stack-run";
+import { objectKeepers, replacedObjects } from "./stack-run";
 import { containsUnknown, UNKNOWN } from "./unknown";
 import { completeOutputs, createBody, fieldRoles, keptValues, rebuildInputs, remoteFields, writeOnlyAsRead } from "./values";
 
@@ -191,7 +191,8 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
    * diff names the resource's id too; it needs no connection, so one that cannot be made is
    * left for the operations. A diff that does not replace the object keeps it for this
    * resource (stack-run.ts `objectKeepers`): no other resource's delete removes it, and no
-   * other resource of the program may adopt it.
+   * other resource of the program may adopt it. One that replaces it makes its delete a
+   * replacement's (`replacedObjects`).
    */
   function holdNamedId(id: string, olds: Props, news: Inputs, replaced: boolean): void {
     let ctx: OperationContext;
@@ -204,7 +205,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     if (def.singleton) return journalNamed(ctx.client, def.kind, id);
     // Not in the try: an id a create of this run adopted from an unsaved answer fails here, naming it.
     holdId(ctx.client, def.kind, id);
-    if (replaced) return;
+    if (replaced) return replacedObjects.add(ctx.client, def.kind, id);
     const clash = objectKeepers.kept(ctx.client, def.kind, id, { olds, adopts: adoptionId(news) === id, name: nameOf(news) });
     if (clash) throw twoResourcesOnOne(id, `${objectKeepers.named(clash.adopter)} declares adopting it (${adoptionInput})`);
   }
@@ -351,6 +352,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
 
   /** DELETE the item; 404 is already gone; a refusal may be waited out (onDeleteRefused). */
   async function deleteItem(ctx: ApplyContext, previous: Props): Promise<void> {
+    await def.hooks?.beforeDelete?.(ctx, previous);
     for (;;) {
       try {
         await ctx.client.request({ method: "DELETE", path: ctx.itemPath });
