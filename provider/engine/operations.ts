@@ -191,8 +191,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
    * diff names the resource's id too; it needs no connection, so one that cannot be made is
    * left for the operations. A diff that does not replace the object keeps it for this
    * resource (stack-run.ts `objectKeepers`): no other resource's delete removes it, and no
-   * other resource of the program may adopt it. One that replaces it makes its delete a
-   * replacement's (`replacedObjects`).
+   * other resource of the program may adopt it.
    */
   function holdNamedId(id: string, olds: Props, news: Inputs, replaced: boolean): void {
     let ctx: OperationContext;
@@ -201,11 +200,13 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     } catch {
       return; // check has said what is missing
     }
+    // Its delete in this operation is a replacement's: the old object, declared by no program.
+    if (replaced) replacedObjects.add(ctx.client, def.kind, id);
     // A setting is no create's candidate; the journal learns that a state holds it (its value found before too).
     if (def.singleton) return journalNamed(ctx.client, def.kind, id);
     // Not in the try: an id a create of this run adopted from an unsaved answer fails here, naming it.
     holdId(ctx.client, def.kind, id);
-    if (replaced) return replacedObjects.add(ctx.client, def.kind, id);
+    if (replaced) return;
     const clash = objectKeepers.kept(ctx.client, def.kind, id, { olds, adopts: adoptionId(news) === id, name: nameOf(news) });
     if (clash) throw twoResourcesOnOne(id, `${objectKeepers.named(clash.adopter)} declares adopting it (${adoptionInput})`);
   }

@@ -6,8 +6,8 @@
  * - `claimQuotas`: which resource of the program acts on which quota: two QuotaRequests
  *   asking for one (quota-request.ts), two QuotaLimits setting one (quota-limits.ts),
  *   each resource named by its name in the program;
- * - `replacedDeleteFirst`: event types that Diff replaces keeping their name (event-type.ts);
  * - `replacedObjects`: objects a Diff replaces, whose delete is a replacement's (endpoint.ts);
+ * - `replacedDeleteFirst`: event types that Diff replaces keeping their name (event-type.ts);
  * - `objectKeepers`: which resource of the program keeps which object (a Diff that does not
  *   replace it) and which declares adopting it (a Check with `adoptId`, `adoptExisting`):
  *   one object, one resource, across runs (operations.ts).
