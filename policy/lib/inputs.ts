@@ -34,7 +34,7 @@ export interface EndpointInputs {
   secretRotation: Value<string | number>;
   /** Verify the URL after create and after a URL change (`POST /verify`: a signed challenge the receiver must echo with a 2xx). When verification fails the endpoint is kept in the state, the update fails with the reason, and the next `pulumi up` retries it. Default false. */
   verify: Value<boolean>;
-  /** Seconds `pulumi destroy` waits for queued, sending or retrying deliveries before giving up (the service refuses to delete an endpoint with pending deliveries, and disables it instead). Default 0: fail at once with the count. */
+  /** Seconds a delete (`pulumi destroy`, a removal, a replacement's delete of the old endpoint) waits for queued, sending or retrying deliveries before giving up (the service refuses to delete an endpoint with pending deliveries, and disables it instead). A delete uses the value stored with the endpoint it deletes: to have a replacement's delete wait, set it in an `up` before the change that replaces it. Default 0: fail at once with the count. */
   drainTimeoutSeconds: Value<number>;
   /** Id of an existing endpoint to take over instead of creating one: create reads it and brings it to the declared state with PATCH/PUT. (Pulumi's `import` does not work for dynamic resources.) `secret` cannot be given together with it. */
   adoptId: Value<string>;

@@ -188,6 +188,8 @@ export interface ResourceHooks<F extends Fields = Fields> {
   afterApply?(ctx: ApplyContext, event: { created: boolean; olds: OutputsOf<F> | undefined; news: InputsOf<F>; outputs: OutputsOf<F> }): Promise<OutputsOf<F>>;
   /** A refusal turned into a message naming the reason and the fix; undefined keeps the generic one. */
   explainError?(err: SvcApiError, operation: Operation, inputs: OutputsOf<F> | undefined): string | undefined;
+  /** Before the DELETE: what onDeleteRefused needs to know of the object as it was (a refusal may change it). */
+  beforeDelete?(ctx: ApplyContext, props: OutputsOf<F>): Promise<void>;
   /**
    * DELETE refused: wait or explain. Return "retry" to send DELETE again, "gone" to
    * drop the resource from the state anyway (after a `note` saying why, e.g. a decided

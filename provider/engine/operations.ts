@@ -26,7 +26,7 @@ import { readFromListing } from "./list-cache";
 import { planUpdate } from "./plan";
 import { createReconciled, lateLookAlikesMessage } from "./reconcile";
 import { remoteCheckFailures } from "./remote-checks";
-import { objectKeepers } from "./stack-run";
+import { objectKeepers, replacedObjects } from "./stack-run";
 import { containsUnknown, UNKNOWN } from "./unknown";
 import { completeOutputs, createBody, fieldRoles, keptValues, rebuildInputs, remoteFields, writeOnlyAsRead } from "./values";
 
@@ -200,6 +200,8 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     } catch {
       return; // check has said what is missing
     }
+    // Its delete in this operation is a replacement's: the old object, declared by no program.
+    if (replaced) replacedObjects.add(ctx.client, def.kind, id);
     // A setting is no create's candidate; the journal learns that a state holds it (its value found before too).
     if (def.singleton) return journalNamed(ctx.client, def.kind, id);
     // Not in the try: an id a create of this run adopted from an unsaved answer fails here, naming it.
@@ -355,6 +357,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
 
   /** DELETE the item; 404 is already gone; a refusal may be waited out (onDeleteRefused). */
   async function deleteItem(ctx: ApplyContext, previous: Props): Promise<void> {
+    await def.hooks?.beforeDelete?.(ctx, previous);
     for (;;) {
       try {
         await ctx.client.request({ method: "DELETE", path: ctx.itemPath });

@@ -7,6 +7,7 @@
  * - `claimQuotas`: which resource of the program acts on which quota: two QuotaRequests
  *   asking for one (quota-request.ts), two QuotaLimits setting one (quota-limits.ts),
  *   each resource named by its name in the program;
+ * - `replacedObjects`: objects a Diff replaces, whose delete is a replacement's (endpoint.ts);
  * - `replacedDeleteFirst`: event types that Diff replaces keeping their name (event-type.ts);
  * - `objectKeepers`: which resource of the program keeps which object (a Diff of a
  *   resource checked in this operation that does not replace it) and which declares
@@ -125,6 +126,20 @@ forgetters.push(() => deleteFirst.clear());
 export const replacedDeleteFirst = {
   add: (key: string) => void deleteFirst.add(key),
   has: (key: string) => deleteFirst.has(key),
+};
+
+const replaced = perClient<string, true>();
+
+/**
+ * Objects (kind and id, per connection) that a Diff of this operation replaces. The
+ * engine deletes a replaced object in the operation whose Diff replaced it: after
+ * creating the new one, or before with `deleteBeforeReplace` (step_generator.go), so
+ * that delete knows it is the old object of a replacement, declared by no program. A
+ * delete left pending by an earlier run comes with no Diff: not known here.
+ */
+export const replacedObjects = {
+  add: (client: SvcClient, kind: string, id: string) => void replaced(client).set(objectKey(kind, id), true),
+  has: (client: SvcClient, kind: string, id: string) => replaced(client).has(objectKey(kind, id)),
 };
 
 /** A resource of the program that keeps an object: its Diff named the object's id and did not replace it. */

@@ -14,7 +14,7 @@ import { readForCheck } from "../engine/remote-checks";
 import { sameDeclaredFields } from "../engine/reconcile";
 import { otherProjectWithConfinedKey } from "./confined-key";
 import { endpointsCeiling, maxAttemptsCeiling } from "./plan-ceilings";
-import { planAllocation, RESOURCE_NAME_FIELD } from "../engine/stack-run";
+import { planAllocation, RESOURCE_NAME_FIELD, replacedObjects } from "../engine/stack-run";
 
 /** Delivery states that keep an endpoint from being deleted (failed only while a retry is scheduled). */
 const PENDING_STATES = ["queued", "sending", "failed"] as const;
@@ -74,7 +74,7 @@ export const endpointDefinition = defineResource({
       outputDescription: "The `secretRotation` value the signing secret was last rotated for (null: never rotated).",
     },
     verify: { mode: "local", input: z.boolean(), default: false, description: "Verify the URL after create and after a URL change (`POST /verify`: a signed challenge the receiver must echo with a 2xx). When verification fails the endpoint is kept in the state, the update fails with the reason, and the next `pulumi up` retries it. Default false.", outputDescription: "Whether the provider verifies the URL after create and URL changes." },
-    drainTimeoutSeconds: { mode: "local", input: z.number().int().min(0).max(3600), default: 0, description: "Seconds `pulumi destroy` waits for queued, sending or retrying deliveries before giving up (the service refuses to delete an endpoint with pending deliveries, and disables it instead). Default 0: fail at once with the count.", outputDescription: "Seconds destroy waits for pending deliveries." },
+    drainTimeoutSeconds: { mode: "local", input: z.number().int().min(0).max(3600), default: 0, description: "Seconds a delete (`pulumi destroy`, a removal, a replacement's delete of the old endpoint) waits for queued, sending or retrying deliveries before giving up (the service refuses to delete an endpoint with pending deliveries, and disables it instead). A delete uses the value stored with the endpoint it deletes: to have a replacement's delete wait, set it in an `up` before the change that replaces it. Default 0: fail at once with the count.", outputDescription: "Seconds destroy waits for pending deliveries." },
     adoptId: { mode: "local", input: z.string().min(1), description: "Id of an existing endpoint to take over instead of creating one: create reads it and brings it to the declared state with PATCH/PUT. (Pulumi's `import` does not work for dynamic resources.) `secret` cannot be given together with it.", outputDescription: "The id given to adopt an existing endpoint, or null." },
     resourceName: RESOURCE_NAME_FIELD,
     // Computed by the SDK for policy packs: names of headers the program wrote in plaintext.
@@ -179,22 +179,38 @@ export const endpointDefinition = defineResource({
       return undefined;
     },
 
+    // Only an endpoint the refusal itself disabled is enabled again: read its status first,
+    // unless it is never enabled again anyway (see onDeleteRefused).
+    async beforeDelete(ctx, props) {
+      if (props.status !== "enabled" || replacedObjects.has(ctx.client, ctx.def.kind, ctx.id)) return;
+      const res = await ctx.client.request<{ status?: string }>({ method: "GET", path: ctx.itemPath }).catch(() => undefined);
+      // Not read (the DELETE will say why): as the state holds it.
+      deletes.set(ctx, { enabledBefore: res === undefined || res.body.status === "enabled" });
+    },
+
     async onDeleteRefused(err, ctx, props) {
       if (err.reason !== "endpoint_has_pending_deliveries") throw err;
       const drainSeconds = typeof props.drainTimeoutSeconds === "number" ? props.drainTimeoutSeconds : 0;
-      const deadline = drainDeadlines.get(ctx) ?? Date.now() + drainSeconds * 1000;
-      drainDeadlines.set(ctx, deadline);
+      const facts = deletes.get(ctx) ?? { enabledBefore: false };
+      deletes.set(ctx, facts);
+      const deadline = (facts.deadline ??= Date.now() + drainSeconds * 1000);
       let pending = Number(err.details.count ?? 0);
       while (Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, Math.min(DRAIN_POLL_MS, Math.max(0, deadline - Date.now()))));
         pending = await countPendingDeliveries(ctx);
         if (pending === 0) return "retry";
       }
+      const message = (afterRefusal?: AfterRefusal) => err.withMessage(pendingDeliveriesMessage(ctx.id, pending, drainSeconds, afterRefusal));
+      // The old object of a replacement, declared by no program: enabled again, it would
+      // receive every event beside its replacement and never drain.
+      if (replacedObjects.has(ctx.client, ctx.def.kind, ctx.id)) throw message("replaced");
+      if (props.status !== "enabled") throw message();
+      // Disabled before this refusal while the state says enabled: what an earlier run's
+      // refusal left (a replacement's old object, whose pending delete comes with no Diff).
+      if (!facts.enabledBefore) throw message("disabledBefore");
       // The service disabled it while refusing, but it stays in the state as it was: put the
       // status back, so the state and the service agree (a program that declares it again gets it as it says).
-      if (props.status !== "enabled") throw err.withMessage(pendingDeliveriesMessage(ctx.id, pending, drainSeconds));
-      const enableFailure = await enableAgain(ctx);
-      throw err.withMessage(pendingDeliveriesMessage(ctx.id, pending, drainSeconds, enableFailure ?? "enabled"));
+      throw message((await enableAgain(ctx)) ?? "enabled");
     },
   },
 });
@@ -232,19 +248,41 @@ async function maxAttemptsFailures(maxAttempts: unknown, oldMaxAttempts: unknown
 }
 
 /**
- * Deadlines of deletes waiting for deliveries to drain, so a re-refused DELETE does not
- * restart the clock: one per delete (its context), never shared with a later delete.
+ * What a delete knows of its endpoint, one record per delete (its context), never shared
+ * with a later one: whether the service showed it enabled before the DELETE (read only when
+ * it would be enabled again), and the deadline of the wait for its deliveries to drain, so
+ * a re-refused DELETE does not restart the clock.
  */
-const drainDeadlines = new WeakMap<ApplyContext, number>();
+const deletes = new WeakMap<ApplyContext, { enabledBefore: boolean; deadline?: number }>();
+
+/** What became of an endpoint whose delete was refused, when the message says more than the refusal. */
+type AfterRefusal = "enabled" | Error | "replaced" | "disabledBefore";
 
 /**
  * `afterRefusal`: the endpoint was enabled in the state, so the provider enabled it again
- * (`"enabled"`), or tried and failed (the error). A failed delete cannot change the state
- * (the engine keeps a resource's old outputs when its Delete fails), so the message says
- * how the state learns that the service holds it disabled.
+ * (`"enabled"`), or tried and failed (the error); or it is left disabled: the old object
+ * of a replacement (`"replaced"`), or one the service held disabled before this delete
+ * (`"disabledBefore"`). A failed delete cannot change the state (the engine keeps a
+ * resource's old outputs when its Delete fails), so the message says how the state
+ * learns that the service holds it disabled, and a retried delete gets the outputs the
+ * state kept: for a replacement's old object, no value the program sets now reaches it.
  */
-function pendingDeliveriesMessage(id: string, count: number, drainSeconds: number, afterRefusal?: "enabled" | Error): string {
+function pendingDeliveriesMessage(id: string, count: number, drainSeconds: number, afterRefusal?: AfterRefusal): string {
   const pending = `Endpoint ${id} was not deleted: ${count} deliveries are still pending (queued, sending or waiting for a retry)${drainSeconds > 0 ? ` after waiting ${drainSeconds} s` : ""}.`;
+  const drained = `Once they have finished (delivered, or dead after their last retry; let their receiver answer), run`;
+  if (afterRefusal === "replaced")
+    return (
+      `${pending} It is the old endpoint of a replacement, which the program no longer declares: it is left disabled (the service disabled it while refusing), ` +
+      `so no new deliveries are queued to it and events reach its replacement alone (with deleteBeforeReplace, the replacement is created only once this delete passes). It stays in the state. ` +
+      `${drained} \`pulumi up\` (or \`pulumi destroy\`) again: it retries the delete. ` +
+      `drainTimeoutSeconds set in the program now does not reach this delete: it uses the value stored with the old endpoint (${drainSeconds} s).`
+    );
+  if (afterRefusal === "disabledBefore")
+    return (
+      `${pending} The service held it disabled before this delete while the state says enabled (as a refused delete of an earlier run leaves the old endpoint of a replacement), ` +
+      `so it is left disabled: no new deliveries are queued to it. It stays in the state (a program that declares it again enables it after \`pulumi up --refresh\`). ` +
+      `${drained} \`pulumi up\` (or \`pulumi destroy\`) again.`
+    );
   if (afterRefusal instanceof Error)
     return (
       `${pending} The service disabled the endpoint while refusing, and enabling it again failed: ${afterRefusal.message} ` +

@@ -92,9 +92,12 @@ export interface EndpointArgs {
    */
   verify?: pulumi.Input<boolean>;
   /**
-   * Seconds `pulumi destroy` waits for queued, sending or retrying deliveries before
-   * giving up (the service refuses to delete an endpoint with pending deliveries, and
-   * disables it instead). Default 0: fail at once with the count.
+   * Seconds a delete (`pulumi destroy`, a removal, a replacement's delete of the old
+   * endpoint) waits for queued, sending or retrying deliveries before giving up (the
+   * service refuses to delete an endpoint with pending deliveries, and disables it
+   * instead). A delete uses the value stored with the endpoint it deletes: to have a
+   * replacement's delete wait, set it in an `up` before the change that replaces it.
+   * Default 0: fail at once with the count.
    */
   drainTimeoutSeconds?: pulumi.Input<number>;
   /**

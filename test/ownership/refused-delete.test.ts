@@ -1,8 +1,10 @@
 /**
- * Issue 24, scenario 6, through the engine stand-in against the emulator: the service
- * disables an endpoint when it refuses its delete (409 endpoint_has_pending_deliveries).
- * The endpoint stays in the state as it was (enabled), so the provider puts it back:
- * the program that declares it again gets it enabled, and state and service agree.
+ * Issue 24, scenario 6, under the real CLI against the emulator: the service disables an
+ * endpoint when it refuses its delete (409 endpoint_has_pending_deliveries). A removed
+ * endpoint stays in the state as it was (enabled), so the provider puts it back: the
+ * program that declares it again gets it enabled, and state and service agree. The old
+ * endpoint of a replacement (adversary finding F2) is declared by no program: it is left
+ * disabled, or it would receive every event beside its replacement and never drain.
  */
 import { describe, expect, it } from "vitest";
 import { call, control, useEmulator } from "../support/emulator";
@@ -11,17 +13,30 @@ import { errorsOf, RUNS_TIMEOUT_MS, useOwnershipStacks, type Declared, CLI_MISSI
 const emu = useEmulator();
 const stack = useOwnershipStacks(emu);
 
-/** A stack holding one enabled endpoint `hook` at `url` with one delivery pending, and a reader of its status at the service. */
-async function endpointWithPendingDelivery(name: string, url: string) {
+/** Signing secrets `{ $secret: "one" }` and `"two"` refer to (a change of the create-only `secret` replaces the endpoint). */
+const secrets = { one: "whsec_first_signing_secret_0001", two: "whsec_second_signing_secret_002" };
+
+/**
+ * A stack holding one enabled endpoint `hook` at `url` (with `more` inputs and options) with one
+ * delivery pending; what publishes another event; readers of an endpoint's status and deliveries at the service.
+ */
+async function endpointWithPendingDelivery(name: string, url: string, more: Pick<Declared, "options"> & { inputs?: Declared["inputs"] } = {}) {
   const s = await stack(name);
-  const hook: Declared = { kind: "webhooks:Endpoint", name: "hook", inputs: { url, subscriptions: [{ eventType: "order.*" }], status: "enabled" } };
-  const up = await s.run("up", [hook]);
+  const hook: Declared = { kind: "webhooks:Endpoint", name: "hook", inputs: { url, subscriptions: [{ eventType: "order.*" }], status: "enabled", ...more.inputs }, options: more.options };
+  const up = await s.run("up", [hook], { secrets });
   expect(up.ok, errorsOf(up)).toBe(true);
   const id = s.id("hook")!;
-  await call(emu(), "POST", "/webhooks/v1/events", { key: s.ws.webhooks.admin, body: { event_type: "order.created", payload: {} } });
-  const status = async () => (await call(emu(), "GET", `/webhooks/v1/endpoints/${id}`, { key: s.ws.webhooks.admin })).body.status;
-  return { s, hook, id, status };
+  const key = s.ws.webhooks.admin;
+  const event = () => call(emu(), "POST", "/webhooks/v1/events", { key, body: { event_type: "order.created", payload: {} } });
+  await event();
+  const status = async (of = id) => (await call(emu(), "GET", `/webhooks/v1/endpoints/${of}`, { key })).body.status;
+  const deliveries = async (of: string) => ((await call(emu(), "GET", `/webhooks/v1/deliveries?endpoint_id=${of}&limit=200`, { key })).body.data as unknown[]).length;
+  const enabled = async () => ((await call(emu(), "GET", "/webhooks/v1/endpoints?limit=200", { key })).body.data as { id: string; status: string }[]).filter((e) => e.status === "enabled").map((e) => e.id);
+  return { s, hook, id, event, status, deliveries, enabled };
 }
+
+/** `hook` with its signing secret changed: the engine replaces it. */
+const withSecretTwo = (hook: Declared): Declared => ({ ...hook, inputs: { ...hook.inputs, secret: { $secret: "two" } } });
 
 describe.skipIf(CLI_MISSING !== undefined)("a delete refused for pending deliveries", () => {
   it("removed with a delivery pending: the up fails naming it, the endpoint is enabled again; declared again, it is enabled and nothing changes", async () => {
@@ -37,7 +52,7 @@ describe.skipIf(CLI_MISSING !== undefined)("a delete refused for pending deliver
     expect(printed).toContain(`Endpoint ${id} was not deleted`);
     expect(printed).not.toMatch(/^\s+at |\.[jt]s:\d+/m);
 
-    const again = await s.writes("up", [hook]);
+    const again = await s.writes("up", [hook], { secrets });
     expect(again.result.ok, errorsOf(again.result)).toBe(true);
     expect(await status()).toBe("enabled");
     expect(again.writes).toEqual([]);
@@ -58,11 +73,65 @@ describe.skipIf(CLI_MISSING !== undefined)("a delete refused for pending deliver
     expect(s.id("hook")).toBe(id);
 
     // The refresh reads it as disabled; the up that declares it enabled enables it.
-    const again = await s.run("up", [hook], { verbOptions: { refresh: true } });
+    const again = await s.run("up", [hook], { secrets, verbOptions: { refresh: true } });
     expect(again.ok, errorsOf(again)).toBe(true);
     expect(await status()).toBe("enabled");
-    const settled = await s.writes("up", [hook]);
+    const settled = await s.writes("up", [hook], { secrets });
     expect(settled.result.ok, errorsOf(settled.result)).toBe(true);
     expect(settled.writes).toEqual([]);
+  }, RUNS_TIMEOUT_MS);
+
+  it("replaced (its create-only secret changed) with a delivery pending: the old endpoint is left disabled and the error says so; one endpoint enabled, one delivery per event; the next up, on a fresh machine, leaves it disabled; drained, it is deleted", async () => {
+    const { s, hook, id: oldId, event, status, deliveries, enabled } = await endpointWithPendingDelivery("refused-replaced", "https://hooks.example.com/replace", { inputs: { secret: { $secret: "one" } } });
+
+    const replaced = await s.writes("up", [withSecretTwo(hook)], { secrets });
+    expect(replaced.result.ok).toBe(false);
+    const newId = s.id("hook")!;
+    expect(newId).not.toBe(oldId);
+    expect(s.state().map((r) => [r.id, r.delete === true])).toEqual(expect.arrayContaining([[newId, false], [oldId, true]]));
+    const error = errorsOf(replaced.result);
+    expect(error).toMatch(new RegExp(`Endpoint ${oldId} was not deleted: 1 deliveries are still pending.*old endpoint of a replacement.*left disabled.*pulumi up.*drainTimeoutSeconds set in the program now does not reach this delete`, "s"));
+    // The advice must be one the user can follow: the old endpoint is not declared, so "declare status: disabled" cannot reach it.
+    expect(error).not.toContain('declare status: "disabled"');
+    expect(replaced.writes).toEqual(["POST /v1/endpoints", `DELETE /v1/endpoints/${oldId}`]);
+    // The replaced endpoint must not keep receiving the program's events beside its replacement.
+    expect(await enabled()).toEqual([newId]);
+    await event();
+    expect({ old: await deliveries(oldId), new: await deliveries(newId) }).toEqual({ old: 1, new: 1 });
+
+    // The pending delete comes with no Diff of the old endpoint; a fresh create journal: the service's status tells.
+    const rerun = await s.writes("up", [withSecretTwo(hook)], { secrets, journal: `${s.dir}/fresh-journal` });
+    expect(rerun.result.ok).toBe(false);
+    expect(errorsOf(rerun.result)).toMatch(new RegExp(`Endpoint ${oldId} was not deleted: 1 deliveries are still pending.*held it disabled before this delete.*left disabled`, "s"));
+    expect(rerun.writes).toEqual([`DELETE /v1/endpoints/${oldId}`]);
+    expect(await enabled()).toEqual([newId]);
+
+    // Its delivery finished: the next up deletes it.
+    await control(emu(), "POST", `/webhooks/endpoints/${oldId}/deliveries`, { to: "sent" });
+    const drained = await s.writes("up", [withSecretTwo(hook)], { secrets });
+    expect(drained.result.ok, errorsOf(drained.result)).toBe(true);
+    expect(drained.writes).toEqual([`DELETE /v1/endpoints/${oldId}`]);
+    expect(s.state().map((r) => r.id)).toEqual([newId]);
+    expect(await status(newId)).toBe("enabled");
+  }, RUNS_TIMEOUT_MS);
+
+  it("replaced with deleteBeforeReplace and a delivery pending: the refused delete leaves the old endpoint disabled and the engine creates no new one; drained, the next up replaces it", async () => {
+    const { s, hook, id: oldId, status, enabled } = await endpointWithPendingDelivery("refused-replaced-dbr", "https://hooks.example.com/replace-dbr", { inputs: { secret: { $secret: "one" } }, options: { deleteBeforeReplace: true } });
+
+    const replaced = await s.writes("up", [withSecretTwo(hook)], { secrets });
+    expect(replaced.result.ok).toBe(false);
+    expect(errorsOf(replaced.result)).toMatch(new RegExp(`Endpoint ${oldId} was not deleted: 1 deliveries are still pending.*old endpoint of a replacement.*left disabled.*deleteBeforeReplace, the replacement is created only once this delete passes`, "s"));
+    expect(replaced.writes).toEqual([`DELETE /v1/endpoints/${oldId}`]);
+    expect(s.state().map((r) => r.id)).toEqual([oldId]);
+    expect(await status()).toBe("disabled");
+    expect(await enabled()).toEqual([]);
+
+    await control(emu(), "POST", `/webhooks/endpoints/${oldId}/deliveries`, { to: "sent" });
+    const drained = await s.writes("up", [withSecretTwo(hook)], { secrets });
+    expect(drained.result.ok, errorsOf(drained.result)).toBe(true);
+    expect(drained.writes).toEqual([`DELETE /v1/endpoints/${oldId}`, "POST /v1/endpoints"]);
+    const newId = s.id("hook")!;
+    expect(s.state().map((r) => r.id)).toEqual([newId]);
+    expect(await enabled()).toEqual([newId]);
   }, RUNS_TIMEOUT_MS);
 });

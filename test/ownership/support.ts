@@ -29,6 +29,8 @@ export interface Declared {
   inputs: Record<string, unknown>;
   /** Names of resources declared before this one. */
   dependsOn?: string[];
+  /** Plain resource options, e.g. `{ deleteBeforeReplace: true }`. */
+  options?: { deleteBeforeReplace?: boolean };
 }
 
 export interface RunOptions {
@@ -47,7 +49,7 @@ export interface OwnershipStack {
   /** The run, and every write (`METHOD /path`, no GET) it made. */
   writes(verb: EngineOptions["verb"], resources: Declared[], opts?: RunOptions): Promise<{ result: EngineResult; writes: string[] }>;
   state(): ResourceState[];
-  /** The id the state holds for the resource named `name`. */
+  /** The id the state holds for the resource named `name` (not an old object of its pending deletion). */
   id(name: string): string | undefined;
   /** A directory of the stack's own, removed after the test (e.g. another journal). */
   dir: string;
@@ -99,7 +101,7 @@ export function useOwnershipStacks(emu: () => RunningEmulator): (name: string, w
       run,
       writes: (verb, resources, opts) => writesDuring(emu(), () => run(verb, resources, opts)),
       state,
-      id: (n) => state().find((r) => r.urn.endsWith(`::${n}`))?.id,
+      id: (n) => state().find((r) => r.urn.endsWith(`::${n}`) && !r.delete)?.id,
     };
   };
 }

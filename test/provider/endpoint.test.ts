@@ -307,6 +307,32 @@ describe("Endpoint: refusals mapped to the reason and the fix", () => {
     expect((await provider.read!(id, outs)).props!.status).toBe("enabled");
   });
 
+  it("delete with pending deliveries of an endpoint a Diff of this run replaced: not enabled again, the error names it the replaced one", async () => {
+    const ws = await useWorkspace(emu(), provider);
+    const declared = { url: url(), subscriptions: [{ eventType: "order.*" }], secret: "whsec_first_signing_secret_0001" };
+    const { id, outs } = await d().create(declared);
+    await d().raw("POST", "/v1/events", ws.webhooks.admin, { event_type: "order.created", payload: {} });
+    const checked = await d().check({ ...declared, secret: "whsec_second_signing_secret_002" }, outs);
+    const diff = await provider.diff!(id, outs, checked.inputs);
+    expect(diff.replaces).toEqual(["secret"]);
+    const { result: err, writes } = await d().calls(() => provider.delete!(id, outs).catch((e) => e));
+    expect(writes).toEqual([`DELETE /v1/endpoints/${id}`]);
+    expect(err.message).toMatch(/was not deleted: 1 deliveries are still pending .*old endpoint of a replacement.*left disabled/);
+    expect(err.message).not.toContain("enabled again");
+    expect((await d().raw("GET", `/v1/endpoints/${id}`, ws.webhooks.admin)).body.status).toBe("disabled");
+  });
+
+  it("delete with pending deliveries of an endpoint the service held disabled before (the state says enabled): not enabled again", async () => {
+    const ws = await useWorkspace(emu(), provider);
+    const { id, outs } = await d().create({ url: url(), subscriptions: [{ eventType: "order.*" }] });
+    await d().raw("POST", "/v1/events", ws.webhooks.admin, { event_type: "order.created", payload: {} });
+    await d().raw("PATCH", `/v1/endpoints/${id}`, ws.webhooks.admin, { status: "disabled" });
+    const { result: err, calls } = await d().calls(() => provider.delete!(id, outs).catch((e) => e));
+    expect(calls).toEqual([`GET /v1/endpoints/${id}`, `DELETE /v1/endpoints/${id}`]);
+    expect(err.message).toMatch(/was not deleted: 1 deliveries are still pending .*held it disabled before this delete.*left disabled/);
+    expect((await d().raw("GET", `/v1/endpoints/${id}`, ws.webhooks.admin)).body.status).toBe("disabled");
+  });
+
   it("delete with pending deliveries that drain in time succeeds", async () => {
     const ws = await useWorkspace(emu(), provider);
     const { id, outs } = await d().create({ url: url(), subscriptions: [{ eventType: "**" }], drainTimeoutSeconds: 10 });

@@ -1,7 +1,8 @@
 /**
- * Declares what config `lifecycle:resources` lists: `[{ kind, name, inputs, dependsOn? }]`,
+ * Declares what config `lifecycle:resources` lists: `[{ kind, name, inputs, dependsOn?, options? }]`,
  * each through the SDK class of its kind (`webhooks:Endpoint` -> svc.webhooks.Endpoint),
- * `dependsOn` naming resources listed before it.
+ * `dependsOn` naming resources listed before it, `options` plain resource options
+ * (e.g. `deleteBeforeReplace`).
  * A value `{ "$secret": "k" }` anywhere in the inputs is the secret config
  * `lifecycle:k`, so secret inputs never sit in plaintext in the stack's config.
  * Exports each resource's id under its name. Kept free of today's helpers so the
@@ -15,6 +16,7 @@ interface Declared {
   name: string;
   inputs: Record<string, unknown>;
   dependsOn?: string[];
+  options?: pulumi.CustomResourceOptions;
 }
 
 const config = new pulumi.Config("lifecycle");
@@ -41,7 +43,8 @@ function withSecrets(value: unknown): unknown {
 const made: Record<string, pulumi.CustomResource> = {};
 for (const d of declared) {
   const dependsOn = (d.dependsOn ?? []).map((n) => made[n]!);
-  made[d.name] = new (classOf(d.kind))(d.name, withSecrets(d.inputs) as Record<string, unknown>, dependsOn.length > 0 ? { dependsOn } : undefined);
+  const opts = { ...d.options, ...(dependsOn.length > 0 ? { dependsOn } : {}) };
+  made[d.name] = new (classOf(d.kind))(d.name, withSecrets(d.inputs) as Record<string, unknown>, Object.keys(opts).length > 0 ? opts : undefined);
 }
 
 export const resourceIds = Object.fromEntries(Object.entries(made).map(([n, r]) => [n, r.id]));
