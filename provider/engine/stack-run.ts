@@ -7,7 +7,7 @@
  *   asking for one (quota-request.ts), two QuotaLimits setting one (quota-limits.ts),
  *   each resource named by its name in the program;
  * - `replacedDeleteFirst`: event types that Diff replaces keeping their name (event-type.ts);
- * - `objectKeepers`: which resource of the program keeps which object (a Diff that does not
+ * - `objectKeepers`: which resource of the program keeps which object or setting (a Diff that does not
  *   replace it) and which declares adopting it (a Check with `adoptId`, `adoptExisting`):
  *   one object, one resource, across runs (operations.ts).
  *
