@@ -300,6 +300,12 @@ export interface SingletonSpec<F extends Fields = Fields> {
    * Default: per field of `prior`.
    */
   unchangedSince?(prior: Props, outputs: OutputsOf<F>, remote: Props): { restore: Props; changed: ChangedSetting[] };
+  /**
+   * Another resource of the stack holds the setting now, having found `holderFound`: the
+   * part of `prior` it does not manage (still this resource's to put back), or undefined
+   * when none. Default: none, the holder manages the whole setting.
+   */
+  notHeldBy?(prior: Props, holderFound: Props): Props | undefined;
 }
 
 /** A setting changed since the resource wrote it: what the service holds, and what delete would have put back. */

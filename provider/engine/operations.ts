@@ -381,16 +381,26 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     if (!prior || typeof prior !== "object") return;
     const takenOver = claimsOf(ctx.client, def.kind).takenOver;
     const newOwner = takenOver.get(ctx.id);
+    // Another resource of the stack that holds the setting now, and what it found (unknown when from the journal).
+    let holder: { name: string; found: unknown } | undefined;
     if (newOwner !== undefined && newOwner !== canonicalJson(prior)) {
-      return heldByAnother(ctx.id, "another resource of this run (a rename or a replacement)", prior, newOwner.startsWith("journal:") ? undefined : JSON.parse(newOwner));
+      holder = { name: "another resource of this run (a rename or a replacement)", found: newOwner.startsWith("journal:") ? undefined : JSON.parse(newOwner) };
+    } else {
+      // A resource removed from the program that held the setting with one the program keeps (a rename over two runs).
+      const keeper = objectKeepers.keptFrom(ctx.client, def.kind, ctx.id, previous);
+      if (keeper) holder = { name: objectKeepers.named(keeper.name), found: (JSON.parse(keeper.olds) as Props)[singleton.priorField] };
+      else takenOver.delete(ctx.id);
     }
-    // A resource removed from the program that held the setting with one the program keeps (a rename over two runs).
-    const keeper = objectKeepers.keptFrom(ctx.client, def.kind, ctx.id, previous);
-    if (keeper) return heldByAnother(ctx.id, objectKeepers.named(keeper.name), prior, (JSON.parse(keeper.olds) as Props)[singleton.priorField]);
-    takenOver.delete(ctx.id);
+    let toRestore = prior as Props;
+    if (holder) {
+      const rest = holder.found && typeof holder.found === "object" ? singleton.notHeldBy?.(toRestore, holder.found as Props) : undefined;
+      if (rest === undefined || canonicalJson(rest) !== canonicalJson(toRestore)) heldByAnother(ctx.id, holder.name, prior, holder.found);
+      if (rest === undefined) return;
+      toRestore = rest;
+    }
     try {
       const remote = (await ctx.client.request<Props>({ method: "GET", path: ctx.itemPath })).body ?? {};
-      const split = (singleton.unchangedSince ?? unchangedFields)(prior as Props, previous, remote);
+      const split = (singleton.unchangedSince ?? unchangedFields)(toRestore, previous, remote);
       const part = split.restore;
       // One already back at the value found (a person put it back) is as it should be: nothing to say.
       const changed = split.changed.filter((c) => canonicalJson(c.holds) !== canonicalJson(c.found));

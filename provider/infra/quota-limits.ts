@@ -192,6 +192,12 @@ export const quotaLimitsDefinition = defineResource({
       if (Object.keys(limits).length === 0) return;
       await ctx.client.request({ method: "PATCH", path: quotaPath(parseId(ctx.id).service), body: { limits, ...scopeBody(props) } });
     },
+    // Another QuotaLimits of the same region holding the id manages its own names only: the others are still this one's.
+    notHeldBy(prior, holderFound) {
+      const theirs = limitsOf(holderFound.limits);
+      const rest = Object.entries(limitsOf(prior.limits)).filter(([name]) => !(name in theirs));
+      return rest.length > 0 ? { limits: Object.fromEntries(rest) } : undefined;
+    },
     // Per declared name: put back only those that still hold what this resource wrote (`limits` in the outputs).
     unchangedSince(prior, outputs, remote) {
       const now = limitsOf(remote.limits);

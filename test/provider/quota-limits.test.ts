@@ -81,6 +81,21 @@ describe("QuotaLimits: lifecycle and call counts", () => {
     expect(await quota("compute", "eu-west-1")).toEqual({ ...DEFAULTS, vms: 120 });
   });
 
+  it("another QuotaLimits of the same region (one id) holds other names: the removed one still puts its own back, whether the other was created in the run or kept by a Diff", async () => {
+    const a = await d().create({ ...declared, limits: { vms: 120 } });
+    const b = await d().create({ ...declared, limits: { ram_gb: 1000 } });
+    expect(b.id).toBe(a.id);
+    // Created in this run (takenOver).
+    expect((await d().calls(() => provider.delete!(a.id, a.outs))).writes).toEqual(["PATCH /api/v1/quota/compute"]);
+    expect(await quota("compute", "eu-west-1")).toEqual({ ...DEFAULTS, ram_gb: 1000 });
+    // Kept by a Diff in a later run (objectKeepers).
+    const again = await d().create({ ...declared, limits: { vms: 120 } });
+    clearReadCache();
+    await provider.diff!(b.id, b.outs, (await d().check({ ...declared, limits: { ram_gb: 1000 } }, b.inputs)).inputs);
+    expect((await d().calls(() => provider.delete!(again.id, again.outs))).writes).toEqual(["PATCH /api/v1/quota/compute"]);
+    expect(await quota("compute", "eu-west-1")).toEqual({ ...DEFAULTS, ram_gb: 1000 });
+  });
+
   it("delete puts back only the names that still hold what the resource wrote; one an admin changed since is left, with a warning", async () => {
     const { id, outs } = await d().create({ ...declared, limits: { vms: 120, ram_gb: 1000 } });
     await call(emu(), "PATCH", "/infra/api/v1/quota/compute", { key: ws.infra.admin, body: { limits: { vms: 90 }, region: "eu-west-1" } });
