@@ -18,15 +18,18 @@
  */
 import type { SvcClient } from "../client";
 import { createJournal, JOURNAL_SCOPE } from "./create-journal";
+import type { Props } from "./fields";
+import { RESOURCE_KEY } from "./internal-keys";
 
 export class KindClaims {
   readonly held = new Set<string>();
   /**
    * A singleton (a setting) taken over in this process: its id → the earlier value the
-   * take-over found (canonical JSON). A rename without an alias, or a replacement
-   * that keeps the setting's scope, creates the new resource before the old one's
-   * delete: that delete must not put back what the old one found, under the
-   * resource that now manages the setting.
+   * take-over found (canonical JSON), or `journal:<ref>` for one from the create journal.
+   * A rename without an alias, or a replacement that keeps the setting's scope, creates
+   * the new resource before the old one's delete: that delete must not put back what the
+   * old one found, under the resource that now manages the setting (its note says what
+   * is lost).
    */
   readonly takenOver = new Map<string, string>();
   /**
@@ -119,7 +122,7 @@ export function claimsOf(client: SvcClient, kind: string): KindClaims {
  * The engine named this id for a resource of the stack (diff, read, update, delete): it
  * is held, and the journal's unsaved answer with it, if any, was saved after all.
  */
-export function holdId(client: SvcClient, kind: string, id: string): void {
+export function holdId(client: SvcClient, kind: string, id: string, props?: Props): void {
   if (!id) return;
   const claims = claimsOf(client, kind);
   if (claims.adoptedUnsaved.has(id)) {
@@ -129,10 +132,24 @@ export function holdId(client: SvcClient, kind: string, id: string): void {
     );
   }
   claims.hold(id);
-  journalNamed(client, kind, id);
+  journalNamed(client, kind, id, props);
 }
 
-/** The engine named this id for a resource: the journal's unsaved answer or setting value with it was saved after all. */
-export function journalNamed(client: SvcClient, kind: string, id: string): void {
-  createJournal()?.named(kind, client.fingerprint(JOURNAL_SCOPE), id);
+/**
+ * The engine named this id for a resource (`props`: its inputs or outputs): the journal's
+ * unsaved answer with it was saved after all, and so was a setting's value found before,
+ * when it was that resource's (its inputs say which: `holderIdentity`; outputs do not).
+ */
+export function journalNamed(client: SvcClient, kind: string, id: string, props?: Props): void {
+  createJournal()?.named(kind, client.fingerprint(JOURNAL_SCOPE), id, holderIdentity(client, kind, props));
+}
+
+/**
+ * Which resource of which stack a setting's take-over is for, as the journal keeps it
+ * with the value found before: an HMAC (under the key) of the kind and the SDK's
+ * RESOURCE_KEY input; undefined when the props do not say (outputs).
+ */
+export function holderIdentity(client: SvcClient, kind: string, props: Props | undefined): string | undefined {
+  const resource = props?.[RESOURCE_KEY];
+  return typeof resource === "string" ? client.fingerprint(`${kind}\nsetting holder\n${resource}`) : undefined;
 }

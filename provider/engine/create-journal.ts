@@ -13,7 +13,7 @@
  *   {"d":"<entry>"}                                                         it made nothing
  *   {"r":"<ref>","k":"<kind>","c"?:..,"id"?:..,"ca"?:..,"f"?:..,"t"?:..}    an earlier process's entry (or unsaved answer), settled here
  *   {"h":"<ref>"}                                                           an engine named that answer's object (or setting): a resource holds it
- *   {"p":"<entry>","k":"<kind>","c":"<connection>","id":"<setting id>","v":<value found>,"t":..}   a singleton taken over: the value found before its first write
+ *   {"p":"<entry>","k":"<kind>","c":"<connection>","id":"<setting id>","v":<value found>,"i"?:"<holder>","t":..}   a singleton taken over: the value found before its first write
  *   {"a":"<entry>","k":"<kind>","c":"<connection>","id":"<object id>","n":"<name>","t":..}   the resource named n in the program adopted that object
  *   {"closed":1}                                                            the engine closed this process: it saved every answer
  * The fingerprint is an HMAC of the kind and the create body under the API key
@@ -46,9 +46,11 @@
  * A singleton's take-over (a workspace setting, a policy, quota limits) writes over a
  * value that delete must put back, and the state learns that value only from the
  * create's answer. So the value found is journaled before the first write (`p`); an
- * unsaved one (same rule as answers) is what the next take-over of that setting puts
- * in the state as the value found before, not what the killed run wrote
- * (`takeUnsavedPrior`). These values are settings, never secrets.
+ * unsaved one (same rule as answers) is what the next take-over of that setting by the
+ * same resource (`i`, its identity: claims.ts `holderIdentity`) puts in the state as the
+ * value found before, not what the killed run wrote (`takeUnsavedPrior`); another
+ * resource's take-over (another stack's, on the same machine) never takes it, nor does
+ * its naming settle it. These values are settings, never secrets.
  *
  * An adoption (`a`) may leave another state entry of the stack on the same object: a
  * rename adopting its object, run as `pulumi up --target <new name>`, keeps the old name
@@ -97,6 +99,8 @@ export interface Adoption {
 export interface UnsavedPrior {
   ref: string;
   value: unknown;
+  /** The identity of the resource that took it over; absent in lines of releases before it. */
+  identity?: string;
 }
 
 /** Entries older than this are forgotten: a week between an interrupted run and the next. */
@@ -127,7 +131,7 @@ interface Loaded {
   settled: Set<string>;
   /** Unsaved answers by kind, oldest first. */
   unsaved: Map<string, Unsaved[]>;
-  /** Unsaved values found by singleton take-overs, by `kind \0 connection \0 id`, oldest first. */
+  /** Unsaved values found by singleton take-overs, by `kind \0 connection \0 id`, oldest first (each with the resource's identity). */
   priors: Map<string, UnsavedPrior[]>;
   /** Adoptions of objects by processes their engine closed, by `kind \0 connection \0 id`, oldest first. */
   adoptions: Map<string, Adoption[]>;
@@ -195,9 +199,10 @@ export class CreateJournal {
   /**
    * The engine named this object for a resource (diff, read, update, delete): a state
    * holds it, so an unsaved answer with it was saved after all and is no create's to adopt
-   * (and a setting's unsaved value found before is in that state already).
+   * (and a setting's unsaved value found before is in that state already, when it was
+   * that resource's: `identity`, unknown to a read or delete).
    */
-  named(kind: string, connection: string, id: string): void {
+  named(kind: string, connection: string, id: string, identity?: string): void {
     const loaded = this.load();
     if (!loaded) return;
     const refs: string[] = [];
@@ -206,7 +211,11 @@ export class CreateJournal {
       list.splice(list.indexOf(u), 1);
       refs.push(u.ref);
     }
-    refs.push(...(loaded.priors.get(objectKey(kind, connection, id))?.splice(0).map((p) => p.ref) ?? []));
+    const priors = loaded.priors.get(objectKey(kind, connection, id)) ?? [];
+    for (const p of priors.filter((p) => priorFits(p, identity))) {
+      priors.splice(priors.indexOf(p), 1);
+      refs.push(p.ref);
+    }
     for (const ref of refs) {
       loaded.settled.add(ref);
       this.holdsAnswers = true;
@@ -215,19 +224,22 @@ export class CreateJournal {
   }
 
   /**
-   * The value an earlier take-over of this setting found before it wrote, when the engine
-   * may not have saved it (its process was killed, and no engine has named the setting
-   * since): the oldest, taken once. Settle it with `settleEarlier` once this take-over has
-   * journaled its own (`tookOver`).
+   * The value an earlier take-over of this setting by this resource (`identity`) found
+   * before it wrote, when the engine may not have saved it (its process was killed, and
+   * no engine has named the setting for that resource since): the oldest, taken once.
+   * Settle it with `settleEarlier` once this take-over has journaled its own (`tookOver`).
    */
-  takeUnsavedPrior(kind: string, connection: string, id: string): UnsavedPrior | undefined {
-    return this.load()?.priors.get(objectKey(kind, connection, id))?.shift();
+  takeUnsavedPrior(kind: string, connection: string, id: string, identity?: string): UnsavedPrior | undefined {
+    const list = this.load()?.priors.get(objectKey(kind, connection, id)) ?? [];
+    const prior = list.find((p) => priorFits(p, identity));
+    if (prior) list.splice(list.indexOf(prior), 1);
+    return prior;
   }
 
-  /** Before a singleton's first write: the value it found, which delete puts back. */
-  tookOver(kind: string, connection: string, id: string, value: unknown): void {
+  /** Before a singleton's first write: the value it found, which delete puts back, and which resource took it over. */
+  tookOver(kind: string, connection: string, id: string, value: unknown, identity?: string): void {
     this.holdsAnswers = true;
-    this.append({ p: randomUUID().slice(0, 13), k: kind, c: connection, id, v: value, t: Date.now() });
+    this.append({ p: randomUUID().slice(0, 13), k: kind, c: connection, id, v: value, ...identityLine(identity), t: Date.now() });
   }
 
   /** A resource of the program (`name`) adopted this object: another state entry may still hold it. */
@@ -382,7 +394,7 @@ export class CreateJournal {
           loaded.settled.add(line.h);
           settles.add(line.h);
         } else if (typeof line.p === "string" && typeof line.k === "string" && typeof line.c === "string" && typeof line.id === "string" && typeof line.t === "number" && "v" in line) {
-          priors.push({ ref: `${name}#prior:${line.p}`, key: objectKey(line.k, line.c, line.id), value: line.v, at: line.t });
+          priors.push({ ref: `${name}#prior:${line.p}`, key: objectKey(line.k, line.c, line.id), value: line.v, ...(typeof line.i === "string" ? { identity: line.i } : {}), at: line.t });
         } else if (typeof line.a === "string" && typeof line.k === "string" && typeof line.c === "string" && typeof line.id === "string" && typeof line.n === "string" && typeof line.t === "number") {
           adoptions.push({ ref: `${name}#adoption:${line.a}`, key: objectKey(line.k, line.c, line.id), name: line.n, at: line.t });
         } else if (line.closed === 1) closed = true;
@@ -413,7 +425,7 @@ export class CreateJournal {
       loaded.interrupted.set(key, list);
     }
     groupOpen(loaded, unclosed, now, loaded.unsaved, (a) => a.kind, ({ kind: _kind, at: _at, ...unsaved }) => unsaved);
-    groupOpen(loaded, unclosedPriors, now, loaded.priors, (p) => p.key, (p) => ({ ref: p.ref, value: p.value }));
+    groupOpen(loaded, unclosedPriors, now, loaded.priors, (p) => p.key, ({ key: _key, at: _at, ...prior }) => prior);
     groupOpen(loaded, closedAdoptions, now, loaded.adoptions, (a) => a.key, (a) => ({ ref: a.ref, name: a.name }));
     for (const list of loaded.interrupted.values()) list.sort((a, b) => a.sentAt - b.sentAt);
     // Gone processes whose creates were all settled, a while ago: nothing to look for (a plugin killed by its engine never cleans up).
@@ -472,6 +484,13 @@ function unsavedCandidate(ref: string, line: Record<string, unknown>): (Unsaved 
 function fits(u: Unsaved, fingerprint: string, identity: string | undefined): boolean {
   return identity !== undefined && u.identity !== undefined ? u.identity === identity : u.fingerprint === fingerprint;
 }
+
+/**
+ * Is an unsaved value found before this resource's (`identity`)? The same identity, or a
+ * line of a release before identities (by the setting alone, as then). A caller that
+ * cannot say (a read or delete, told outputs only) matches only such lines.
+ */
+const priorFits = (p: UnsavedPrior, identity: string | undefined) => p.identity === undefined || p.identity === identity;
 
 const identityLine = (identity: string | undefined) => (identity === undefined ? {} : { i: identity });
 

@@ -283,7 +283,8 @@ export interface AdoptionSpec<F extends Fields = Fields> {
  * A setting that exists before and after the resource (a workspace's, a scope's
  * policy): there is nothing to create or delete. Create reads the item, keeps what it
  * found in `priorField` (an output field) and writes every declared field; update
- * writes the changed ones; delete writes the kept values back.
+ * writes the changed ones; delete reads the item again and writes the kept values back
+ * where the service still holds what the resource wrote (`unchangedSince`).
  */
 export interface SingletonSpec<F extends Fields = Fields> {
   /** The id of the setting (what `paths.item` takes) from the inputs, e.g. its scope. */
@@ -294,6 +295,26 @@ export interface SingletonSpec<F extends Fields = Fields> {
   prior?(remote: Props, news: InputsOf<F>): Props;
   /** Put the kept values back; default: write them like an update from nothing to `prior`. */
   restore?(ctx: ApplyContext, prior: Props, props: OutputsOf<F>): Promise<void>;
+  /**
+   * Split `prior` by the item as read before the delete (`remote`): `restore`, the part
+   * whose settings still hold what this resource wrote (its `outputs`), and the settings
+   * someone else (another stack, a person) changed since, which are left as they are.
+   * Default: per field of `prior`.
+   */
+  unchangedSince?(prior: Props, outputs: OutputsOf<F>, remote: Props): { restore: Props; changed: ChangedSetting[] };
+  /**
+   * Another resource of the stack holds the setting now, having found `holderFound`: the
+   * part of `prior` it does not manage (still this resource's to put back), or undefined
+   * when none. Default: none, the holder manages the whole setting.
+   */
+  notHeldBy?(prior: Props, holderFound: Props): Props | undefined;
+}
+
+/** A setting changed since the resource wrote it: what the service holds, and what delete would have put back. */
+export interface ChangedSetting {
+  setting: string;
+  holds: unknown;
+  found: unknown;
 }
 
 /* ---------- codecs ---------- */

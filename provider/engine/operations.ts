@@ -16,12 +16,12 @@ import { isApiError } from "../client";
 import { InvalidSettingError, MissingSettingError, profileOf, reconcileWindowSeconds } from "../config";
 import { canonicalJson } from "../../rules/event-schema";
 import { checkInputs } from "./check";
-import { claimsOf, holdId, journalNamed } from "./claims";
+import { claimsOf, holderIdentity, holdId, journalNamed } from "./claims";
 import { createJournal, JOURNAL_SCOPE } from "./create-journal";
 import { operationContext } from "./connection";
 import { declared, diffFields, fieldChanged, fieldEqual } from "./diff";
 import { explainApiError, note, PartialFailure } from "./errors";
-import { asIs, fieldEntries, type ApplyContext, type CheckFailure, type Fields, type InputsOf, type OperationContext, type OutputsOf, type PlannedCall, type Props, type ResourceDefinition } from "./fields";
+import { asIs, fieldEntries, type ApplyContext, type ChangedSetting, type CheckFailure, type Fields, type InputsOf, type OperationContext, type OutputsOf, type PlannedCall, type Props, type ResourceDefinition } from "./fields";
 import { readFromListing } from "./list-cache";
 import { planUpdate } from "./plan";
 import { createReconciled, lateLookAlikesMessage } from "./reconcile";
@@ -115,7 +115,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
   /** Every id the engine names is held by a resource of the stack: never another create's candidate (claims.ts). */
   const applyContext = (id: string, props: Props | undefined): ApplyContext => {
     const ctx = operationContext(def, profileOf(props));
-    holdId(ctx.client, def.kind, id);
+    holdId(ctx.client, def.kind, id, props);
     return withItem(ctx, id);
   };
   const roles = fieldRoles(def);
@@ -190,8 +190,8 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
   /**
    * diff names the resource's id too; it needs no connection, so one that cannot be made is
    * left for the operations. A diff that does not replace the object keeps it for this
-   * resource (stack-run.ts `objectKeepers`): no other resource's delete removes it, and no
-   * other resource of the program may adopt it.
+   * resource (stack-run.ts `objectKeepers`): no other resource's delete removes it (or, a
+   * setting, puts back what it found), and no other resource of the program may adopt it.
    */
   function holdNamedId(id: string, olds: Props, news: Inputs, replaced: boolean): void {
     let ctx: OperationContext;
@@ -203,9 +203,9 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     // Its delete in this operation is a replacement's: the old object, declared by no program.
     if (replaced) replacedObjects.add(ctx.client, def.kind, id);
     // A setting is no create's candidate; the journal learns that a state holds it (its value found before too).
-    if (def.singleton) return journalNamed(ctx.client, def.kind, id);
+    if (def.singleton) journalNamed(ctx.client, def.kind, id, news);
     // Not in the try: an id a create of this run adopted from an unsaved answer fails here, naming it.
-    holdId(ctx.client, def.kind, id);
+    else holdId(ctx.client, def.kind, id);
     if (replaced) return;
     const clash = objectKeepers.kept(ctx.client, def.kind, id, { olds, adopts: adoptionId(news) === id, name: nameOf(news) });
     if (clash) throw twoResourcesOnOne(id, `${objectKeepers.named(clash.adopter)} declares adopting it (${adoptionInput})`);
@@ -325,9 +325,11 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     const singleton = def.singleton!;
     const id = singleton.idOf(news);
     const journal = createJournal();
-    const connection = operationContext(def, profileOf(news)).client.fingerprint(JOURNAL_SCOPE);
-    // Before the id is named below, which settles it.
-    const unsaved = journal?.takeUnsavedPrior(def.kind, connection, id);
+    const { client } = operationContext(def, profileOf(news));
+    const connection = client.fingerprint(JOURNAL_SCOPE);
+    const holder = holderIdentity(client, def.kind, news);
+    // Before the id is named below, which settles it. Only this resource's: another's (another stack's) is its own to keep.
+    const unsaved = journal?.takeUnsavedPrior(def.kind, connection, id, holder);
     const ctx = applyContext(id, news);
     let remote: Props;
     try {
@@ -341,10 +343,10 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
       : singleton.prior
         ? singleton.prior(remote, news)
         : Object.fromEntries(fieldEntries(def).filter(([n, spec]) => ["patch", "put"].includes(spec.mode) && n in found).map(([n]) => [n, found[n]]));
-    journal?.tookOver(def.kind, connection, id, prior);
+    journal?.tookOver(def.kind, connection, id, prior, holder);
     if (unsaved) {
       await journal!.settleEarlier(unsaved.ref, def.kind, "");
-      note(`The ${def.noun} ${id} was taken over by an earlier run that was killed before it saved the value found before: that value is kept to put back on delete, not the killed run's own write.`);
+      note(`The ${def.noun} ${id} was taken over by an earlier run of this resource that was killed before it saved the value found before: that value is kept to put back on delete, not the killed run's own write.`);
     }
     const outputs: Outputs = { ...found, ...keptValues(def, news), [singleton.priorField]: prior };
     // Every declared field is written, even one that already has the value: the resource now owns it.
@@ -373,7 +375,12 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     }
   }
 
-  /** A singleton's delete: put back the values found before the take-over. */
+  /**
+   * A singleton's delete: put back the values found before the take-over, where the
+   * service still holds what this resource wrote (read first: another stack or a person
+   * may have set it since, and putting back an older value would undo theirs). Nothing
+   * is put back under another resource of the run that holds the setting now.
+   */
   async function restore(ctx: ApplyContext, previous: Props): Promise<void> {
     const singleton = def.singleton!;
     const prior = previous[singleton.priorField];
@@ -381,20 +388,69 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     if (!prior || typeof prior !== "object") return;
     const takenOver = claimsOf(ctx.client, def.kind).takenOver;
     const newOwner = takenOver.get(ctx.id);
+    // Another resource of the stack that holds the setting now, and what it found (unknown when from the journal).
+    let holder: { name: string; found: unknown } | undefined;
     if (newOwner !== undefined && newOwner !== canonicalJson(prior)) {
-      note(`The ${def.noun} ${ctx.id} was taken over by another resource of this run (a rename or a replacement); it keeps that resource's values instead of being put back to what this one found.`);
-      return;
+      holder = { name: "another resource of this run (a rename or a replacement)", found: newOwner.startsWith("journal:") ? undefined : JSON.parse(newOwner) };
+    } else {
+      // A resource removed from the program that held the setting with one the program keeps (a rename over two runs).
+      const keeper = objectKeepers.keptFrom(ctx.client, def.kind, ctx.id, previous);
+      if (keeper) holder = { name: objectKeepers.named(keeper.name), found: (JSON.parse(keeper.olds) as Props)[singleton.priorField] };
+      else takenOver.delete(ctx.id);
     }
-    takenOver.delete(ctx.id);
+    let toRestore = prior as Props;
+    if (holder) {
+      const rest = holder.found && typeof holder.found === "object" ? singleton.notHeldBy?.(toRestore, holder.found as Props) : undefined;
+      if (rest === undefined || canonicalJson(rest) !== canonicalJson(toRestore)) heldByAnother(ctx.id, holder.name, prior, holder.found);
+      if (rest === undefined) return;
+      toRestore = rest;
+    }
     try {
-      if (singleton.restore) await singleton.restore(ctx, prior as Props, previous);
-      else await runCalls(ctx, planUpdate(def, {}, prior as Props), prior as Props, previous);
+      const remote = (await ctx.client.request<Props>({ method: "GET", path: ctx.itemPath })).body ?? {};
+      const split = (singleton.unchangedSince ?? unchangedFields)(toRestore, previous, remote);
+      const part = split.restore;
+      // One already back at the value found (a person put it back) is as it should be: nothing to say.
+      const changed = split.changed.filter((c) => canonicalJson(c.holds) !== canonicalJson(c.found));
+      if (changed.length > 0) {
+        const each = changed.map((c) => `${c.setting} holds ${JSON.stringify(c.holds)}, not what this resource wrote, and would have been put back to ${JSON.stringify(c.found)}`);
+        note(`The ${def.noun} ${ctx.id} was changed since this resource wrote it (by another stack or a person): ${each.join("; ")}. Left as it is: putting back the value found before would undo that change.`);
+      }
+      if (Object.keys(part).length === 0) return;
+      if (singleton.restore) await singleton.restore(ctx, part, previous);
+      else await runCalls(ctx, planUpdate(def, {}, part), part, previous);
     } catch (err) {
       if (isApiError(err, 404)) return; // the scope is gone, and the setting with it
       throw isApiError(err) ? explainApiError(def, err, "delete", previous, ctx.id) : err;
     }
   }
 
+  /** `unchangedSince` by default: each field of `prior` whose value the service holds as the outputs have it. */
+  function unchangedFields(prior: Props, outputs: Props, remote: Props): { restore: Props; changed: ChangedSetting[] } {
+    const now = remoteFields(def, remote);
+    const restore: Props = {};
+    const changed: ChangedSetting[] = [];
+    for (const [name, found] of Object.entries(prior)) {
+      const spec = def.fields[name];
+      if (spec === undefined || !(name in now) || fieldEqual(spec, now[name], outputs[name])) restore[name] = found;
+      else changed.push({ setting: name, holds: now[name], found });
+    }
+    return { restore, changed };
+  }
+
+  /**
+   * The setting is held by another resource of the stack: left as that one declares it.
+   * The value this one found is lost when the holder found another (this one's own write,
+   * when it took over from this one: a rename without an alias): the holder puts back
+   * what it found.
+   */
+  function heldByAnother(id: string, holder: string, found: unknown, holderFound: unknown): void {
+    const lost =
+      holderFound === undefined || canonicalJson(holderFound) === canonicalJson(found)
+        ? ""
+        : ` What this one found before it took the setting over, ${JSON.stringify(found)}, is put back by no resource now: the holder found ${JSON.stringify(holderFound)} (this one's own write, after a rename or a replacement) and puts that back on delete. ` +
+          `To keep the value found before, rename with an alias (\`aliases: [{ name: "<old name>" }]\`) rather than a new name; otherwise set it back by hand after destroying the holder.`;
+    note(`The ${def.noun} ${id} was not put back: ${holder} holds it now, and it keeps that resource's values.${lost}`);
+  }
 
   /**
    * Write-only fields the object has but the resource never applied (an imported object: the service never returns

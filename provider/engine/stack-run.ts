@@ -9,8 +9,8 @@
  *   each resource named by its name in the program;
  * - `replacedObjects`: objects a Diff replaces, whose delete is a replacement's (endpoint.ts);
  * - `replacedDeleteFirst`: event types that Diff replaces keeping their name (event-type.ts);
- * - `objectKeepers`: which resource of the program keeps which object (a Diff of a
- *   resource checked in this operation that does not replace it) and which declares
+ * - `objectKeepers`: which resource of the program keeps which object or setting (a Diff
+ *   of a resource checked in this operation that does not replace it) and which declares
  *   adopting it (a Check with `adoptId`, `adoptExisting`):
  *   one object, one resource, across runs (operations.ts).
  *

@@ -7,7 +7,8 @@
  * manages only the quota names it declares, in its own region and project:
  * `limitsBefore` keeps what each declared name was before the resource first wrote it,
  * and delete (or a name removed from `limits`) PATCHes those values back, in that
- * region and project alone. `POST .../reset` is never sent: it drops every override of
+ * region and project alone; on delete, only the names that still hold what the resource
+ * wrote (another stack's or an admin's value since is left, with a warning). `POST .../reset` is never sent: it drops every override of
  * the service in every region (other resources' limits, an admin's raise, approved
  * quota requests). `limits` in the outputs is every limit of the service in the
  * region, and the diff compares the declared entries with it.
@@ -18,7 +19,7 @@
  */
 import { z } from "zod";
 import { QUOTA_SCOPES, quotaLimitsViolations, serviceViolations } from "../../rules/quota";
-import { defineResource, type Fields, type InputsOf, type OutputsOf, type CheckFailure, type FieldDiff, type OperationContext, type PlannedCall, type Props } from "../engine/fields";
+import { defineResource, type ChangedSetting, type Fields, type InputsOf, type OutputsOf, type CheckFailure, type FieldDiff, type OperationContext, type PlannedCall, type Props } from "../engine/fields";
 import { readForCheck } from "../engine/remote-checks";
 import { containsUnknown } from "../engine/unknown";
 import { claimQuotas } from "../engine/stack-run";
@@ -161,7 +162,7 @@ type QuotaLimitsOutputs = OutputsOf<typeof quotaLimitsFields>;
 
 export const quotaLimitsDefinition = defineResource({
   kind: "infra:QuotaLimits",
-  description: "Quota limits. The resource manages only the quota names it declares, in its own region and project: `pulumi destroy` writes each of them back to the value it had before this resource first set it (one PATCH in that region and project). Other names, other regions and other resources' limits are left as they are; the service-wide `POST /api/v1/quota/{service}/reset` is never sent.",
+  description: "Quota limits. The resource manages only the quota names it declares, in its own region and project: `pulumi destroy` writes each of them back to the value it had before this resource first set it (one PATCH in that region and project), unless someone else changed it since (left as it is, with a warning). Other names, other regions and other resources' limits are left as they are; the service-wide `POST /api/v1/quota/{service}/reset` is never sent.",
   product: "infra",
   noun: "quota limits",
   paths: {
@@ -190,6 +191,24 @@ export const quotaLimitsDefinition = defineResource({
       const limits = limitsOf(prior.limits);
       if (Object.keys(limits).length === 0) return;
       await ctx.client.request({ method: "PATCH", path: quotaPath(parseId(ctx.id).service), body: { limits, ...scopeBody(props) } });
+    },
+    // Another QuotaLimits of the same region holding the id manages its own names only: the others are still this one's.
+    notHeldBy(prior, holderFound) {
+      const theirs = limitsOf(holderFound.limits);
+      const rest = Object.entries(limitsOf(prior.limits)).filter(([name]) => !(name in theirs));
+      return rest.length > 0 ? { limits: Object.fromEntries(rest) } : undefined;
+    },
+    // Per declared name: put back only those that still hold what this resource wrote (`limits` in the outputs).
+    unchangedSince(prior, outputs, remote) {
+      const now = limitsOf(remote.limits);
+      const wrote = limitsOf(outputs.limits);
+      const restore: Limits = {};
+      const changed: ChangedSetting[] = [];
+      for (const [name, found] of Object.entries(limitsOf(prior.limits))) {
+        if (!(name in now) || now[name] === wrote[name]) restore[name] = found;
+        else changed.push({ setting: `limits.${name}`, holds: now[name], found });
+      }
+      return { restore: { limits: restore }, changed };
     },
   },
   hooks: {

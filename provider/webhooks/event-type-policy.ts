@@ -2,7 +2,8 @@
  * The event type policy of the workspace or of one project (spec document 2, "Event
  * type and policy"): `strict` or `lenient`. A setting, not an object: create reads the
  * policy found (kept in `previous`, with whether a project inherited it) and PUTs the
- * declared one; a change is one PUT; delete puts the previous value back.
+ * declared one; a change is one PUT; delete puts the previous value back, unless the
+ * policy was changed since (by another stack or a person): then it is left, with a warning.
  *
  * The API cannot remove a project's override (design note in
  * emulator/docs/webhooks-catalog-sources.md): a project that inherited its policy gets,
@@ -40,9 +41,9 @@ export const eventTypePolicyDefinition = defineResource({
           policy: POLICY_VALUE,
           inherited: z.boolean().describe("True when the project had no override. The API cannot remove an override: delete then sets the workspace's value as the project's."),
         })
-        .meta({ title: "PreviousEventTypePolicy", description: "The policy found before the resource took over, put back on delete." })
+        .meta({ title: "PreviousEventTypePolicy", description: "The policy found before the resource took over, put back on delete (unless someone else changed it since)." })
         .nullable(),
-      description: "The policy found before the resource took over, put back on delete." },
+      description: "The policy found before the resource took over, put back on delete (unless someone else changed it since)." },
   },
   hooks: {
     checkRemote: async (inputs, ctx) =>
@@ -63,5 +64,8 @@ export const eventTypePolicyDefinition = defineResource({
       }
       return putPolicy(ctx, ctx.itemPath, prior.policy);
     },
+    // One setting, the policy: put back (as it was inherited or not) only while it holds what this resource wrote.
+    unchangedSince: (prior, outputs, remote) =>
+      remote.policy === outputs.policy ? { restore: prior, changed: [] } : { restore: {}, changed: [{ setting: "policy", holds: remote.policy, found: prior.policy }] },
   },
 });

@@ -2,7 +2,8 @@
  * The workspace's settings (spec document 2, "Operational endpoints and workspace";
  * `PATCH /v1/workspace {endpoint_verification}`): a setting, not an object. Create
  * reads the value found (kept in `previous`) and PATCHes the declared one; a change
- * is one PATCH; delete PATCHes the previous value back.
+ * is one PATCH; delete PATCHes the previous value back, unless the setting was changed
+ * since (by another stack or a person): then it is left, with a warning.
  */
 import { z } from "zod";
 import { defineResource } from "../engine/fields";
@@ -28,7 +29,7 @@ export const workspaceSettingsDefinition = defineResource({
     profile: { mode: "createOnly", input: z.string().min(1), description: "Connection profile (see `EndpointArgs.profile`): which workspace." },
     workspaceId: { mode: "output", api: "id", type: z.string(), description: "The workspace's id." },
     plan: { mode: "output", api: "plan", type: z.string(), description: "The workspace's plan, e.g. `pro`." },
-    previous: { mode: "output", type: z.object({ endpointVerification: VERIFICATION }).meta({ title: "PreviousWorkspaceSettings", description: "The settings found before the resource took over." }).nullable(), description: "The settings found before the resource took over, put back on delete." },
+    previous: { mode: "output", type: z.object({ endpointVerification: VERIFICATION }).meta({ title: "PreviousWorkspaceSettings", description: "The settings found before the resource took over." }).nullable(), description: "The settings found before the resource took over, put back on delete (unless someone else changed it since)." },
   },
   singleton: { idOf: () => "workspace", priorField: "previous" },
   hooks: {

@@ -44,7 +44,8 @@ export interface QuotaLimitsBefore {
 /**
  * Quota limits. The resource manages only the quota names it declares, in its own
  * region and project: `pulumi destroy` writes each of them back to the value it had
- * before this resource first set it (one PATCH in that region and project). Other
+ * before this resource first set it (one PATCH in that region and project), unless
+ * someone else changed it since (left as it is, with a warning). Other
  * names, other regions and other resources' limits are left as they are; the
  * service-wide `POST /api/v1/quota/{service}/reset` is never sent.
  */

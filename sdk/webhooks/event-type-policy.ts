@@ -29,7 +29,7 @@ export interface EventTypePolicyArgs {
   profile?: string;
 }
 
-/** The policy found before the resource took over, put back on delete. */
+/** The policy found before the resource took over, put back on delete (unless someone else changed it since). */
 export interface PreviousEventTypePolicy {
   policy: EventTypePolicyValue;
   /** True when the project had no override. The API cannot remove an override: delete then sets the workspace's value as the project's. */
@@ -48,7 +48,7 @@ export class EventTypePolicy extends dynamic.Resource {
   declare readonly projectId: pulumi.Output<string | null>;
   /** True while a project has no override of its own. */
   declare readonly inherited: pulumi.Output<boolean>;
-  /** The policy found before the resource took over, put back on delete. */
+  /** The policy found before the resource took over, put back on delete (unless someone else changed it since). */
   declare readonly previous: pulumi.Output<PreviousEventTypePolicy | null>;
   declare readonly profile: pulumi.Output<string | null>;
 

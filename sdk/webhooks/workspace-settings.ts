@@ -38,7 +38,7 @@ export class WorkspaceSettings extends dynamic.Resource {
   declare readonly workspaceId: pulumi.Output<string>;
   /** The workspace's plan, e.g. `pro`. */
   declare readonly plan: pulumi.Output<string>;
-  /** The settings found before the resource took over, put back on delete. */
+  /** The settings found before the resource took over, put back on delete (unless someone else changed it since). */
   declare readonly previous: pulumi.Output<PreviousWorkspaceSettings | null>;
   declare readonly profile: pulumi.Output<string | null>;
 

@@ -7,17 +7,11 @@
  * the `p` lines).
  */
 import { describe, expect, it } from "vitest";
-import { call, control, useEmulator } from "../support/emulator";
-import { pulumiSync, stackProcesses } from "../support/pulumi-cli";
-import { CLI_MISSING, errorsOf, RUNS_TIMEOUT_MS, useOwnershipStacks, type Declared } from "./support";
+import { call, useEmulator } from "../support/emulator";
+import { CLI_MISSING, errorsOf, RUNS_TIMEOUT_MS, upKilledAfterPut, useOwnershipStacks, type Declared } from "./support";
 
 const emu = useEmulator();
 const stack = useOwnershipStacks(emu);
-
-async function until(cond: () => boolean | Promise<boolean>): Promise<void> {
-  // No deadline of its own: the test's timeout bounds it.
-  while (!(await cond())) await new Promise((r) => setTimeout(r, 100));
-}
 
 describe.skipIf(CLI_MISSING !== undefined)("a workspace setting taken over by an up killed after its first write", () => {
   it("the rerun keeps the value found before the killed run wrote, and destroy puts it back", async () => {
@@ -27,21 +21,10 @@ describe.skipIf(CLI_MISSING !== undefined)("a workspace setting taken over by an
     expect(found).toBe("lenient");
     const strict: Declared = { kind: "webhooks:EventTypePolicy", name: "policy", inputs: { policy: "strict" } };
 
-    // The first PUT is done and its answer lost (the client sends it again, as a PUT may be);
-    // the second is held, and `pulumi` is killed once it reached the service: the write is
-    // logged, the take-over's answer never saved.
-    await control(emu(), "POST", "/faults", { method: "PUT", path: "/webhooks/v1/event-types/policy", drop_after_response: true, count: 1 });
-    await control(emu(), "POST", "/faults", { method: "PUT", path: "/webhooks/v1/event-types/policy", latency_ms: 60_000, count: 1 });
-    const ac = new AbortController();
-    const up = s.run("up", [strict], { verbOptions: { signal: ac.signal, abortWith: "SIGKILL" } });
-    await until(async () => (await control<{ faults: unknown[] }>(emu(), "GET", "/faults")).faults.length === 0);
-    ac.abort();
-    const killed = await up;
+    const killed = await upKilledAfterPut(emu(), s, [strict], "/webhooks/v1/event-types/policy");
     expect(killed.ok).toBe(false);
     expect(s.state()).toEqual([]);
-    await until(() => stackProcesses(s.ref).length === 0);
     expect(await policy()).toBe("strict");
-    pulumiSync(s.ref, ["cancel", "--yes", "--stack", s.ref.stack]);
 
     const rerun = await s.run("up", [strict]);
     expect(rerun.ok, errorsOf(rerun)).toBe(true);

@@ -16,7 +16,7 @@ import type { ResourceState } from "../engine/state";
 import { PROGRAM, writesDuring } from "../lifecycle/stack";
 import type { Workspace } from "../provider/support";
 import { control } from "../support/emulator";
-import type { CliOptions } from "../support/pulumi-cli";
+import { pulumiSync, stackProcesses, type CliOptions } from "../support/pulumi-cli";
 
 export { errorsOf } from "../lifecycle/stack";
 
@@ -104,4 +104,28 @@ export function useOwnershipStacks(emu: () => RunningEmulator): (name: string, w
       id: (n) => state().find((r) => r.urn.endsWith(`::${n}`) && !r.delete)?.id,
     };
   };
+}
+
+/** Wait until `cond` holds (no deadline of its own: the test's timeout bounds it). */
+export async function until(cond: () => boolean | Promise<boolean>): Promise<void> {
+  while (!(await cond())) await new Promise((r) => setTimeout(r, 100));
+}
+
+/**
+ * `pulumi up` of `resources` killed (SIGKILL) once its `PUT path` reached the service: the
+ * first PUT is done and its answer lost (the client sends it again, as a PUT may be), the
+ * second is held, and `pulumi` is killed then; the take-over's answer is never saved.
+ * Then `pulumi cancel`, as a user would. The killed run's result.
+ */
+export async function upKilledAfterPut(emu: RunningEmulator, s: OwnershipStack, resources: Declared[], path: string, opts: RunOptions = {}): Promise<EngineResult> {
+  await control(emu, "POST", "/faults", { method: "PUT", path, drop_after_response: true, count: 1 });
+  await control(emu, "POST", "/faults", { method: "PUT", path, latency_ms: 60_000, count: 1 });
+  const ac = new AbortController();
+  const up = s.run("up", resources, { ...opts, verbOptions: { ...opts.verbOptions, signal: ac.signal, abortWith: "SIGKILL" } });
+  await until(async () => (await control<{ faults: unknown[] }>(emu, "GET", "/faults")).faults.length === 0);
+  ac.abort();
+  const killed = await up;
+  await until(() => stackProcesses(s.ref).length === 0);
+  pulumiSync(s.ref, ["cancel", "--yes", "--stack", s.ref.stack]);
+  return killed;
 }

@@ -4,7 +4,7 @@
  * delete puts the previous value back (a project that inherited gets the workspace's
  * value), refresh shows a change made by someone else, and publishing obeys it.
  */
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { closeSharedDispatcher, providers } from "../../provider";
 import { control, useEmulator } from "../support/emulator";
 import { Driver, useWorkspace, type Workspace } from "./support";
@@ -50,6 +50,23 @@ describe("EventTypePolicy: workspace", () => {
     expect((await policyOf()).policy).toBe("strict");
   });
 
+  it("delete leaves a policy someone changed since (another stack, a person): no write, a warning naming both values", async () => {
+    // As a second stack's take-over: it finds the first one's write.
+    await d().raw("PUT", "/v1/event-types/policy", ws.webhooks.admin, { policy: "strict" });
+    const { id, outs } = await d().create({ policy: "strict" });
+    expect(outs.previous).toEqual({ policy: "strict", inherited: false });
+    await d().raw("PUT", "/v1/event-types/policy", ws.webhooks.admin, { policy: "lenient" });
+    const warned: string[] = [];
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => (warned.push(String(chunk)), true));
+    try {
+      expect((await d().calls(() => provider.delete!(id, outs))).writes).toEqual([]);
+    } finally {
+      stderr.mockRestore();
+    }
+    expect((await policyOf()).policy).toBe("lenient");
+    expect(warned.join("")).toContain('policy holds "lenient", not what this resource wrote, and would have been put back to "strict"');
+  });
+
   it("refresh shows a change made by someone else; the next up puts it back with one PUT", async () => {
     const { id, outs } = await d().create({ policy: "strict" });
     await d().raw("PUT", "/v1/event-types/policy", ws.webhooks.admin, { policy: "lenient" });
@@ -76,7 +93,8 @@ describe("EventTypePolicy: project", () => {
     expect(await policyOf(ws.project_id)).toMatchObject({ policy: "strict", inherited: false });
     expect((await policyOf()).policy).toBe("lenient"); // the workspace value is untouched
     const { calls } = await d().calls(() => provider.delete!(id, outs));
-    expect(calls).toEqual(["GET /v1/event-types/policy", "PUT /v1/event-types/policy"]);
+    // The project's policy (still this resource's write?), the workspace's (what it would inherit), then the override.
+    expect(calls).toEqual(["GET /v1/event-types/policy", "GET /v1/event-types/policy", "PUT /v1/event-types/policy"]);
     expect((await policyOf(ws.project_id)).policy).toBe("lenient");
   });
 

@@ -6,7 +6,7 @@
  * cursors from the request log). No-op and drift are the lifecycle contract's
  * (test/lifecycle/contract.test.ts).
  */
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import * as svc from "../../sdk";
 import { PartialFailure, closeSharedDispatcher, providers } from "../../provider";
 import { clearReadCache } from "../../provider/engine/resource-provider";
@@ -76,10 +76,39 @@ describe("QuotaLimits: lifecycle and call counts", () => {
     expect(await quota("compute", "eu-west-1")).toEqual({ ...DEFAULTS, vms: 120 });
     // The resource that manages the limits now puts back what it found on its own delete: the old resource's value
     // (a rename without an alias cannot hand over what the old one found; an alias keeps it).
-    await call(emu(), "PATCH", "/infra/api/v1/quota/compute", { key: ws.infra.admin, body: { limits: { vms: 90 }, region: "eu-west-1" } });
     const { writes: last } = await d().calls(() => provider.delete!(renamed.id, renamed.outs));
     expect(last).toEqual(["PATCH /api/v1/quota/compute"]);
     expect(await quota("compute", "eu-west-1")).toEqual({ ...DEFAULTS, vms: 120 });
+  });
+
+  it("another QuotaLimits of the same region (one id) holds other names: the removed one still puts its own back, whether the other was created in the run or kept by a Diff", async () => {
+    const a = await d().create({ ...declared, limits: { vms: 120 } });
+    const b = await d().create({ ...declared, limits: { ram_gb: 1000 } });
+    expect(b.id).toBe(a.id);
+    // Created in this run (takenOver).
+    expect((await d().calls(() => provider.delete!(a.id, a.outs))).writes).toEqual(["PATCH /api/v1/quota/compute"]);
+    expect(await quota("compute", "eu-west-1")).toEqual({ ...DEFAULTS, ram_gb: 1000 });
+    // Kept by a Diff in a later run (objectKeepers).
+    const again = await d().create({ ...declared, limits: { vms: 120 } });
+    clearReadCache();
+    await provider.diff!(b.id, b.outs, (await d().check({ ...declared, limits: { ram_gb: 1000 } }, b.inputs)).inputs);
+    expect((await d().calls(() => provider.delete!(again.id, again.outs))).writes).toEqual(["PATCH /api/v1/quota/compute"]);
+    expect(await quota("compute", "eu-west-1")).toEqual({ ...DEFAULTS, ram_gb: 1000 });
+  });
+
+  it("delete puts back only the names that still hold what the resource wrote; one an admin changed since is left, with a warning", async () => {
+    const { id, outs } = await d().create({ ...declared, limits: { vms: 120, ram_gb: 1000 } });
+    await call(emu(), "PATCH", "/infra/api/v1/quota/compute", { key: ws.infra.admin, body: { limits: { vms: 90 }, region: "eu-west-1" } });
+    const warned: string[] = [];
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => (warned.push(String(chunk)), true));
+    try {
+      const { calls } = await d().calls(() => provider.delete!(id, outs));
+      expect(calls).toEqual(["GET /api/v1/quota/compute", "PATCH /api/v1/quota/compute"]);
+    } finally {
+      stderr.mockRestore();
+    }
+    expect(await quota("compute", "eu-west-1")).toEqual({ ...DEFAULTS, vms: 90 });
+    expect(warned.join("")).toContain("limits.vms holds 90, not what this resource wrote, and would have been put back to 50");
   });
 
   it("a project-wide service takes no region: id is the service", async () => {

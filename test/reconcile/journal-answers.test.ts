@@ -131,4 +131,18 @@ describe("the create journal's answers", () => {
     expect(later.adopterOf(KIND, CONNECTION, "ep_kept")).toMatchObject({ name: "shippedHook" });
     expect(later.adopterOf(KIND, CONNECTION, "ep_dropped")).toBeUndefined();
   });
+
+  it("a setting's value found before, with the resource's identity: only that resource takes it, and only its naming settles it", () => {
+    dir = mkdtempSync(join(tmpdir(), "journal-"));
+    const policy = "webhooks:EventTypePolicy";
+    file(`${GONE}-a.jsonl`, [{ p: "p1", k: policy, c: CONNECTION, id: "workspace", v: { policy: "lenient" }, i: "dev", t: Date.now() - 60_000 }]);
+    // Another stack's resource, or a read or delete (outputs only: no identity), neither takes nor settles it.
+    expect(new CreateJournal(dir).takeUnsavedPrior(policy, CONNECTION, "workspace", "staging")).toBeUndefined();
+    expect(new CreateJournal(dir).takeUnsavedPrior(policy, CONNECTION, "workspace")).toBeUndefined();
+    new CreateJournal(dir).named(policy, CONNECTION, "workspace", "staging");
+    new CreateJournal(dir).named(policy, CONNECTION, "workspace");
+    expect(new CreateJournal(dir).takeUnsavedPrior(policy, CONNECTION, "workspace", "dev")).toMatchObject({ value: { policy: "lenient" } });
+    new CreateJournal(dir).named(policy, CONNECTION, "workspace", "dev");
+    expect(new CreateJournal(dir).takeUnsavedPrior(policy, CONNECTION, "workspace", "dev")).toBeUndefined();
+  });
 });
