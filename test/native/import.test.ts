@@ -7,7 +7,8 @@
  * the import says which ones the user must set. Then, one object each: an import with API
  * keys set without --secret is refused (the engine would store them in plaintext); a code
  * host source, whose secret a create needs, previews clean and takes its secret later in
- * one rotate-secret; an object of a named profile imports as `profile:<name>/<id>`.
+ * one rotate-secret; an object of a named profile imports as `profile:<name>/<id>`; quota limits
+ * import as `<service>/<region>` with an admin infra key, and a destroy leaves them as they are.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -57,7 +58,15 @@ async function importOne(s: NativeStack, type: string, name: string, id: string,
  */
 async function storedState(s: NativeStack): Promise<string> {
   const files = fs.readdirSync(backendDir(s.options("preview")), { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && !e.name.endsWith(".history.json"));
-  return [(await s.pulumi(["stack", "export"])).output, ...files.map((e) => fs.readFileSync(path.join(e.parentPath, e.name), "utf8"))].join("\n");
+  return [await exported(s), ...files.map((e) => fs.readFileSync(path.join(e.parentPath, e.name), "utf8"))].join("\n");
+}
+
+/** `pulumi stack export` (secrets encrypted), which must succeed: an empty output would pass every "not in the state" check. */
+async function exported(s: NativeStack): Promise<string> {
+  const run = await s.pulumi(["stack", "export"], { withStack: "no-config" });
+  expect(run.code, run.stderr).toBe(0);
+  expect(run.output).toContain('"deployment"');
+  return run.output;
 }
 
 if (NATIVE_MISSING) console.log(`pulumi import under the real CLI: skipped: ${NATIVE_MISSING}`);
@@ -76,8 +85,8 @@ describe.skipIf(NATIVE_MISSING !== undefined)("pulumi import of native resources
       imports.push({ type: `svc:${kind}`, name: kind.split(":")[1]!.toLowerCase(), id: await made(s.ws, kind, { ...adopt.inputs(ctx), ...extra[kind] }) });
     }
 
-    // Settings always exist: imported by their scope's id. (QuotaLimits too, `service/region`, but it needs
-    // an admin key as the stack's infra key, and the stack's is a member's.)
+    // Settings always exist: imported by their scope's id. (QuotaLimits too, `service/region`, with an admin
+    // key as the stack's infra key, and the stack's is a member's: see its own test below.)
     imports.push({ type: "svc:webhooks:WorkspaceSettings", name: "settings", id: "workspace" });
     imports.push({ type: "svc:webhooks:EventTypePolicy", name: "policy", id: `project/${s.ws.project_id}` });
 
@@ -103,7 +112,7 @@ describe.skipIf(NATIVE_MISSING !== undefined)("pulumi import of native resources
     const code = fs.readFileSync(generated, "utf8");
     for (const { type } of imports) expect(code).toContain(`type: ${type}`);
     // As stored (secrets encrypted): no write-only value at all, since none was ever learnt.
-    const state = (await s.pulumi(["stack", "export"])).output;
+    const state = await exported(s);
     for (const value of [HEADER_VALUE, ENDPOINT_SECRET, SOURCE_SECRET]) {
       expect(code).not.toContain(value);
       expect(state).not.toContain(value);
@@ -213,5 +222,59 @@ describe.skipIf(NATIVE_MISSING !== undefined)("pulumi import of native resources
     const preview = await s.run("preview");
     expect(preview.ok, preview.summary).toBe(true);
     expect(preview.steps.filter((st) => st.op !== "same"), preview.summary).toEqual([]);
+  });
+
+  it("imports quota limits as `<service>/<region>` with an admin infra key: the generated program declares the limits the service holds and previews with no change; destroy leaves them as they are", async () => {
+    const s = await nativeStack(emu(), "native-import-quota", "");
+    // The stack's infra key is the workspace's admin key (its others as nativeStack sets them), for every run.
+    const admin = { "svc:infraApiKey": s.ws.infra.admin };
+    expect((await s.run("up", {}, admin)).ok).toBe(true);
+    // An admin raised a limit out of band: the imported value is not the default.
+    const quota = () => call(emu(), "GET", "/infra/api/v1/quota/compute?region=us-east-1", { key: s.ws.infra.admin });
+    const raised = await call(emu(), "PATCH", "/infra/api/v1/quota/compute", { key: s.ws.infra.admin, body: { limits: { vms: 73 }, region: "us-east-1" } });
+    expect(raised.status, raised.text).toBeLessThan(300);
+    const held = (await quota()).body.limits as Record<string, number>;
+    expect(held.vms).toBe(73);
+
+    const generated = path.join(s.dir, "generated.yaml");
+    let since = await lastSeq(emu());
+    const run = await importOne(s, "svc:infra:QuotaLimits", "compute", "compute/us-east-1", generated);
+    expect(run.code, run.output).toBe(0);
+    expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
+    expect(run.output).not.toContain("failed to validate");
+    const code = fs.readFileSync(generated, "utf8");
+    expect(code).toContain("type: svc:infra:QuotaLimits");
+    expect(code).toContain("service: compute");
+    expect(code).toContain("region: us-east-1");
+    for (const [name, value] of Object.entries(held)) expect(code).toMatch(new RegExp(`\\n\\s+${name}: ${value}\\n`));
+    const state = await storedState(s);
+    for (const key of [s.ws.infra.admin, s.ws.infra.member, s.ws.webhooks.admin, s.ws.inboxes.admin]) {
+      expect(state.includes(key), "an API key in plaintext in the stored state").toBe(false);
+      expect(code).not.toContain(key);
+    }
+
+    // The generated code is the program now: a preview shows no change, and `up` writes nothing.
+    fs.appendFileSync(path.join(s.dir, "Pulumi.yaml"), code);
+    since = await lastSeq(emu());
+    const preview = await s.run("preview", {}, admin);
+    expect(preview.ok, preview.summary).toBe(true);
+    expect(preview.steps.filter((st) => st.op !== "same"), preview.summary).toEqual([]);
+    const up = await s.run("up", {}, admin);
+    expect(up.ok, up.summary).toBe(true);
+    expect(up.steps.filter((st) => st.op !== "same"), up.summary).toEqual([]);
+    expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
+
+    // `pulumi import` protects what it imports (the generated code says `protect: true`): unprotected as the CLI
+    // says, a destroy deletes it from the stack. An imported setting has no earlier value to put back: the limits
+    // are left as they are (no write).
+    expect(code).toContain("protect: true");
+    const unprotect = await s.pulumi(["state", "unprotect", "--all", "--yes"], { withStack: "no-config" });
+    expect(unprotect.code, unprotect.output + unprotect.stderr).toBe(0);
+    since = await lastSeq(emu());
+    const destroy = await s.run("destroy", {}, admin);
+    expect(destroy.ok, destroy.summary).toBe(true);
+    expect(destroy.steps.map((st) => st.op), destroy.summary).toContain("delete");
+    expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
+    expect((await quota()).body.limits).toEqual(held);
   });
 });

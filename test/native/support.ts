@@ -22,8 +22,12 @@ export interface NativeStack {
   /** Options of one run of the program with these project config values (`key` in the project's namespace). */
   options(verb: Verb, config?: Record<string, string>, secrets?: Record<string, string>): EngineOptions;
   run(verb: Verb, config?: Record<string, string>, secrets?: Record<string, string>): ReturnType<typeof runCli>;
-  /** `pulumi ARGS` of this stack (made by a run first; `withStack: false` for a command of no stack) in the program's directory: its exit code and stdout. */
-  pulumi(args: string[], opts?: { withStack?: boolean }): Promise<{ code: number; output: string; stderr: string }>;
+  /**
+   * `pulumi ARGS` of this stack (made by a run first; `withStack: false` for a command of no stack, `"no-config"` for one
+   * that names the stack but takes no `--config-file`, such as `stack export` or `state unprotect`) in the program's
+   * directory: its exit code and stdout.
+   */
+  pulumi(args: string[], opts?: { withStack?: boolean | "no-config" }): Promise<{ code: number; output: string; stderr: string }>;
 }
 
 /** A program in a language other than YAML. */
@@ -68,7 +72,10 @@ export async function nativeStack(emu: RunningEmulator, name: string, program: s
     ws,
     options,
     run: (verb, config, secrets) => runCli(options(verb, config, secrets)),
-    pulumi: (args, { withStack = true } = {}) => pulumiAsync(options("preview"), withStack ? [...args, ...stackArgs(options("preview"))] : args),
+    pulumi: (args, { withStack = true } = {}) => {
+      const named = withStack === false ? [] : withStack === "no-config" ? ["--stack", options("preview").stack] : stackArgs(options("preview"));
+      return pulumiAsync(options("preview"), [...args, ...named]);
+    },
   };
 }
 
