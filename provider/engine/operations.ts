@@ -207,7 +207,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     // Not in the try: an id a create of this run adopted from an unsaved answer fails here, naming it.
     else holdId(ctx.client, def.kind, id);
     if (replaced) return;
-    const clash = objectKeepers.kept(ctx.client, def.kind, id, { olds, adopts: adoptionId(news) === id, name: nameOf(news) });
+    const clash = objectKeepers.kept(ctx.client, def.kind, id, { olds, adopts: adoptionId(news) === id, name: nameOf(news), kindIsNamed: "resourceName" in def.fields });
     if (clash) throw twoResourcesOnOne(id, `${objectKeepers.named(clash.adopter)} declares adopting it (${adoptionInput})`);
   }
 

@@ -183,7 +183,8 @@ const named = (name: string | undefined) => (name === undefined ? "another resou
  *   what Check returned as the Diff's news (an untargeted resource gets no Check and no
  *   Diff). So a Diff counts only when a Check of this operation declared its resource's
  *   name (`resourceName`, which every kind keeping objects has, in the news): a state
- *   entry no longer in the program, refreshed, keeps nothing.
+ *   entry no longer in the program, refreshed, keeps nothing. The two settings kinds have
+ *   no `resourceName`: every Diff of theirs counts (see `kept`).
  * - `destroy` calls no Diff; preview and update are two plugin processes.
  * So a delete whose outputs are not those of the Diff that kept its id is another
  * state entry: a resource no longer in the program that held the object too (a rename
@@ -201,8 +202,12 @@ export const objectKeepers = {
    * operation; see above). Fails (naming it) when another resource of the program
    * declared adopting that object while this one does not: two resources would hold it.
    */
-  kept(client: SvcClient, kind: string, id: string, keeper: { olds: unknown; adopts: boolean; name?: string }): { adopter: string | undefined } | undefined {
-    if (keeper.name === undefined || !checkedNames.has(objectKey(kind, keeper.name))) return undefined;
+  kept(client: SvcClient, kind: string, id: string, keeper: { olds: unknown; adopts: boolean; name?: string; kindIsNamed: boolean }): { adopter: string | undefined } | undefined {
+    // A kind with no `resourceName` (the workspace settings and event type policy) cannot
+    // tell a refresh's Diff from the program's: every Diff counts. So a removed setting
+    // resource refreshed by `up --refresh` is taken as kept, and its delete puts nothing
+    // back, with a note (provider/README.md, "Settings put back on delete").
+    if (keeper.kindIsNamed && (keeper.name === undefined || !checkedNames.has(objectKey(kind, keeper.name)))) return undefined;
     const key = objectKey(kind, id);
     const list = keepers(client).get(key) ?? [];
     list.push({ olds: canonicalJson(keeper.olds), adopts: keeper.adopts, name: keeper.name });
