@@ -4,9 +4,10 @@
  *
  * - `planAllocation`: new inboxes and endpoints counted against the plan's allocation
  *   (inbox.ts, endpoint.ts);
- * - `claimQuotas`: which resource of the program acts on which quota: two QuotaRequests
- *   asking for one (quota-request.ts), two QuotaLimits setting one (quota-limits.ts),
- *   each resource named by its name in the program;
+ * - `claimKeys`: which resource of the program declares which unique object: two
+ *   EventTypes of one name in one scope (event-type.ts), two QuotaRequests asking for one
+ *   quota (quota-request.ts), two QuotaLimits setting one (quota-limits.ts), each resource
+ *   named by its name in the program;
  * - `replacedObjects`: objects a Diff replaces, whose delete is a replacement's (endpoint.ts);
  * - `replacedDeleteFirst`: event types that Diff replaces keeping their name (event-type.ts);
  * - `objectKeepers`: which resource of the program keeps which object or setting (a Diff
@@ -91,25 +92,31 @@ export function planAllocation(account: string, metric: string, live: number, li
   return { taken: true };
 }
 
-const quotaClaims = new Map<string, string>();
-forgetters.push(() => quotaClaims.clear());
+const claims = new Map<string, string>();
+forgetters.push(() => claims.clear());
 
 /**
- * The first other resource of the program acting on one of `names` in `scope` (kind,
- * project, service: the project as an account, see the header) and the region the
- * quota is counted in (none for a project-wide one); else the quotas are recorded as
- * claimed by `resource` (its name in the program). Two resources of one program are both
- * checked before either is applied, so the service cannot show the clash yet. Idempotent:
- * the same resource claiming again is no clash.
+ * One program resource per unique key: the first other resource of the program that
+ * declared one of `keys` (an event type's scope and name, a quota in its account and
+ * region); else the keys are recorded as claimed by `resource` (its name in the program).
+ * Two resources of one program are both checked before either is applied, so the
+ * service cannot show the clash yet. Idempotent: the same resource claiming again is no
+ * clash.
  */
+export function claimKeys(resource: string, keys: string[]): { key: string; by: string } | undefined {
+  for (const key of keys) {
+    const by = claims.get(key);
+    if (by !== undefined && by !== resource) return { key, by };
+  }
+  for (const key of keys) claims.set(key, resource);
+  return undefined;
+}
+
+/** `claimKeys` for quotas: each of `names` in `scope` (kind, project, service: the project as an account, see the header) and the region the quota is counted in (none for a project-wide one). */
 export function claimQuotas(resource: string, scope: unknown[], region: unknown, names: string[]): { name: string; by: string } | undefined {
   const keyOf = (name: string) => JSON.stringify([...scope, countedRegion(name, region), name]);
-  for (const name of names) {
-    const by = quotaClaims.get(keyOf(name));
-    if (by !== undefined && by !== resource) return { name, by };
-  }
-  for (const name of names) quotaClaims.set(keyOf(name), resource);
-  return undefined;
+  const clash = claimKeys(resource, names.map(keyOf));
+  return clash && { name: names.find((n) => keyOf(n) === clash.key)!, by: clash.by };
 }
 
 const deleteFirst = new Set<string>();

@@ -19,7 +19,7 @@ import { containsUnknown } from "../engine/unknown";
 import { otherProjectWithConfinedKey, workspaceWideWithConfinedKey } from "./confined-key";
 import { readForCheck } from "../engine/remote-checks";
 import { interruptedCreatePending } from "../engine/reconcile";
-import { RESOURCE_NAME_FIELD, replacedDeleteFirst } from "../engine/stack-run";
+import { claimKeys, RESOURCE_NAME_FIELD, replacedDeleteFirst } from "../engine/stack-run";
 import { createBody } from "../engine/values";
 
 /* ---------- scopes and ids, shared with the policy resource ---------- */
@@ -132,7 +132,17 @@ export const eventTypeDefinition = defineResource({
       const { name, projectId } = inputs;
       const confined = projectId === undefined ? await workspaceWideWithConfinedKey(ctx, "projectId", "an event type with no projectId") : await otherProjectWithConfinedKey(ctx, projectId, "event type");
       if (confined.length > 0) return confined;
-      if (inputs.adoptExisting === true || typeof name !== "string" || containsUnknown(name) || containsUnknown(projectId)) return [];
+      if (typeof name !== "string" || containsUnknown(name) || containsUnknown(projectId)) return [];
+      // Two resources of the program on one entry: the second's create would be refused (409) after the first's made it.
+      const twin = typeof inputs.resourceName === "string" ? claimKeys(inputs.resourceName, [uniqueKey(inputs)]) : undefined;
+      if (twin)
+        return [
+          {
+            property: "name",
+            reason: `EventType "${twin.by}" of this program also declares event type "${name}" ${typeof projectId === "string" ? `in project ${projectId}` : "workspace-wide"}: a name is unique in its scope, so only one resource can hold it. Remove one of the two, or give one another name or project.`,
+          },
+        ];
+      if (inputs.adoptExisting === true) return [];
       // This resource's own entry (an update or a replacement keeping the name) is no clash.
       if (olds.name === name && (olds.projectId ?? null) === (projectId ?? null) && (olds.profile ?? null) === (inputs.profile ?? null)) return [];
       // The engine's second Check of a replacement that Diff said keeps the name, with no old inputs: the entry found is its own.

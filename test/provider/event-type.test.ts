@@ -105,6 +105,17 @@ describe("EventType: an existing name at preview, and adoption", () => {
     expect((await d().check({ name: "taken", description: "x" }, { name: "taken" })).failures).toEqual([]);
   });
 
+  it("two EventTypes of one name in one scope fail the preview, naming the other; other scopes and a replacement's second check do not", async () => {
+    expect((await d().check({ name: "twin", resourceName: "first" })).failures).toEqual([]);
+    const { failures } = await d().check({ name: "twin", description: "again", resourceName: "second" });
+    expect(failures).toEqual([{ property: "name", reason: expect.stringMatching(/EventType "first" of this program also declares event type "twin" workspace-wide/) }]);
+    // Adopting does not let two resources hold one entry either.
+    expect((await d().check({ name: "twin", adoptExisting: true, resourceName: "third" })).failures).toEqual([{ property: "name", reason: expect.stringMatching(/EventType "first"/) }]);
+    // The same resource checked again (the engine's second Check of a replacement) and another scope are no clash.
+    expect((await d().check({ name: "twin", resourceName: "first" })).failures).toEqual([]);
+    expect((await d().check({ name: "twin", projectId: ws.project_id, resourceName: "in-project" })).failures).toEqual([]);
+  });
+
   it("preview of N event types makes at most one catalog listing per scope", async () => {
     const { calls } = await d().calls(async () => {
       for (let i = 0; i < 10; i++) await d().check({ name: `t.${i}` });
