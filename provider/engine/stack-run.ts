@@ -8,6 +8,8 @@
  *   EventTypes of one name in one scope (event-type.ts), two QuotaRequests asking for one
  *   quota (quota-request.ts), two QuotaLimits setting one (quota-limits.ts), each resource
  *   named by its name in the program;
+ * - `openObjects`: which quota requests a check's listing showed open, so the Diff of one
+ *   decided since the last refresh replaces it (quota-request.ts);
  * - `replacedObjects`: objects a Diff replaces, whose delete is a replacement's (endpoint.ts);
  * - `replacedDeleteFirst`: event types that Diff replaces keeping their name (event-type.ts);
  * - `objectKeepers`: which resource of the program keeps which object or setting (a Diff
@@ -118,6 +120,21 @@ export function claimQuotas(resource: string, scope: unknown[], region: unknown,
   const clash = claimKeys(resource, names.map(keyOf));
   return clash && { name: names.find((n) => keyOf(n) === clash.key)!, by: clash.by };
 }
+
+const listedOpen = new Map<string, Set<string>>();
+forgetters.push(() => listedOpen.clear());
+
+/**
+ * Which objects of a listing this operation's checks read are still open (quota requests
+ * pending or needing updates, per project listed): the Diff that follows the Check of a
+ * resource sees its object decided since the state last saw it, and previews the
+ * replacement the update will be, instead of an edit the service will refuse.
+ */
+export const openObjects = {
+  listed: (scope: string, ids: string[]) => void listedOpen.set(scope, new Set(ids)),
+  /** Undefined when no check of this operation listed the scope. */
+  isOpen: (scope: string, id: string) => listedOpen.get(scope)?.has(id),
+};
 
 const deleteFirst = new Set<string>();
 forgetters.push(() => deleteFirst.clear());

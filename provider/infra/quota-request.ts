@@ -21,10 +21,12 @@ import { isApiError } from "../client";
 import { note, PartialFailure } from "../engine/errors";
 import { defineResource, type Fields, type InputsOf, type OutputsOf, type ApplyContext, type CheckFailure, type OperationContext, type Props } from "../engine/fields";
 import { containsUnknown } from "../engine/unknown";
+import { operationContext } from "../engine/connection";
+import { profileOf } from "../config";
 import { currentLimits, otherProjectThanKey, projectAccount } from "./quota-limits";
 import { unlessUnreachable } from "../engine/remote-checks";
 import { interruptedCreatePending } from "../engine/reconcile";
-import { claimQuotas } from "../engine/stack-run";
+import { claimQuotas, openObjects } from "../engine/stack-run";
 import { createBody } from "../engine/values";
 
 const REQUEST_PATH = "/api/v1/quota-request/";
@@ -36,14 +38,33 @@ export const DECISION_POLL = { firstMs: 250, factor: 1.6, maxMs: 5_000 };
 const where = (service: unknown, region: unknown, names: string[]) =>
   `${String(service)}${names.every((n) => QUOTA_SCOPES[n] === "project") ? " (project-wide)" : region ? ` in ${String(region)}` : ""}`;
 
-/** Open requests of the project (never cached: a duplicate must be seen as soon as it exists). */
+/** The project a listing names: the given one, or the key's own (what the service lists without one). */
+const listedScope = (ctx: OperationContext, projectId: unknown) => `${ctx.connectionId}\u0000${typeof projectId === "string" ? projectId : ""}`;
+
+/**
+ * Open requests of the project (never cached: a duplicate must be seen as soon as it
+ * exists). What is open is recorded for the Diff that follows (stack-run.ts `openObjects`).
+ */
 async function openRequests(ctx: OperationContext, projectId: unknown): Promise<QuotaRequestRecord[] | undefined> {
   try {
     const query = { states: OPEN_QUOTA_REQUEST_STATES.join(","), project_id: typeof projectId === "string" ? projectId : undefined };
-    return (await ctx.client.request<{ items: QuotaRequestRecord[] }>({ method: "GET", path: `${REQUEST_PATH}list`, query })).body.items;
+    const items = (await ctx.client.request<{ items: QuotaRequestRecord[] }>({ method: "GET", path: `${REQUEST_PATH}list`, query })).body.items;
+    openObjects.listed(listedScope(ctx, projectId), items.map((r) => r.id));
+    return items;
   } catch (err) {
     return unlessUnreachable(err);
   }
+}
+
+/** Did this operation's check of the resource (its checked inputs: `news`) list its project's open requests without it (decided or withdrawn since the state last saw it)? */
+function decidedOnService(news: Props, id: string): boolean {
+  let ctx: OperationContext;
+  try {
+    ctx = operationContext(quotaRequestDefinition, profileOf(news));
+  } catch {
+    return false; // check has said what is missing
+  }
+  return openObjects.isOpen(listedScope(ctx, news.projectId), id) === false;
 }
 
 /** Preview: each requested value above the current limit; no open request for the same quota but this one. */
@@ -56,6 +77,8 @@ async function checkAgainstService(inputs: QuotaRequestInputs, ctx: OperationCon
   const requested = (limits ?? {}) as Record<string, number>;
   const isNew = olds.service === undefined;
   const limitsChanged = isNew || JSON.stringify(olds.limits) !== JSON.stringify(limits);
+  // An edit of a request decided since the last refresh is a new request: the listing tells its Diff.
+  if (!limitsChanged && olds.justification !== inputs.justification) await openRequests(ctx, projectId);
   const failures: CheckFailure[] = [];
   if (limitsChanged) {
     const current = await currentLimits(ctx, service, region);
@@ -167,15 +190,18 @@ export const quotaRequestDefinition = defineResource({
     checkRemote: (inputs, ctx, olds) => checkAgainstService(inputs, ctx, olds ?? {}),
 
     // A decided request cannot be edited: a change files a new one instead of failing.
-    adjustDiff(diff, olds, _news, id) {
+    adjustDiff(diff, olds, news, id) {
       const edits = diff.changed.filter((f) => f === "limits" || f === "justification");
       // A rejection seen by refresh fails the next up (through afterApply) with the admin's message.
       if (olds.state === "rejected" && edits.length === 0) {
         note(`Quota request ${id} was rejected${olds.adminMessage ? `: "${String(olds.adminMessage)}"` : ""}. Change limits or justification to file a new request, or remove the resource.`);
         return { ...diff, changed: [...new Set([...diff.changed, "state"])] };
       }
-      if (!DECIDED.includes(olds.state as QuotaRequestState) || edits.length === 0) return diff;
-      note(`Quota request ${id} is ${String(olds.state)} and can no longer be edited: changing ${edits.join(" and ")} files a new request, which replaces it.`);
+      if (edits.length === 0) return diff;
+      // Decided as the state says, or since (this operation's check listed the project's open requests without it).
+      const decidedSince = !DECIDED.includes(olds.state as QuotaRequestState) && decidedOnService(news, id);
+      if (!DECIDED.includes(olds.state as QuotaRequestState) && !decidedSince) return diff;
+      note(`Quota request ${id} is ${decidedSince ? "no longer open on the service (decided since the last refresh)" : String(olds.state)} and can no longer be edited: changing ${edits.join(" and ")} files a new request, which replaces it.`);
       return { ...diff, replaces: [...new Set([...diff.replaces, ...edits])], deleteBeforeReplace: false };
     },
 

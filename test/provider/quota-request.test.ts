@@ -155,6 +155,23 @@ describe("QuotaRequest: lifecycle and call counts", () => {
     expect(text).toMatch(/withdrawn and cannot be withdrawn; it is dropped from the state/);
   });
 
+  it("decided since the last refresh: the preview of an edit shows the replacement it will be (limits, or justification alone), not an edit the service refuses", async () => {
+    const { id, outs } = await d().create(VMS);
+    await admin("approve", id);
+    for (const edit of [{ limits: { vms: 99 } }, { justification: "launch week, for real" }]) {
+      clearReadCache(); // a new operation, as each preview is
+      const checked = await d().check({ ...VMS, ...edit }, VMS);
+      expect(checked.failures).toEqual([]);
+      const diff = await provider.diff!(id, outs, checked.inputs);
+      expect(diff).toMatchObject({ changes: true, replaces: Object.keys(edit), deleteBeforeReplace: false });
+    }
+    // Still open: an edit (one PATCH), as before.
+    const open = await d().create({ ...VMS, region: "eu-west-1" });
+    clearReadCache();
+    const checked = await d().check({ ...VMS, region: "eu-west-1", justification: "edited" }, { ...VMS, region: "eu-west-1" });
+    expect(await provider.diff!(open.id, open.outs, checked.inputs)).toMatchObject({ changes: true, replaces: [] });
+  });
+
   it("an edit refused because an admin decided meanwhile says to refresh", async () => {
     const { id, outs } = await d().create(VMS);
     await admin("approve", id);
