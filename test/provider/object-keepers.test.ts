@@ -132,10 +132,15 @@ describe.each(ADOPTING)("$kind: an adoption of an object another resource of the
     expect(failures).toEqual([{ property, reason: expect.stringContaining(`would be held by two resources of this stack: ${property} asks for it, and it is held by the resource \`holder\``) }]);
   });
 
-  it("checked before the holder's Diff: that Diff fails, naming the adopter", async () => {
+  it("checked before the holder's Diff: that Diff fails, naming the adopter (a unique name: the holder's check does)", async () => {
     const { id, declared } = held();
     expect((await ops.check({ olds: {}, news: { ...declared, resourceName: "twin" } })).failures).toEqual([]);
     const holder = { ...adopt.inputs(ctx()), resourceName: "holder" };
+    if (kind === "webhooks:EventType") {
+      // Two resources of the program declaring one name in one scope fail whichever is checked second.
+      expect((await ops.check({ olds: holder, news: holder })).failures).toEqual([{ property: "name", reason: expect.stringContaining(`EventType "twin" of this program also declares`) }]);
+      return;
+    }
     expect((await ops.check({ olds: holder, news: holder })).failures).toEqual([]);
     expect(() => ops.diff({ id, olds: holder, news: holder })).toThrow(`would be held by two resources of this stack: the resource \`twin\` declares adopting it`);
   });
