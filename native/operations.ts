@@ -82,7 +82,7 @@ export async function diff(token: string, id: string, olds: Props, news: Props, 
   return operationsOf(token).diff({ id, olds, news: withSecretNames(news, secretNames) });
 }
 
-/** `urn`: the resource's URN, which tells the create journal which resource the create is for (the SDK sets the same key). */
+/** `urn`: the resource's URN, which says which resource the create is for (an open question's replacement: open-question.ts; the SDK sets the same key). */
 export async function create(token: string, inputs: Props, secretNames: readonly string[], urn: string): Promise<{ id: string; outputs: Props }> {
   const [stackPart = "", project = "", , name = ""] = urn.split("::");
   const identified = { ...inputs, [RESOURCE_KEY]: resourceIdentity(stackPart.replace(/^urn:pulumi:/, ""), project, name) };

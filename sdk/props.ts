@@ -25,8 +25,8 @@ export function programName(name: string, opts: pulumi.CustomResourceOptions | u
 /**
  * Three things only the program process knows, added to a resource's props:
  * - which resource this is (stack, project and name, as its URN says them): the
- *   dynamic provider's create is told no URN, and the create journal needs to know which
- *   resource an earlier killed run's create was for (provider/engine/create-journal.ts);
+ *   dynamic provider's create is told no URN, and the create replacing an entry that
+ *   keeps an open question is matched to it by this (provider/engine/open-question.ts);
  * - arguments the class does not declare (a misspelling in JavaScript, or TypeScript run
  *   without type-checking), passed on as given so that the provider's check names them
  *   with the nearest known argument instead of dropping them;

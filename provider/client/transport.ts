@@ -8,7 +8,7 @@
  * creates by reconciliation, refused deletes). Every attempt first takes a
  * place from its connection's traffic controller (pacing.ts).
  */
-import { createHmac, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { Agent, request as undiciRequest } from "undici";
 import { USER_AGENT } from "../version";
 import { SvcApiError, SvcConnectionError, SvcUnknownOutcomeError, type ApiErrorBody } from "./errors";
@@ -193,15 +193,6 @@ export class SvcClient {
       counted++;
       await new Promise((resolve) => setTimeout(resolve, decision.delayMs));
     }
-  }
-
-  /**
-   * A keyed hash of `text` under this client's key and address (HMAC-SHA256): the
-   * create journal recognises a create sent earlier with the same credentials by it,
-   * and it reveals neither the text nor the key.
-   */
-  fingerprint(text: string): string {
-    return createHmac("sha256", this.authorization()).update(`${this.baseUrl}\n${text}`).digest("hex");
   }
 
   /**

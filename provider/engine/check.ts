@@ -7,11 +7,11 @@ import type { z } from "zod";
 import { didYouMean } from "../../rules/names";
 import type { RuleViolation } from "../../rules/types";
 import { apiPathToProperty, asIs, fieldEntries, formatPropertyPath, isInputField, type CheckFailure, type Props, type ResourceDefinition } from "./fields";
-import { PROVIDER_KEY, RESOURCE_KEY, SECRET_INPUTS_KEY } from "./internal-keys";
+import { OWNER_KEY, PROVIDER_KEY, RESOURCE_KEY, SECRET_INPUTS_KEY } from "./internal-keys";
 import { isUnknown, neutraliseUnknowns, touchesUnknown, unknownPaths, type PathSegment } from "./unknown";
 
 /** Keys the SDK and the front ends add to the inputs besides the fields. */
-const INTERNAL_KEYS: ReadonlySet<string> = new Set([PROVIDER_KEY, SECRET_INPUTS_KEY, RESOURCE_KEY]);
+const INTERNAL_KEYS: ReadonlySet<string> = new Set([PROVIDER_KEY, SECRET_INPUTS_KEY, RESOURCE_KEY, OWNER_KEY]);
 
 /** The declared inputs with defaults filled in, plus every local failure. */
 export function checkInputs(def: ResourceDefinition, news: Props): { inputs: Props; failures: CheckFailure[] } {

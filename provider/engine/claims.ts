@@ -1,31 +1,25 @@
 /**
- * Which objects of a kind the resources of this run hold, per connection. One plugin
- * process serves the whole stack (every resource of a run goes through it), so this
- * registry is where "one object to one resource" is kept when creates lose their
- * answers (reconcile.ts):
+ * Which objects of a kind the resources of this operation hold, per connection. One
+ * plugin process serves the whole stack in one operation, so this registry is where
+ * "one object to one resource" is kept within it:
  *   - `held`: ids some resource of the stack holds: answered to a create, adopted, or
- *     named by the engine in a diff, read, update or delete (until the delete is
- *     done). Never another's candidate.
+ *     named by the engine in a diff, read, update or delete (until the delete is done).
+ *     Never named as a lost create's candidate.
  *   - creates in flight: an object a create made whose answer has not come back yet
- *     would look unheld in a listing, so a look waits for the creates in flight when
- *     its listing came back to settle before it judges the listing.
- *   - lost creates still looking, by fingerprint (kind + body): look-alike resources
- *     whose answers were lost share the candidates that match them, one each; more
- *     candidates than lost look-alikes is ambiguous (provider/README.md, invariant 2).
- *   - one look at a time per kind (`exclusive`): two lost creates never take the same
- *     candidate.
- * Plugin-process state, never serialized; it holds ids and keyed hashes only.
+ *     would look unheld in a listing, so a look at unmarked candidates waits for the
+ *     creates in flight when its listing came back (reconcile.ts).
+ *   - `takenOver`, `adopted`, `openQuestions`: below.
+ * Plugin-process state, never serialized; it holds ids only. Nothing here outlives the
+ * operation: what must be remembered across runs is in the state (owner.ts).
  */
 import type { SvcClient } from "../client";
-import { createJournal, JOURNAL_SCOPE } from "./create-journal";
 import type { Props } from "./fields";
-import { RESOURCE_KEY } from "./internal-keys";
 
 export class KindClaims {
   readonly held = new Set<string>();
   /**
    * A singleton (a setting) taken over in this process: its id → the earlier value the
-   * take-over found (canonical JSON), or `journal:<ref>` for one from the create journal.
+   * take-over found (canonical JSON).
    * A rename without an alias, or a replacement that keeps the setting's scope, creates
    * the new resource before the old one's delete: that delete must not put back what the
    * old one found, under the resource that now manages the setting (its note says what
@@ -41,14 +35,13 @@ export class KindClaims {
    */
   readonly adopted = new Set<string>();
   /**
-   * Ids a create of this run adopted as an earlier run's unsaved answer (reconcile.ts
-   * `adoptUnsavedAnswer`). The engine names an id again in this run only for another
-   * resource that holds it: then two resources would hold one object.
+   * A resource whose state entry is an open question (a lost create's unproven candidates,
+   * kept in the state by an earlier run: reconcile.ts `UnresolvedCreate`), by its
+   * identity (RESOURCE_KEY): its Diff answers replace and records the question here; the
+   * replacement's create, which is told no old outputs, takes it up.
    */
-  readonly adoptedUnsaved = new Set<string>();
+  readonly openQuestions = new Map<string, Props>();
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly lost = new Map<string, number>();
-  private turn: Promise<unknown> = Promise.resolve();
 
   hold(id: string): void {
     this.held.add(id);
@@ -74,31 +67,9 @@ export class KindClaims {
     };
   }
 
-  /** Wait until every create in flight now is answered (its id held) or lost (looking). */
+  /** Wait until every create in flight now is answered (its id held) or lost. */
   async settled(): Promise<void> {
     await Promise.all([...this.inFlight]);
-  }
-
-  /** A lost create with this fingerprint is looking for its object; call the returned function when it has decided. */
-  looking(fingerprint: string): () => void {
-    this.lost.set(fingerprint, this.lostCount(fingerprint) + 1);
-    let stopped = false;
-    return () => {
-      if (stopped) return;
-      stopped = true;
-      this.lost.set(fingerprint, this.lostCount(fingerprint) - 1);
-    };
-  }
-
-  lostCount(fingerprint: string): number {
-    return this.lost.get(fingerprint) ?? 0;
-  }
-
-  /** Run `fn` alone among this kind's looks. */
-  exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.turn.then(fn, fn);
-    this.turn = run.catch(() => undefined);
-    return run;
   }
 }
 
@@ -118,38 +89,7 @@ export function claimsOf(client: SvcClient, kind: string): KindClaims {
   return claims;
 }
 
-/**
- * The engine named this id for a resource of the stack (diff, read, update, delete): it
- * is held, and the journal's unsaved answer with it, if any, was saved after all.
- */
-export function holdId(client: SvcClient, kind: string, id: string, props?: Props): void {
-  if (!id) return;
-  const claims = claimsOf(client, kind);
-  if (claims.adoptedUnsaved.has(id)) {
-    throw new Error(
-      `The object ${id} is held by this resource, and a create of this run adopted it too, as the object an earlier killed run made and may not have saved (create journal). ` +
-        `Two resources now hold it: remove the other one from the state (\`pulumi state delete <its URN>\`, it is the one created in this run with id ${id}), then run again; its next create makes its own object.`,
-    );
-  }
-  claims.hold(id);
-  journalNamed(client, kind, id, props);
-}
-
-/**
- * The engine named this id for a resource (`props`: its inputs or outputs): the journal's
- * unsaved answer with it was saved after all, and so was a setting's value found before,
- * when it was that resource's (its inputs say which: `holderIdentity`; outputs do not).
- */
-export function journalNamed(client: SvcClient, kind: string, id: string, props?: Props): void {
-  createJournal()?.named(kind, client.fingerprint(JOURNAL_SCOPE), id, holderIdentity(client, kind, props));
-}
-
-/**
- * Which resource of which stack a setting's take-over is for, as the journal keeps it
- * with the value found before: an HMAC (under the key) of the kind and the SDK's
- * RESOURCE_KEY input; undefined when the props do not say (outputs).
- */
-export function holderIdentity(client: SvcClient, kind: string, props: Props | undefined): string | undefined {
-  const resource = props?.[RESOURCE_KEY];
-  return typeof resource === "string" ? client.fingerprint(`${kind}\nsetting holder\n${resource}`) : undefined;
+/** The engine named this id for a resource of the stack (diff, read, update, delete): it is held. */
+export function holdId(client: SvcClient, kind: string, id: string): void {
+  if (id) claimsOf(client, kind).hold(id);
 }

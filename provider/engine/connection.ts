@@ -9,6 +9,7 @@ import { pluginConfigSource, resolveConnection, settingNames, type ConfigSource,
 import type { OperationContext, ResourceDefinition } from "./fields";
 import { forgetClaims } from "./claims";
 import { forgetStackRun } from "./stack-run";
+import { watchEngine } from "./engine-link";
 
 const clients = new Map<string, SvcClient>();
 const readCache = new Map<string, Promise<unknown>>();
@@ -17,6 +18,8 @@ const connectionIds = new Map<string, string>();
 
 /** A client and a read cache for a product and profile, from the configured settings. */
 export function operationContext(def: Pick<ResourceDefinition, "product">, profile: string | undefined, source: ConfigSource = pluginConfigSource()): OperationContext {
+  // A plugin whose engine is gone (a killed \`pulumi\`) ends, from its first call on.
+  watchEngine();
   const conn = resolveConnection(source, def.product, profile);
   // A connection resolved from config is the same object each time (resolveConnection's memo): so is its context.
   let ctx = contexts.get(conn);

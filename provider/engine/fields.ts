@@ -189,7 +189,8 @@ export interface ResourceHooks<F extends Fields = Fields> {
   /** A refusal turned into a message naming the reason and the fix; undefined keeps the generic one. */
   explainError?(err: SvcApiError, operation: Operation, inputs: OutputsOf<F> | undefined): string | undefined;
   /** Before the DELETE: what onDeleteRefused needs to know of the object as it was (a refusal may change it). */
-  beforeDelete?(ctx: ApplyContext, props: OutputsOf<F>): Promise<void>;
+  /** `current`: the object as a read just before showed it, when the engine read it (an owner-marked object), else undefined. */
+  beforeDelete?(ctx: ApplyContext, props: OutputsOf<F>, current?: Props): Promise<void>;
   /**
    * DELETE refused: wait or explain. Return "retry" to send DELETE again, "gone" to
    * drop the resource from the state anyway (after a `note` saying why, e.g. a decided
@@ -238,6 +239,13 @@ export interface ResourceDefinition<F extends Fields = Fields> {
    * fit; `false` when the kind cannot be listed.
    */
   reconcile?: ReconcileSpec<F> | false;
+  /**
+   * A free-text field (sent on create, shown back on reads) where a create whose program
+   * leaves it unset writes the resource's owner mark (owner.ts): the proof that a lost or
+   * interrupted create's object is this resource's. None: such objects cannot be proven,
+   * and are named for the user to decide.
+   */
+  ownerField?: keyof F & string;
   hooks?: ResourceHooks<F>;
 }
 

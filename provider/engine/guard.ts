@@ -7,7 +7,7 @@
  */
 import { pluginConfigSource, profileOf, resolveConnection } from "../config";
 import type { Props, ResourceDefinition } from "./fields";
-import { SECRET_INPUTS_KEY } from "./internal-keys";
+import { OWNER_KEY, SECRET_INPUTS_KEY } from "./internal-keys";
 import type { Operations } from "./operations";
 import { redact, redactError, secretTexts, withSecrets } from "./redact";
 
@@ -38,12 +38,12 @@ export function guarded(ops: Operations): Operations {
     diff: (req) => call([req.olds, req.news], () => ops.diff(req)),
     async create(req) {
       const result = await call([req.inputs], () => ops.create(req));
-      return { ...result, outputs: keepSecretNames(req.inputs, result.outputs) };
+      return { ...result, outputs: keepInternalKeys(req.inputs, result.outputs) };
     },
     read: (req) => call([req.outputs], () => ops.read(req)),
     async update(req) {
       const result = await call([req.olds, req.news], () => ops.update(req));
-      return { ...result, outputs: keepSecretNames(req.news, result.outputs) };
+      return { ...result, outputs: keepInternalKeys(req.news, result.outputs) };
     },
     delete: (req) => call([req.outputs], () => ops.delete(req)),
   };
@@ -65,10 +65,11 @@ function withoutTrace<T>(err: T): T {
   return err;
 }
 
-/** The list of secret input names goes into the outputs too: delete and refresh get only those. */
-function keepSecretNames(inputs: Props, outputs: Props): Props {
-  const names = inputs[SECRET_INPUTS_KEY];
-  return names === undefined ? outputs : { ...outputs, [SECRET_INPUTS_KEY]: names };
+/** The list of secret input names and the owner token go into the outputs too: delete and refresh get only those. */
+function keepInternalKeys(inputs: Props, outputs: Props): Props {
+  const kept = { ...outputs };
+  for (const key of [SECRET_INPUTS_KEY, OWNER_KEY]) if (inputs[key] !== undefined) kept[key] = inputs[key];
+  return kept;
 }
 
 /** The API key the call uses (never in a message, but hidden should one echo it). */

@@ -18,11 +18,24 @@ export const SECRET_INPUTS_KEY = "__secretInputs";
 /**
  * Which resource of which stack the inputs are for (`resourceIdentity`), set by the SDK
  * (the native plugin takes it from the URN): the dynamic provider's create is told no
- * URN, and the create journal matches an earlier killed run's create to the resource it
- * was for by it (reconcile.ts, `identity`). Not a field: never sent, never in the outputs,
+ * URN, and the replacement's create of an entry that keeps an open question is matched
+ * to that entry by it (open-question.ts). Not a field: never sent, never in the outputs,
  * so state written before it existed shows no change.
  */
 export const RESOURCE_KEY = "__resource";
+
+/**
+ * The resource's owner token (owner.ts): random, made at its first check, kept in its
+ * inputs (a pending create in the state carries it) and outputs, and written on the
+ * objects it creates where a free field allows. Not a field: never shown as a change.
+ */
+export const OWNER_KEY = "__owner";
+
+/**
+ * In the outputs of a state entry that is an open question (open-question.ts): the
+ * unproven candidates of a lost create. Not a field.
+ */
+export const UNRESOLVED_KEY = "__unresolved";
 
 /** What RESOURCE_KEY holds: the parts of a URN that name a resource of a stack (its parents' types aside). */
 export const resourceIdentity = (stack: string, project: string, name: string) => `${stack}::${project}::${name}`;

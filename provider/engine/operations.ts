@@ -16,15 +16,17 @@ import { isApiError } from "../client";
 import { InvalidSettingError, MissingSettingError, profileOf, reconcileWindowSeconds } from "../config";
 import { canonicalJson } from "../../rules/event-schema";
 import { checkInputs } from "./check";
-import { claimsOf, holderIdentity, holdId, journalNamed } from "./claims";
-import { createJournal, JOURNAL_SCOPE } from "./create-journal";
+import { claimsOf, holdId } from "./claims";
 import { operationContext } from "./connection";
 import { declared, diffFields, fieldChanged, fieldEqual } from "./diff";
 import { explainApiError, note, PartialFailure } from "./errors";
 import { asIs, fieldEntries, type ApplyContext, type ChangedSetting, type CheckFailure, type Fields, type InputsOf, type OperationContext, type OutputsOf, type PlannedCall, type Props, type ResourceDefinition } from "./fields";
 import { readFromListing } from "./list-cache";
 import { planUpdate } from "./plan";
-import { createReconciled, lateLookAlikesMessage } from "./reconcile";
+import { OWNER_KEY, RESOURCE_KEY, UNRESOLVED_KEY } from "./internal-keys";
+import { askAgain, isOpenQuestion, keepQuestion, questionOf } from "./open-question";
+import { markedBody, markedOwner, newOwnerToken, ownerField, ownerMark, ownerTokenOf } from "./owner";
+import { createReconciled, lateLookAlikesMessage, UnresolvedCreate } from "./reconcile";
 import { remoteCheckFailures } from "./remote-checks";
 import { objectKeepers, replacedObjects } from "./stack-run";
 import { containsUnknown, UNKNOWN } from "./unknown";
@@ -115,7 +117,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
   /** Every id the engine names is held by a resource of the stack: never another create's candidate (claims.ts). */
   const applyContext = (id: string, props: Props | undefined): ApplyContext => {
     const ctx = operationContext(def, profileOf(props));
-    holdId(ctx.client, def.kind, id, props);
+    holdId(ctx.client, def.kind, id);
     return withItem(ctx, id);
   };
   const roles = fieldRoles(def);
@@ -202,10 +204,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     }
     // Its delete in this operation is a replacement's: the old object, declared by no program.
     if (replaced) replacedObjects.add(ctx.client, def.kind, id);
-    // A setting is no create's candidate; the journal learns that a state holds it (its value found before too).
-    if (def.singleton) journalNamed(ctx.client, def.kind, id, news);
-    // Not in the try: an id a create of this run adopted from an unsaved answer fails here, naming it.
-    else holdId(ctx.client, def.kind, id);
+    holdId(ctx.client, def.kind, id);
     if (replaced) return;
     const clash = objectKeepers.kept(ctx.client, def.kind, id, { olds, adopts: adoptionId(news) === id, name: nameOf(news), kindIsNamed: "resourceName" in def.fields });
     if (clash) throw twoResourcesOnOne(id, `${objectKeepers.named(clash.adopter)} declares adopting it (${adoptionInput})`);
@@ -248,25 +247,26 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     if (clash) throw new Error(clash);
     const adopted = await adopt(adoptId, news);
     // The object is this resource's now: the delete of a resource that held it before must not remove it, in this
-    // run (claims.ts `adopted`) or a later one (the journal: after \`pulumi up --target <this name>\`, the old name stays).
-    const { client } = operationContext(def, profileOf(news));
-    claimsOf(client, def.kind).adopted.add(adopted.id);
-    const name = nameOf(news);
-    if (name !== undefined) createJournal()?.adopted(def.kind, client.fingerprint(JOURNAL_SCOPE), adopted.id, name);
+    // run (claims.ts `adopted`) or a later one (it carries this resource's owner mark now, where it can: \`marking\`).
+    claimsOf(operationContext(def, profileOf(news)).client, def.kind).adopted.add(adopted.id);
     return adopted;
   }
 
   async function createNew(news: Inputs): Promise<CreateResponse> {
     const ctx = operationContext(def, profileOf(news));
-    const body = createBody(def, news);
+    // The replacement of an entry that keeps an open question (its Diff recorded it): answered first.
+    const identity = news[RESOURCE_KEY];
+    const question = typeof identity === "string" ? questionOf(claimsOf(ctx.client, def.kind).openQuestions.get(identity)) : undefined;
+    if (question) await askAgain(def, ctx.client, question, "create");
+    const body = markedBody(def, createBody(def, news), news);
     let response: Props;
     let found: boolean;
-    let declaredSince: boolean;
     let lateLookAlikes: string[];
     try {
-      // An unknown outcome is reconciled by a listing: adopt what the create made, or send it again.
-      ({ object: response, found, declaredSince, lateLookAlikes } = await createReconciled(def, ctx.client, body, news, idOf));
+      // An unknown outcome is reconciled by a listing: take this create's own object, or send it again.
+      ({ object: response, found, lateLookAlikes } = await createReconciled(def, ctx.client, body, news, idOf));
     } catch (err) {
+      if (err instanceof UnresolvedCreate) throw keepQuestion(def, err, news);
       throw isApiError(err) ? explainApiError(def, err, "create", news) : err;
     }
     const id = idOf(response);
@@ -277,7 +277,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     const outputs = { ...created, ...def.hooks?.extraOutputs?.(response, created) };
     // Fields create does not take (e.g. status) are applied right after, only when they differ;
     // on an object an earlier run's create of this resource made, every field the program changed since.
-    const applyLater = (name: string) => declaredSince || def.fields[name]!.onCreate === false || (found && def.fields[name]!.writeOnly === true);
+    const applyLater = (name: string) => def.fields[name]!.onCreate === false || (found && def.fields[name]!.writeOnly === true);
     const anyLater = found || roles.afterCreate.some(([name, spec]) => fieldChanged(spec, name, outputs, news));
     const later = anyLater ? planUpdate(def, outputs, news).filter((c) => c.fields.every(applyLater)) : [];
     const outs = await converge(withItem(ctx, id), later, undefined, news, outputs, "create", true);
@@ -311,25 +311,32 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
       }
       throw new Error(`adoptId ${id}: the ${def.noun} has ${name} ${JSON.stringify(olds[name])} but ${JSON.stringify(value)} is declared, and ${name} cannot change without replacing it. Declare ${JSON.stringify(olds[name])} to adopt it.`);
     }
-    const outs = await converge(ctx, planUpdate(def, olds, news), olds, news, olds, "adopt", false);
+    const outs = await converge(ctx, planUpdate(def, olds, marking(remote, news)), olds, news, olds, "adopt", false);
     return { id, outputs: outs };
   }
 
   /**
+   * An adopted object carries the adopter's mark, where the program leaves the owner field
+   * unset and the field can be written: the resource that held it before (a rename over
+   * two runs) then sees, at its delete, that it is another's now (one more PATCH field).
+   */
+  function marking(remote: Props, news: Inputs): Inputs {
+    const owner = ownerField(def);
+    const token = ownerTokenOf(news);
+    if (!owner || !token || def.fields[owner.name]!.mode !== "patch" || (news[owner.name] !== undefined && news[owner.name] !== null)) return news;
+    if (markedOwner(def, remote) === token || (remote[owner.api] !== undefined && remote[owner.api] !== null && markedOwner(def, remote) === undefined)) return news;
+    return { ...news, [owner.name]: ownerMark(token) };
+  }
+
+  /**
    * A singleton: read what is there (kept to restore on delete), then write every declared
-   * field. What was found is journaled before the first write: a take-over killed after a
-   * write, its answer never saved, leaves the value found before in the journal, and the
-   * next take-over keeps that instead of the killed run's own write (create-journal.ts).
+   * field. A take-over killed after a write and before the state saved it leaves no record
+   * of the value found before (the next take-over finds the killed run's write): the
+   * pending create in the state says so, and `pulumi-svc recover` names it.
    */
   async function takeOver(news: Inputs): Promise<CreateResponse> {
     const singleton = def.singleton!;
     const id = singleton.idOf(news);
-    const journal = createJournal();
-    const { client } = operationContext(def, profileOf(news));
-    const connection = client.fingerprint(JOURNAL_SCOPE);
-    const holder = holderIdentity(client, def.kind, news);
-    // Before the id is named below, which settles it. Only this resource's: another's (another stack's) is its own to keep.
-    const unsaved = journal?.takeUnsavedPrior(def.kind, connection, id, holder);
     const ctx = applyContext(id, news);
     let remote: Props;
     try {
@@ -338,28 +345,19 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
       throw isApiError(err) ? explainApiError(def, err, "create", news, id) : err;
     }
     const found = remoteFields(def, remote);
-    const prior = unsaved
-      ? (unsaved.value as Props)
-      : singleton.prior
-        ? singleton.prior(remote, news)
-        : Object.fromEntries(fieldEntries(def).filter(([n, spec]) => ["patch", "put"].includes(spec.mode) && n in found).map(([n]) => [n, found[n]]));
-    journal?.tookOver(def.kind, connection, id, prior, holder);
-    if (unsaved) {
-      await journal!.settleEarlier(unsaved.ref, def.kind, "");
-      note(`The ${def.noun} ${id} was taken over by an earlier run of this resource that was killed before it saved the value found before: that value is kept to put back on delete, not the killed run's own write.`);
-    }
+    const prior = singleton.prior
+      ? singleton.prior(remote, news)
+      : Object.fromEntries(fieldEntries(def).filter(([n, spec]) => ["patch", "put"].includes(spec.mode) && n in found).map(([n]) => [n, found[n]]));
     const outputs: Outputs = { ...found, ...keptValues(def, news), [singleton.priorField]: prior };
     // Every declared field is written, even one that already has the value: the resource now owns it.
     const outs = await converge(ctx, planUpdate(def, {}, news), undefined, news, outputs, "create", true);
-    // A value from the journal is never this run's own delete's (a resource of the state taken over
-    // by the killed run, renamed now, found the same one): no delete of this run puts it back.
-    claimsOf(ctx.client, def.kind).takenOver.set(id, unsaved ? `journal:${unsaved.ref}` : canonicalJson(prior));
+    claimsOf(ctx.client, def.kind).takenOver.set(id, canonicalJson(prior));
     return { id, outputs: outs };
   }
 
   /** DELETE the item; 404 is already gone; a refusal may be waited out (onDeleteRefused). */
-  async function deleteItem(ctx: ApplyContext, previous: Props): Promise<void> {
-    await def.hooks?.beforeDelete?.(ctx, previous);
+  async function deleteItem(ctx: ApplyContext, previous: Props, current?: Props): Promise<void> {
+    await def.hooks?.beforeDelete?.(ctx, previous, current);
     for (;;) {
       try {
         await ctx.client.request({ method: "DELETE", path: ctx.itemPath });
@@ -388,10 +386,10 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     if (!prior || typeof prior !== "object") return;
     const takenOver = claimsOf(ctx.client, def.kind).takenOver;
     const newOwner = takenOver.get(ctx.id);
-    // Another resource of the stack that holds the setting now, and what it found (unknown when from the journal).
+    // Another resource of the stack that holds the setting now, and what it found.
     let holder: { name: string; found: unknown } | undefined;
     if (newOwner !== undefined && newOwner !== canonicalJson(prior)) {
-      holder = { name: "another resource of this run (a rename or a replacement)", found: newOwner.startsWith("journal:") ? undefined : JSON.parse(newOwner) };
+      holder = { name: "another resource of this run (a rename or a replacement)", found: JSON.parse(newOwner) };
     } else {
       // A resource removed from the program that held the setting with one the program keeps (a rename over two runs).
       const keeper = objectKeepers.keptFrom(ctx.client, def.kind, ctx.id, previous);
@@ -463,12 +461,42 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     return new Set(fieldEntries(def).filter(([name, spec]) => spec.writeOnly && absent(olds[name]) && absent(news[name])).map(([name]) => name));
   }
 
+  /**
+   * The object as the service shows it before a delete, read (one GET) when the state says
+   * this resource marked it: does it still carry this resource's mark? Undefined when not
+   * read, or gone.
+   */
+  async function readIfMarked(ctx: ApplyContext, previous: Props): Promise<Props | undefined> {
+    if (def.ownerField === undefined || ownerTokenOf(previous) === undefined) return undefined;
+    try {
+      return (await ctx.client.request<Props>({ method: "GET", path: ctx.itemPath })).body ?? {};
+    } catch (err) {
+      if (isApiError(err, 404)) return undefined;
+      throw isApiError(err) ? explainApiError(def, err, "delete", previous, ctx.id) : err;
+    }
+  }
+
+  /** The Diff of an open question's entry: replaced, so that its create asks again (open-question.ts). */
+  function askedAgain(olds: Props, news: Inputs): DiffResponse {
+    const identity = news[RESOURCE_KEY];
+    try {
+      if (typeof identity === "string") claimsOf(operationContext(def, profileOf(news)).client, def.kind).openQuestions.set(identity, olds);
+    } catch {
+      // check has said what is missing
+    }
+    return { changes: true, diffs: [UNRESOLVED_KEY], replaces: [UNRESOLVED_KEY], deleteBeforeReplace: false };
+  }
+
   const operations: Operations = {
     definition: def,
 
     async check({ olds, news }) {
       const checked = checkInputs(def, news);
       const inputs = checked.inputs;
+      // A new resource (or a replacement's object, checked with no old inputs) gets its owner token; an existing one keeps its own.
+      const token = ownerTokenOf(olds) ?? (Object.keys(olds).length === 0 && !def.singleton ? newOwnerToken() : undefined);
+      if (token !== undefined) inputs[OWNER_KEY] = token;
+      else delete inputs[OWNER_KEY];
       const unapplied = unappliedWriteOnly(olds, news);
       const failures = checked.failures.filter((f) => !unapplied.has(f.property));
       // This resource is the program's: its Diffs keep objects (a refresh's Diff of a removed one does not).
@@ -499,6 +527,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     },
 
     diff({ id, olds, news }) {
+      if (isOpenQuestion(id)) return askedAgain(olds, news);
       const fields = diffFields(def, olds, news);
       const d = def.hooks?.adjustDiff ? def.hooks.adjustDiff(fields, olds, news, id) : fields;
       holdNamedId(id, olds, news, d.replaces.length > 0);
@@ -510,6 +539,8 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
 
     async read({ id, outputs: stored }) {
       const previous = stored ?? {};
+      // An open question has no object to read: kept as it is.
+      if (isOpenQuestion(id)) return { gone: false, id, outputs: previous, inputs: rebuildInputs(def, {}, previous) };
       const ctx = applyContext(id, previous);
       let remote: Props;
       try {
@@ -524,7 +555,8 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
       // Write-only values go to the outputs too: diff compares the declared value with them.
       const learnt = writeOnlyAsRead(def, remote, previous);
       const outputs = completeOutputs(def, { ...keptValues(def, previous), ...previous, ...remoteFields(def, remote), ...learnt });
-      return { gone: false, id, outputs, inputs: rebuildInputs(def, remote, { ...previous, ...learnt }) };
+      const token = ownerTokenOf(previous);
+      return { gone: false, id, outputs, inputs: { ...rebuildInputs(def, remote, { ...previous, ...learnt }), ...(token ? { [OWNER_KEY]: token } : {}) } };
     },
 
     async update({ id, olds: previous, news: next }) {
@@ -535,32 +567,29 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     },
 
     async delete({ id, outputs: previous }) {
+      const question = questionOf(previous);
+      if (isOpenQuestion(id) && question) return askAgain(def, operationContext(def, profileOf(previous)).client, question, "delete");
       const ctx = applyContext(id, previous);
       if (def.singleton) return restore(ctx, previous);
       const claims = claimsOf(ctx.client, def.kind);
-      const journal = createJournal();
-      const connection = ctx.client.fingerprint(JOURNAL_SCOPE);
-      // Below, the first two: this run's program keeps the object and drops every other holder, so the journal's record of its adoption is done.
       if (claims.adopted.has(id)) {
         note(`The ${def.noun} ${id} was not deleted: another resource of this run adopted it (e.g. renamed, with adoption). It stays, managed by that resource; this resource is removed from the state.`);
-        journal?.settleAdoptions(def.kind, connection, id);
         return;
       }
       // A resource removed from the program that held the object with the one that keeps it (a rename adopting it, over two runs).
       const keeper = objectKeepers.keptFrom(ctx.client, def.kind, id, previous);
       if (keeper) {
         note(`The ${def.noun} ${id} was not deleted: ${objectKeepers.named(keeper.name)} holds it (e.g. renamed, with adoption, over two runs). It stays, managed by that resource; this resource is removed from the state.`);
-        journal?.settleAdoptions(def.kind, connection, id);
         return;
       }
-      // Another name adopted the object in an earlier run (create-journal.ts): this is the state entry that held it before.
-      const adopter = journal?.adopterOf(def.kind, connection, id);
-      if (adopter && adopter.name !== nameOf(previous)) {
-        note(`The ${def.noun} ${id} was not deleted: ${objectKeepers.named(adopter.name)} holds it (it adopted it in an earlier run on this machine, e.g. renamed with \`pulumi up --target\`). It stays, managed by that resource; this resource is removed from the state.`);
+      // Marked by another resource since (it adopted the object: a rename with \`up --target\`), on any machine.
+      const current = await readIfMarked(ctx, previous);
+      const markedBy = current && markedOwner(def, current);
+      if (markedBy && markedBy !== ownerTokenOf(previous)) {
+        note(`The ${def.noun} ${id} was not deleted: it carries the owner mark of another resource, which adopted it since (e.g. renamed, with adoption and \`pulumi up --target\`). It stays, managed by that resource; this resource is removed from the state.`);
         return;
       }
-      await deleteItem(ctx, previous);
-      journal?.settleAdoptions(def.kind, connection, id);
+      await deleteItem(ctx, previous, current);
       claims.release(id);
     },
   };

@@ -42,8 +42,7 @@
  *
  * Other plugin-process state, judged: the read cache of the connections
  * (resource-provider.ts, read-only answers, once per operation), claims.ts (ids the
- * engine named), list-cache.ts (reads in a burst, dropped on any write), the create
- * journal (on disk, across processes on purpose), and the note that remote checks are
+ * engine named), list-cache.ts (reads in a burst, dropped on any write), and the note that remote checks are
  * skipped (once per kind: a message, no result) depend on no call count either.
  */
 import { z } from "zod";

@@ -3,6 +3,7 @@
  * field table: which fields the service returns, which the provider keeps, what create
  * sends. Each role is computed once per definition (`fieldRoles`).
  */
+import { withoutMark } from "./owner";
 import { asIs, fieldEntries, isInputField, type FieldSpec, type Props, type ResourceDefinition } from "./fields";
 import { fieldEqual } from "./diff";
 import { toPlainJson } from "./json";
@@ -52,7 +53,9 @@ export function fieldRoles(def: Pick<ResourceDefinition, "fields">): FieldRoles 
 }
 
 /** camelCase outputs of the fields the service returns (write-only and provider-side fields excluded). */
-export function remoteFields(def: ResourceDefinition, remote: Props): Props {
+export function remoteFields(def: ResourceDefinition, answer: Props): Props {
+  // The owner mark stands for the unset field it is written in (owner.ts).
+  const remote = withoutMark(def, answer);
   const out: Props = {};
   for (const [name, spec] of fieldRoles(def).returned) {
     if (!(spec.api! in remote)) continue;
@@ -99,7 +102,8 @@ export function writeOnlyAsRead(def: ResourceDefinition, remote: Props, previous
 }
 
 /** The inputs refresh stores: read back from the service, write-only values as the read learnt them. */
-export function rebuildInputs(def: ResourceDefinition, remote: Props, previous: Props): Props {
+export function rebuildInputs(def: ResourceDefinition, answer: Props, previous: Props): Props {
+  const remote = withoutMark(def, answer);
   const returned = new Set(fieldRoles(def).returned.map(([name]) => name));
   const inputs: Props = {};
   for (const [name, spec] of fieldRoles(def).inputs) {

@@ -117,6 +117,7 @@ export const inboxDefinition = defineResource({
   paths: { create: "/v1/inboxes", item: (id) => `/v1/inboxes/${encodeURIComponent(id)}` },
   adoptHint:
     "Look the inbox up (svc.inboxes.getInboxes() or GET /v1/inboxes) and, if it was created, set `adoptId: \"<its id>\"` on this resource: the next `pulumi up` adopts it instead of creating another.",
+  ownerField: "label",
   fields: inboxFields,
   // Create rules for what create sends, update rules for `status` (only PATCH takes it).
   rules: ({ status, ...create }) => [...inboxViolations(create, { creating: true }), ...inboxViolations(status === undefined ? {} : { status }, { creating: false })],

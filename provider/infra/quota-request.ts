@@ -25,9 +25,7 @@ import { operationContext } from "../engine/connection";
 import { profileOf } from "../config";
 import { currentLimits, otherProjectThanKey, projectAccount } from "./quota-limits";
 import { unlessUnreachable } from "../engine/remote-checks";
-import { interruptedCreatePending } from "../engine/reconcile";
 import { claimQuotas, openObjects } from "../engine/stack-run";
-import { createBody } from "../engine/values";
 
 const REQUEST_PATH = "/api/v1/quota-request/";
 const DECIDED: QuotaRequestState[] = ["approved", "rejected"];
@@ -99,10 +97,8 @@ async function checkAgainstService(inputs: QuotaRequestInputs, ctx: OperationCon
     const adoptId = typeof inputs.adoptId === "string" ? inputs.adoptId : undefined;
     const own = (r: QuotaRequestRecord) =>
       r.id === adoptId || (!isNew && r.service === olds.service && JSON.stringify(r.limits) === JSON.stringify(olds.limits) && r.justification === olds.justification);
-    // An earlier run killed while filing this very request: the create adopts what it filed.
-    const resumes = isNew && interruptedCreatePending(quotaRequestDefinition, ctx.client, createBody(quotaRequestDefinition, inputs), inputs);
     const same = (r: QuotaRequestRecord) => Object.keys(r.limits).filter((n) => n in requested && countedRegion(n, r.region) === countedRegion(n, region));
-    const clash = resumes ? undefined : (await openRequests(ctx, projectId))?.find((r) => !own(r) && r.service === service && same(r).length > 0);
+    const clash = (await openRequests(ctx, projectId))?.find((r) => !own(r) && r.service === service && same(r).length > 0);
     // Resources of this program (stack-run.ts): the SDK passes each one's name (absent from older state: not checked).
     const twin = typeof inputs.resourceName === "string" ? claimQuotas(inputs.resourceName, ["infra:QuotaRequest", await projectAccount(ctx, service, region, projectId), service], region, names) : undefined;
     if (twin) {

@@ -30,6 +30,7 @@ export const endpointDefinition = defineResource({
   paths: { create: "/v1/endpoints", item: (id) => `/v1/endpoints/${encodeURIComponent(id)}` },
   adoptHint:
     "List the endpoints (svc.webhooks.getEndpoints() or GET /v1/endpoints) and, if it was created, set `adoptId: \"<its id>\"` on this resource: the next `pulumi up` adopts it instead of creating another.",
+  ownerField: "description",
   fields: {
     url: { mode: "patch", api: "url", input: z.string().min(1).max(BOUNDS.urlMaxLength), required: true, description: "The receiver's address; must be an absolute `https://` URL. Changing it resets `verified`.", outputDescription: "The receiver's address." },
     subscriptions: {
@@ -181,11 +182,11 @@ export const endpointDefinition = defineResource({
 
     // Only an endpoint the refusal itself disabled is enabled again: read its status first,
     // unless it is never enabled again anyway (see onDeleteRefused).
-    async beforeDelete(ctx, props) {
+    async beforeDelete(ctx, props, current) {
       if (props.status !== "enabled" || replacedObjects.has(ctx.client, ctx.def.kind, ctx.id)) return;
-      const res = await ctx.client.request<{ status?: string }>({ method: "GET", path: ctx.itemPath }).catch(() => undefined);
+      const status = current ? current.status : (await ctx.client.request<{ status?: string }>({ method: "GET", path: ctx.itemPath }).catch(() => undefined))?.body.status;
       // Not read (the DELETE will say why): as the state holds it.
-      deletes.set(ctx, { enabledBefore: res === undefined || res.body.status === "enabled" });
+      deletes.set(ctx, { enabledBefore: status === undefined || status === "enabled" });
     },
 
     async onDeleteRefused(err, ctx, props) {

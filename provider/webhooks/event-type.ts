@@ -18,9 +18,7 @@ import { defineResource, type Fields, type InputsOf, type OperationContext, type
 import { containsUnknown } from "../engine/unknown";
 import { otherProjectWithConfinedKey, workspaceWideWithConfinedKey } from "./confined-key";
 import { readForCheck } from "../engine/remote-checks";
-import { interruptedCreatePending } from "../engine/reconcile";
 import { claimKeys, RESOURCE_NAME_FIELD, replacedDeleteFirst } from "../engine/stack-run";
-import { createBody } from "../engine/values";
 
 /* ---------- scopes and ids, shared with the policy resource ---------- */
 
@@ -119,6 +117,7 @@ export const eventTypeDefinition = defineResource({
   idField: "name",
   idOf: (response) => eventTypeId(response.project_id, String(response.name)),
   adoptHint: "If it was registered, set `adoptExisting: true` on this resource: the next `pulumi up` takes the existing entry over instead of registering it again.",
+  ownerField: "description",
   fields: eventTypeFields,
   rules: (body) => [...eventTypeTextViolations(body), ...payloadSchemaViolations(body)],
   adoption: {
@@ -147,8 +146,6 @@ export const eventTypeDefinition = defineResource({
       if (olds.name === name && (olds.projectId ?? null) === (projectId ?? null) && (olds.profile ?? null) === (inputs.profile ?? null)) return [];
       // The engine's second Check of a replacement that Diff said keeps the name, with no old inputs: the entry found is its own.
       if (olds.name === undefined && replacedDeleteFirst.has(uniqueKey(inputs))) return [];
-      // An earlier run killed while registering this very entry: the create adopts what it made.
-      if (interruptedCreatePending(eventTypeDefinition, ctx.client, createBody(eventTypeDefinition, inputs), inputs)) return [];
       const scope = typeof projectId === "string" ? projectId : undefined;
       const catalog = await catalogOf(ctx, scope);
       if (!catalog?.some((e) => e.name === name && (e.project_id ?? undefined) === scope)) return [];

@@ -22,6 +22,7 @@ export const operationalEndpointDefinition = defineResource({
   paths: { create: "/v1/operational-endpoints", item: (id) => `/v1/operational-endpoints/${encodeURIComponent(id)}` },
   adoptHint:
     "List the operational endpoints (GET /v1/operational-endpoints) and, if it was created, set `adoptId: \"<its id>\"` on this resource: the next `pulumi up` adopts it instead of creating another.",
+  ownerField: "description",
   fields: {
     url: { mode: "createOnly", api: "url", input: z.string().min(1).max(2048), required: true, description: "An absolute `https://` URL." },
     eventTypes: { mode: "createOnly", api: "event_types", input: z.array(z.string().min(1)).min(1).max(50), equal: sameNames, type: z.array(z.enum(OPERATIONAL_EVENT_TYPES).meta({ title: "OperationalEventType", description: "The operational event type names the service knows." })), required: true, description: "1 to 50 operational type names (an unknown name fails the preview); order and repeats do not matter." },

@@ -1,0 +1,71 @@
+/**
+ * A lost create whose candidates nothing proves this resource's (reconcile.ts
+ * `UnresolvedCreate`) is kept in the state as an open question, so that no later run,
+ * on any machine, passes over it (provider/README.md, "Ownership"): the create fails
+ * as a partial failure with a placeholder id, and the engine stores the entry with the
+ * candidates in its outputs. Then, in later runs:
+ * - refresh reads it as it is (there is no object to read);
+ * - its Diff answers replace (the engine creates before it deletes); the replacement's
+ *   create (claims.ts `openQuestions`, by the resource's identity) fails again naming
+ *   the candidates still there, until the user adopts one (`adoptId`) or deletes them;
+ * - its delete fails the same way while candidates are left, else deletes nothing.
+ */
+import { isApiError, type SvcClient } from "../client";
+import { completeOutputs, keptValues } from "./values";
+import { PartialFailure } from "./errors";
+import type { Props, ResourceDefinition } from "./fields";
+import { OWNER_KEY, UNRESOLVED_KEY } from "./internal-keys";
+import { unprovenMessage, type UnresolvedCreate } from "./reconcile";
+
+const PREFIX = "unresolved-create-";
+
+/** Is this state entry's id a placeholder for an open question? */
+export const isOpenQuestion = (id: string) => id.startsWith(PREFIX);
+
+interface Question {
+  candidates: string[];
+  sentAt: string;
+}
+
+/** The failure that keeps the question in the state: a placeholder id, the declared values and the candidates as outputs. */
+export function keepQuestion(def: ResourceDefinition, err: UnresolvedCreate, news: Props): PartialFailure {
+  const token = typeof news[OWNER_KEY] === "string" ? String(news[OWNER_KEY]) : `${Date.now()}`;
+  const question: Question = { candidates: err.candidates, sentAt: new Date(err.sentAt).toISOString() };
+  const outputs = completeOutputs(def, { ...keptValues(def, news), [OWNER_KEY]: news[OWNER_KEY], [UNRESOLVED_KEY]: question });
+  return new PartialFailure(err.message, `${PREFIX}${token}`, outputs);
+}
+
+/** The question an entry's outputs keep, if any. */
+export function questionOf(outputs: Props | undefined): Question | undefined {
+  const q = outputs?.[UNRESOLVED_KEY] as Question | undefined;
+  return q && Array.isArray(q.candidates) ? q : undefined;
+}
+
+/** The candidates that still exist (each read by its id). */
+async function remaining(def: ResourceDefinition, client: SvcClient, question: Question): Promise<string[]> {
+  const left: string[] = [];
+  for (const id of question.candidates) {
+    try {
+      await client.request({ method: "GET", path: def.paths.item(id) });
+      left.push(id);
+    } catch (err) {
+      if (!isApiError(err, 404)) throw err;
+    }
+  }
+  return left;
+}
+
+/**
+ * The question again, before a create (the replacement of its entry) or a delete: fails
+ * naming the candidates still there; none left, the question is answered (they were
+ * extras, deleted by the user) and the caller goes on.
+ */
+export async function askAgain(def: ResourceDefinition, client: SvcClient, question: Question, doing: "create" | "delete"): Promise<void> {
+  const left = await remaining(def, client, question);
+  if (left.length === 0) return;
+  const what =
+    doing === "create"
+      ? `An earlier run's create of this ${def.noun} lost its answer (${question.sentAt}), and`
+      : `This resource was never made: an earlier run's create lost its answer (${question.sentAt}), and`;
+  throw new Error(`${what} ${unprovenMessage(def, left)}`);
+}

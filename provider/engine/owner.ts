@@ -1,0 +1,73 @@
+/**
+ * Proof of ownership on the object itself (provider/README.md, "Ownership").
+ *
+ * Every resource gets an owner token at its first check: 128 random bits, kept in its
+ * inputs (so the engine records it in a pending create before the provider is called,
+ * and `pulumi-svc recover` finds it there on any machine) and in its outputs (so delete
+ * and refresh have it). When a kind has a free-text field that the program leaves unset
+ * (an endpoint's `description`, an inbox's `label`), the create writes the owner mark
+ * there: `managed by pulumi-svc (owner <token>)`. Reads show that field as unset, so no
+ * diff or drift ever shows the mark; the object carries it until the program sets the
+ * field.
+ *
+ * An object is this resource's, without the user's word, only when it carries this
+ * resource's token: a lost create's object (reconcile.ts), an interrupted run's object
+ * (recover). Another stack's look-alike carries another token, or none, and is never
+ * taken.
+ */
+import { randomBytes } from "node:crypto";
+import type { Props, ResourceDefinition } from "./fields";
+import { OWNER_KEY } from "./internal-keys";
+
+const MARK = /^managed by pulumi-svc \(owner ([a-z2-7]{26})\)$/;
+const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
+
+/** A new token: 128 random bits in base32 (26 lower-case characters), one word to read. */
+export function newOwnerToken(): string {
+  let bits = 0n;
+  for (const byte of randomBytes(16)) bits = (bits << 8n) | BigInt(byte);
+  bits <<= 2n; // 130 bits: 26 characters of 5
+  let out = "";
+  for (let i = 25; i >= 0; i--) out += BASE32[Number((bits >> BigInt(i * 5)) & 31n)];
+  return out;
+}
+
+/** The mark a create writes into the kind's owner field. */
+export const ownerMark = (token: string) => `managed by pulumi-svc (owner ${token})`;
+
+/** The token inputs or outputs carry, if any (state written before tokens existed has none). */
+export function ownerTokenOf(props: Props | undefined): string | undefined {
+  const token = props?.[OWNER_KEY];
+  return typeof token === "string" && token !== "" ? token : undefined;
+}
+
+/** The token an object, as the service shows it (or a create body), carries in the kind's owner field, if any. */
+export function markedOwner(def: ResourceDefinition, remote: Props): string | undefined {
+  const api = ownerApiField(def);
+  const value = api === undefined ? undefined : remote[api];
+  return typeof value === "string" ? MARK.exec(value)?.[1] : undefined;
+}
+
+/** The service's answer with the owner mark read as the unset field it stands for. */
+export function withoutMark(def: ResourceDefinition, remote: Props): Props {
+  const api = ownerApiField(def);
+  return api !== undefined && markedOwner(def, remote) !== undefined ? { ...remote, [api]: null } : remote;
+}
+
+/** The create body with the mark, when the kind has an owner field, the inputs a token, and the program left the field unset. */
+export function markedBody(def: ResourceDefinition, body: Props, inputs: Props): Props {
+  const api = ownerApiField(def);
+  const token = ownerTokenOf(inputs);
+  if (api === undefined || token === undefined || (body[api] !== undefined && body[api] !== null)) return body;
+  return { ...body, [api]: ownerMark(token) };
+}
+
+/** The kind's owner field (program name) and its API name, when it has one. */
+export function ownerField(def: ResourceDefinition): { name: string; api: string } | undefined {
+  const api = ownerApiField(def);
+  return api === undefined ? undefined : { name: def.ownerField!, api };
+}
+
+function ownerApiField(def: ResourceDefinition): string | undefined {
+  return def.ownerField === undefined ? undefined : def.fields[def.ownerField]?.api;
+}
