@@ -463,11 +463,13 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
 
   /**
    * The object as the service shows it before a delete, read (one GET) when the state says
-   * this resource marked it: does it still carry this resource's mark? Undefined when not
-   * read, or gone.
+   * this resource marked it and another resource's adoption could have marked it since (an
+   * owner field that can be written: \`marking\`): does it still carry this resource's mark?
+   * Undefined when not read, or gone.
    */
   async function readIfMarked(ctx: ApplyContext, previous: Props): Promise<Props | undefined> {
-    if (def.ownerField === undefined || ownerTokenOf(previous) === undefined) return undefined;
+    const owner = ownerField(def);
+    if (owner === undefined || def.fields[owner.name]!.mode !== "patch" || ownerTokenOf(previous) === undefined) return undefined;
     try {
       return (await ctx.client.request<Props>({ method: "GET", path: ctx.itemPath })).body ?? {};
     } catch (err) {

@@ -102,14 +102,27 @@ describe("Inbox: lifecycle and call counts", () => {
     expect(err.message).toMatch(/is gone \(released, or expired\)\. Run `pulumi refresh`/);
   });
 
-  it("a create whose answer was lost is reconciled by the listing: the inbox it made is adopted, never a second", async () => {
+  it("a create whose answer was lost is reconciled by the listing: the inbox carrying its owner mark (no label declared) is adopted, never a second; the mark reads as no label", async () => {
+    // Another's identical bin: never taken.
+    await raw("POST", "/v1/inboxes", ws.inboxes.admin, { transport: "http" });
     await control(emu(), "POST", "/faults", { method: "POST", path: "/inboxes/v1/inboxes", drop_after_response: true, count: 1 });
-    const checked = await d().check({ label: "lost answer", transport: "http" });
+    const checked = await d().check({ transport: "http" });
     const { calls, result } = await d().calls(() => provider.create(checked.inputs));
     expect(calls).toEqual(["POST /v1/inboxes", "GET /v1/inboxes"]);
-    const listed = (await raw("GET", "/v1/inboxes", ws.inboxes.admin)).body.data;
-    expect(listed.map((i: { id: string }) => i.id)).toEqual([result.id]);
-    expect(result.outs).toMatchObject({ label: "lost answer", transport: "http" });
+    const listed = (await raw("GET", "/v1/inboxes", ws.inboxes.admin)).body.data as { id: string; label: string | null }[];
+    expect(listed).toHaveLength(2);
+    expect(listed.find((i) => i.id === result.id)?.label).toMatch(/^managed by pulumi-svc \(owner [a-z2-7]{26}\)$/);
+    expect(result.outs).toMatchObject({ label: null, transport: "http" });
+  });
+
+  it("a label declared: the listed inbox cannot be proven the create's; named, not taken, the state keeps the question", async () => {
+    await control(emu(), "POST", "/faults", { method: "POST", path: "/inboxes/v1/inboxes", drop_after_response: true, count: 1 });
+    const checked = await d().check({ label: "lost answer", transport: "http" });
+    const err = await provider.create(checked.inputs).catch((e) => e);
+    const listed = (await raw("GET", "/v1/inboxes", ws.inboxes.admin)).body.data as { id: string }[];
+    expect(listed).toHaveLength(1);
+    expect(err.id).toMatch(/^unresolved-create-/);
+    expect(err.message).toContain(listed[0]!.id);
   });
 
   it("adoptId takes an existing inbox over with a PATCH, no POST", async () => {

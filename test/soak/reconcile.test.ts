@@ -1,9 +1,11 @@
 /**
  * Creates whose outcome is unknown, reconciled by the generic engine
  * (provider/engine/reconcile.ts): the object a create made is found by a listing and
- * adopted, a create that made nothing is sent again, and several candidates fail
- * naming every id. Never a silent duplicate or orphan: the emulator's holdings are
- * counted after each case. The client's counters report each unknown outcome.
+ * taken when it carries the resource's owner mark (an endpoint whose `description` the
+ * program leaves unset), a create that made nothing is sent again, and unmarked
+ * candidates are never taken: the create fails naming every id. Never a silent
+ * duplicate or orphan: the emulator's holdings are counted after each case. The
+ * client's counters report each unknown outcome.
  */
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PartialFailure, providers } from "../../provider";
@@ -13,7 +15,6 @@ import { Driver, useWorkspace, type Workspace } from "../provider/support";
 
 // The reconcile window (svc:reconcileWindowSeconds) kept short: a create that made nothing is sent again 3 s after it was lost.
 process.env.SVC_RECONCILE_WINDOW_SECONDS = "3";
-process.env.SVC_JOURNAL_DIR = "off";
 
 const emu = useEmulator();
 const endpoint = providers["webhooks:Endpoint"]!;
@@ -41,7 +42,10 @@ beforeEach(async () => {
   for (const e of await listed("/v1/endpoints")) await call(emu(), "DELETE", `/webhooks/v1/endpoints/${e.id}`, { key: ws.webhooks.admin });
 });
 
-const inputs = (n: number) => ({ url: `https://hooks.example.com/reconcile/${n}`, description: `reconcile ${n}`, subscriptions: [{ eventType: "order.*" }], customHeaders: { "X-Case": `c${n}` }, maxAttempts: 5 });
+/** An endpoint with no description: its create writes the owner mark there. */
+const inputs = (n: number) => ({ url: `https://hooks.example.com/reconcile/${n}`, subscriptions: [{ eventType: "order.*" }], customHeaders: { "X-Case": `c${n}` }, maxAttempts: 5 });
+/** The same with a description: unmarked, nothing can prove a listed one is its object. */
+const described = (n: number) => ({ ...inputs(n), description: `reconcile ${n}` });
 
 describe("unknown create outcomes", () => {
   it("connection dropped after the service created it: the endpoint is found and adopted, not duplicated", async () => {
@@ -81,13 +85,12 @@ describe("unknown create outcomes", () => {
     expect(clientStats().reconciled.map((r) => r.result)).toEqual(["recreated"]);
   });
 
-  const othersCreate = () => call(emu(), "POST", "/webhooks/v1/endpoints", { key: ws.webhooks.admin, body: { url: inputs(3).url, description: inputs(3).description, subscriptions: [{ event_type: "order.*" }], custom_headers: { "X-Case": "theirs" }, max_attempts: 5 } });
+  /** Another stack's identical endpoint: unmarked, as a person makes it, or with its description. */
+  const othersCreate = (description?: string) => call(emu(), "POST", "/webhooks/v1/endpoints", { key: ws.webhooks.admin, body: { url: inputs(3).url, description, subscriptions: [{ event_type: "order.*" }], custom_headers: { "X-Case": "theirs" }, max_attempts: 5 } });
 
-  it("an identical endpoint someone else made before our create was sent is not ours: ours is adopted, theirs left alone", async () => {
+  it("an identical endpoint someone else made before our create was sent is not ours: ours (marked) is adopted, theirs left alone", async () => {
     const other = await othersCreate();
     expect(other.status).toBe(201);
-    // Outside the rule's margin: the service's clock is learned from Date headers, whole seconds (provider/README.md).
-    await new Promise((r) => setTimeout(r, 2100));
     await fault({ method: "POST", path: "/webhooks/v1/endpoints", drop_after_response: true });
     const checked = await endpoint.check!({}, inputs(3));
     const created = await endpoint.create(checked.inputs);
@@ -96,15 +99,29 @@ describe("unknown create outcomes", () => {
     expect(clientStats().reconciled.map((r) => r.result)).toEqual(["adopted"]);
   });
 
-  it("an identical endpoint someone else made while our create was in flight: fails naming both candidates, adopts neither", async () => {
+  it("an identical endpoint someone else made while our create was in flight: ours carries our mark and is adopted, theirs left alone", async () => {
     // Ours acts 300 ms after its connection dropped; theirs is made in between, after ours was sent.
     await fault({ method: "POST", path: "/webhooks/v1/endpoints", count: 1, drop_then_act_ms: 300 });
     const checked = await endpoint.check!({}, inputs(3));
-    const ours = endpoint.create(checked.inputs).then(() => undefined, (e: Error) => e);
+    const ours = endpoint.create(checked.inputs);
     await new Promise((r) => setTimeout(r, 100));
-    expect((await othersCreate()).status).toBe(201);
+    const theirs = await othersCreate();
+    expect(theirs.status).toBe(201);
+    const created = await ours;
+    expect(created.id).not.toBe(theirs.body.id);
+    expect((await listed("/v1/endpoints")).map((e) => e.id!).sort()).toEqual([created.id, theirs.body.id].sort());
+    expect(clientStats().reconciled.map((r) => r.result)).toEqual(["adopted"]);
+  });
+
+  it("unmarked (a description set), the same race: fails naming both candidates, adopts neither, and the state keeps the question", async () => {
+    await fault({ method: "POST", path: "/webhooks/v1/endpoints", count: 1, drop_then_act_ms: 300 });
+    const checked = await endpoint.check!({}, described(3));
+    const ours = endpoint.create(checked.inputs).then(() => undefined, (e: Error & { id?: string }) => e);
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await othersCreate(described(3).description)).status).toBe(201);
     const err = await ours;
-    expect(err).toBeInstanceOf(Error);
+    expect(err).toBeInstanceOf(PartialFailure);
+    expect(err!.id).toMatch(/^unresolved-create-/);
     const held = (await listed("/v1/endpoints")).map((e) => e.id!);
     expect(held).toHaveLength(2);
     for (const id of held) expect(err!.message).toContain(id);
@@ -112,15 +129,15 @@ describe("unknown create outcomes", () => {
     expect(clientStats().reconciled.map((r) => r.result)).toEqual(["ambiguous"]);
   });
 
-  it("a 503 (nothing made), sent again, and an identical endpoint someone else makes within the window: theirs is named, never deleted; ours kept, the create fails", async () => {
+  it("a 503 (nothing made), sent again, and an identical unmarked endpoint someone else makes within the window: theirs is named, never deleted; ours kept, the create fails", async () => {
     // Found by an adversarial trial: another stack's endpoint, made 4 s later, was deleted as our first attempt's.
     await fault({ method: "POST", path: "/webhooks/v1/endpoints", status: 503, count: 1 });
-    const checked = await endpoint.check!({}, inputs(3));
+    const checked = await endpoint.check!({}, described(3));
     const since = await lastSeq(emu());
     const ours = endpoint.create(checked.inputs).then(() => undefined, (e: Error & { id?: string }) => e);
     // Theirs comes once ours was sent again and answered (two POSTs in the log), while ours watches.
     while ((await requestsSince(emu(), since)).filter((r) => r.method === "POST" && r.status === 201).length < 1) await new Promise((r) => setTimeout(r, 50));
-    const theirs = await othersCreate();
+    const theirs = await othersCreate(described(3).description);
     expect(theirs.status).toBe(201);
     const err = await ours;
     expect(err).toBeInstanceOf(PartialFailure);
@@ -139,10 +156,10 @@ describe("unknown create outcomes", () => {
     expect((await listed("/v1/endpoints")).map((e) => e.id).sort()).toEqual([first.id, second.id].sort());
   });
 
-  it("an event type whose registration lost its answer is adopted by name and scope", async () => {
+  it("an event type whose registration lost its answer is adopted by its mark", async () => {
     const name = `reconcile.type${Date.now()}`;
     await fault({ method: "POST", path: "/webhooks/v1/event-types", drop_after_response: true });
-    const checked = await eventType.check!({}, { name, description: "adopted after a lost answer", payloadSchema: { type: "object" } });
+    const checked = await eventType.check!({}, { name, payloadSchema: { type: "object" } });
     expect(checked.failures ?? []).toEqual([]);
     const res = await eventType.create(checked.inputs);
     expect(res.id).toBe(`workspace/${name}`);

@@ -1,0 +1,129 @@
+/**
+ * Ownership kept in the state and on the objects (provider/README.md, "Ownership"),
+ * through the dynamic provider in-process against the emulator, each "run" a fresh
+ * operation (clearReadCache), as the engine calls it:
+ * - rule 2: an unmarked create whose answer was lost fails naming the candidate, and the
+ *   state keeps the question: every later run's refresh keeps the entry, its Diff
+ *   replaces it, and the replacement's create (and a delete) asks again, until the user
+ *   deletes the candidate (or adopts it);
+ * - rule 5: an adoption writes the adopter's mark, and the delete of the resource that
+ *   held the object before (a rename over two runs, removed on another machine) leaves
+ *   it.
+ */
+import { beforeEach, describe, expect, it } from "vitest";
+import { PartialFailure, providers } from "../../provider";
+import { clearReadCache } from "../../provider/engine/resource-provider";
+import { RESOURCE_KEY } from "../../provider/engine/internal-keys";
+import { call, control, useEmulator } from "../support/emulator";
+import { configure, Driver, useWorkspace, type Props, type Workspace } from "../provider/support";
+
+const emu = useEmulator();
+const eventTypes = providers["webhooks:EventType"]!;
+const endpoints = providers["webhooks:Endpoint"]!;
+let ws: Workspace;
+const listed = async (path: string) => (await call(emu(), "GET", `/webhooks${path}?limit=200`, { key: ws.webhooks.admin })).body.data as Props[];
+
+beforeEach(async () => {
+  clearReadCache();
+  ws = await useWorkspace(emu(), eventTypes, "enterprise");
+  await configure(endpoints, { "svc:webhooksUrl": emu().webhooksUrl, "svc:webhooksApiKey": ws.webhooks.admin });
+});
+
+describe("rule 2: an unproven candidate is a question the state keeps", () => {
+  // A description is declared: the create carries no owner mark.
+  const declared = { url: "https://hooks.example.com/question", description: "orders", [RESOURCE_KEY]: "dev::shop::orders" };
+
+  it("asked again by every later run until the candidate is gone; then one create, and the placeholder's delete calls nothing", async () => {
+    const d = new Driver(emu(), endpoints);
+    await control(emu(), "POST", "/faults", { method: "POST", path: "/webhooks/v1/endpoints", drop_after_response: true, count: 1 });
+    const first = await d.checked(declared);
+    const lost = await endpoints.create(first).catch((e) => e);
+    expect(lost).toBeInstanceOf(PartialFailure);
+    expect(lost.id).toMatch(/^unresolved-create-/);
+    const [candidate] = await listed("/v1/endpoints");
+    expect(lost.message).toContain(String(candidate!.id));
+    const entry = { id: lost.id as string, outs: lost.properties as Props };
+
+    // The next run: refresh keeps the entry (there is no object to read), and the Diff replaces it.
+    clearReadCache();
+    const { calls: readCalls, result: read } = await d.calls(() => endpoints.read!(entry.id, entry.outs));
+    expect(readCalls).toEqual([]);
+    expect(read.id).toBe(entry.id);
+    const again = await d.check(declared, first);
+    expect(await endpoints.diff!(entry.id, entry.outs, again.inputs)).toMatchObject({ changes: true, replaces: ["__unresolved"], deleteBeforeReplace: false });
+    // The replacement's create (after the engine's second Check, with no old inputs) asks again: the candidate is still there.
+    const replacement = await d.checked(declared);
+    const asked = await d.calls(() => endpoints.create(replacement).catch((e) => e));
+    expect(asked.writes).toEqual([]);
+    expect(asked.result.message).toMatch(/An earlier run's create of this endpoint lost its answer/);
+    expect(asked.result.message).toContain(String(candidate!.id));
+    // So does the entry's delete (a destroy).
+    await expect(endpoints.delete!(entry.id, entry.outs)).rejects.toThrow(String(candidate!.id));
+
+    // The user deletes it (an extra, or the lost create's: either way it is gone).
+    await call(emu(), "DELETE", `/webhooks/v1/endpoints/${String(candidate!.id)}`, { key: ws.webhooks.admin });
+    clearReadCache();
+    await endpoints.diff!(entry.id, entry.outs, (await d.check(declared, first)).inputs);
+    const made = await d.calls(() => endpoints.create(replacement));
+    expect(made.writes).toEqual(["POST /v1/endpoints"]);
+    const deleted = await d.calls(() => endpoints.delete!(entry.id, entry.outs));
+    expect(deleted.writes).toEqual([]);
+    expect((await listed("/v1/endpoints")).map((e) => e.id)).toEqual([made.result.id]);
+  });
+
+  it("the same for an event type: the replacement's preview names the entry that holds the name (adoptExisting)", async () => {
+    const d = new Driver(emu(), eventTypes);
+    const named = { name: "orders.placed", description: "an order was placed", [RESOURCE_KEY]: "dev::shop::placed" };
+    await control(emu(), "POST", "/faults", { method: "POST", path: "/webhooks/v1/event-types", drop_after_response: true, count: 1 });
+    const lost = await eventTypes.create(await d.checked(named)).catch((e) => e);
+    expect(lost.id).toMatch(/^unresolved-create-/);
+    expect(lost.message).toContain("workspace/orders.placed");
+    clearReadCache();
+    const { failures } = await d.check(named);
+    expect(failures).toEqual([{ property: "name", reason: expect.stringMatching(/already registered workspace-wide.*adoptExisting: true/) }]);
+  });
+
+  it("marked (no description declared): the lost create's own entry is taken by its mark, and reads with no description", async () => {
+    const d = new Driver(emu(), eventTypes);
+    await control(emu(), "POST", "/faults", { method: "POST", path: "/webhooks/v1/event-types", drop_after_response: true, count: 1 });
+    const made = await eventTypes.create(await d.checked({ name: "orders.paid" }));
+    expect(made.id).toBe("workspace/orders.paid");
+    expect(made.outs.description).toBeNull();
+    const [entry] = await listed("/v1/event-types");
+    expect(entry!.description).toMatch(/^managed by pulumi-svc \(owner [a-z2-7]{26}\)$/);
+    const read = await eventTypes.read!(made.id, made.outs);
+    expect(read.props!.description).toBeNull();
+    expect(read.inputs!.description).toBeUndefined();
+  });
+});
+
+describe("rule 5: an adoption marks the object; the old holder's delete leaves it", () => {
+  it("a rename adopting its object over two runs, the old name removed on another machine: no DELETE, a note; the new name's destroy deletes it", async () => {
+    const d = new Driver(emu(), endpoints);
+    const old = await d.create({ url: "https://hooks.example.com/renamed", resourceName: "old-name" });
+    clearReadCache();
+    // `pulumi up --target <new name>`: the new name adopts the object; its mark is written in the same PATCH.
+    const adopting = await d.checked({ url: "https://hooks.example.com/renamed", adoptId: old.id, resourceName: "new-name" });
+    const adopted = await d.calls(() => endpoints.create(adopting));
+    expect(adopted.writes).toEqual([`PATCH /v1/endpoints/${old.id}`]);
+    expect(adopted.result.outs.description).toBeNull();
+    // Another machine, another operation: `pulumi destroy --target <old name>`.
+    clearReadCache();
+    const leftAlone = await d.calls(() => endpoints.delete!(old.id, old.outs));
+    expect(leftAlone.writes).toEqual([]);
+    expect((await listed("/v1/endpoints")).map((e) => e.id)).toEqual([old.id]);
+    clearReadCache();
+    const destroyed = await d.calls(() => endpoints.delete!(adopted.result.id, adopted.result.outs));
+    expect(destroyed.writes).toEqual([`DELETE /v1/endpoints/${old.id}`]);
+  });
+
+  it("a description declared: nothing can mark it, so the old holder's delete deletes it (the limit, said in provider/README.md)", async () => {
+    const d = new Driver(emu(), endpoints);
+    const old = await d.create({ url: "https://hooks.example.com/described", description: "orders" });
+    clearReadCache();
+    const adopted = await endpoints.create(await d.checked({ url: "https://hooks.example.com/described", description: "orders", adoptId: old.id }));
+    clearReadCache();
+    const deleted = await d.calls(() => endpoints.delete!(old.id, old.outs));
+    expect(deleted.writes).toEqual([`DELETE /v1/endpoints/${adopted.id}`]);
+  });
+});
