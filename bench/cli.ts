@@ -108,7 +108,7 @@ async function main(): Promise<void> {
           return { ...common, cwd: join(__dirname, "program"), config: benchConfig(variant), secrets: secrets.dynamic, env: NO_ENV_KEYS };
         case "native":
           writeNativeProgram(nativeDir, size, variant, stackKinds(kinds));
-          return { ...common, cwd: nativeDir, secrets: secrets.native, env: { ...NO_ENV_KEYS, PATH: nativePath(), SVC_JOURNAL_DIR: join(dir, "native-journal") } };
+          return { ...common, cwd: nativeDir, secrets: secrets.native, env: { ...NO_ENV_KEYS, PATH: nativePath() } };
         case "floor":
           return { ...common, cwd: join(__dirname, "floor-program"), config: { "floor:count": String(size), "floor:variant": String(variant), "floor:properties": String(floorProperties) } };
       }

@@ -8,9 +8,11 @@
  * - its Diff answers replace (the engine creates before it deletes); the replacement's
  *   create (claims.ts `openQuestions`, by the resource's identity) fails again naming
  *   the candidates still there, until the user adopts one (`adoptId`) or deletes them;
- * - its delete fails the same way while candidates are left, else deletes nothing.
+ * - its delete fails the same way while candidates are left that no resource of the
+ *   operation holds (the replacement that adopted one comes first), else deletes nothing.
  */
 import { isApiError, type SvcClient } from "../client";
+import { claimsOf } from "./claims";
 import { completeOutputs, keptValues } from "./values";
 import { PartialFailure } from "./errors";
 import type { Props, ResourceDefinition } from "./fields";
@@ -41,10 +43,12 @@ export function questionOf(outputs: Props | undefined): Question | undefined {
   return q && Array.isArray(q.candidates) ? q : undefined;
 }
 
-/** The candidates that still exist (each read by its id). */
+/** The candidates that still exist (each read by its id), but those a resource of this operation holds (adopted them). */
 async function remaining(def: ResourceDefinition, client: SvcClient, question: Question): Promise<string[]> {
   const left: string[] = [];
+  const held = claimsOf(client, def.kind).held;
   for (const id of question.candidates) {
+    if (held.has(id)) continue;
     try {
       await client.request({ method: "GET", path: def.paths.item(id) });
       left.push(id);

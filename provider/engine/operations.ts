@@ -316,15 +316,17 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
   }
 
   /**
-   * An adopted object carries the adopter's mark, where the program leaves the owner field
-   * unset and the field can be written: the resource that held it before (a rename over
-   * two runs) then sees, at its delete, that it is another's now (one more PATCH field).
+   * An adopted object that carries another resource's mark gets the adopter's, where the
+   * program leaves the owner field unset and the field can be written: the resource that
+   * held it before (a rename over two runs) then sees, at its delete, that it is another's
+   * now (one more field in the PATCH). An object made outside Pulumi carries none and is
+   * left as it is: its adoption writes nothing.
    */
   function marking(remote: Props, news: Inputs): Inputs {
     const owner = ownerField(def);
     const token = ownerTokenOf(news);
-    if (!owner || !token || def.fields[owner.name]!.mode !== "patch" || (news[owner.name] !== undefined && news[owner.name] !== null)) return news;
-    if (markedOwner(def, remote) === token || (remote[owner.api] !== undefined && remote[owner.api] !== null && markedOwner(def, remote) === undefined)) return news;
+    const marked = markedOwner(def, remote);
+    if (!owner || !token || marked === undefined || marked === token || def.fields[owner.name]!.mode !== "patch" || (news[owner.name] !== undefined && news[owner.name] !== null)) return news;
     return { ...news, [owner.name]: ownerMark(token) };
   }
 

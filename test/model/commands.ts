@@ -224,6 +224,13 @@ class Run implements fc.AsyncCommand<Model, Real> {
 
 export type FaultKind = "429" | "500" | "503" | "drop" | "drop-after-acting" | "late-create" | "late-create-4s" | "latency";
 
+/**
+ * Where faults go: the Webhooks and Inboxes APIs. A quota request carries no owner mark, so
+ * a lost create's request is a question for the user (provider/README.md, "Ownership",
+ * rule 2), which this model does not answer; test/provider/quota-request covers it.
+ */
+const FAULTED = "/{webhooks,inboxes}/**";
+
 const FAULT_ACTIONS: Record<FaultKind, Record<string, unknown>> = {
   "429": { status: 429, retry_after: 1 },
   "500": { status: 500 },
@@ -247,7 +254,7 @@ class UpWithFault implements fc.AsyncCommand<Model, Real> {
   check = (m: Readonly<Model>) => m.program.length > 0;
   async run(m: Model, r: Real): Promise<void> {
     const action = FAULT_ACTIONS[this.fault];
-    await r.world.control("POST", "/faults", { method: this.on, path: "/**", count: this.count, ...action });
+    await r.world.control("POST", "/faults", { method: this.on, path: FAULTED, count: this.count, ...action });
     const lateMs = typeof action.drop_then_act_ms === "number" ? action.drop_then_act_ms + 200 : 0;
     await runChecked(m, r, "up", `${this}`, { settleMs: lateMs });
   }
@@ -268,7 +275,7 @@ class Interrupt implements fc.AsyncCommand<Model, Real> {
   ) {}
   check = (m: Readonly<Model>) => m.program.length > 0;
   async run(m: Model, r: Real): Promise<void> {
-    if (this.createInFlight) await r.world.control("POST", "/faults", { method: "POST", path: "/**", count: 1, drop_then_act_ms: 1500 });
+    if (this.createInFlight) await r.world.control("POST", "/faults", { method: "POST", path: FAULTED, count: 1, drop_then_act_ms: 1500 });
     const interrupt = { signal: this.signal, afterWrites: this.afterWrites, delayMs: this.delayMs };
     await runChecked(m, r, "up", `${this}`, { interrupt, settleMs: this.createInFlight ? 1800 : 200 });
     await runChecked(m, r, "up", "rerun after the interruption");
@@ -356,7 +363,7 @@ class Deliveries implements fc.AsyncCommand<Model, Real> {
 }
 
 /**
- * Another stack (its own state, the same workspace, credentials and create journal)
+ * Another stack (its own state, the same workspace and credentials)
  * deploys look-alikes of this stack's (an endpoint to the look-alike URL, an HTTP bin
  * with no label), sometimes with its creates' answers lost after the service acted.
  * Its objects are never this stack's, nor this stack's its (invariants.ts `others`).
@@ -371,7 +378,7 @@ class SecondStack implements fc.AsyncCommand<Model, Real> {
       { kind: "inboxes:Inbox", name: "other-bin", args: KINDS["inboxes:Inbox"].args(0, 0, true), aliases: [] },
     ];
     const before = new Set([...(await r.world.holdings()).values()].flat());
-    if (this.loseAnswers) await r.world.control("POST", "/faults", { method: "POST", path: "/**", count: 2, drop_after_response: true });
+    if (this.loseAnswers) await r.world.control("POST", "/faults", { method: "POST", path: FAULTED, count: 2, drop_after_response: true });
     let outcome;
     try {
       outcome = await r.world.run("up", spec, undefined, stack);

@@ -70,7 +70,8 @@ export const KINDS: Record<ResourceKind, KindSpec> = {
         ? { url: "https://hooks.example.com/model/same", subscriptions: [{ eventType: "order.*" }], ...(v ? { description: `v${v}` } : {}) }
         : {
             url: `https://hooks.example.com/model/${n}`,
-            description: `endpoint ${n} v${v}`,
+            // None at first (the create writes the owner mark there), then a PATCH changes it.
+            ...(v ? { description: `endpoint ${n} v${v}` } : {}),
             subscriptions: [{ eventType: "order.*" }, { eventType: `model.e${n}` }],
             customHeaders: { "X-Model": `m${n}`, Authorization: secretHeader(n) },
             maxAttempts: 3 + (v % 3),
@@ -83,11 +84,10 @@ export const KINDS: Record<ResourceKind, KindSpec> = {
   "webhooks:EventType": {
     product: "webhooks",
     max: 2,
-    // Any change is a replacement, deleted first (the name stays).
+    // Any change is a replacement, deleted first (the name stays). No description: every create carries the owner mark.
     args: (n, v) => ({
       name: `model.type${n}`,
-      description: `type ${n} v${v}`,
-      payloadSchema: { type: "object", required: ["id"], properties: { id: { type: "string" } } },
+      payloadSchema: { type: "object", description: `type ${n} v${v}`, required: ["id"], properties: { id: { type: "string" } } },
     }),
     list: { path: "/webhooks/v1/event-types", items: "data" },
     removable: true,
@@ -101,7 +101,8 @@ export const KINDS: Record<ResourceKind, KindSpec> = {
   "webhooks:Source": {
     product: "webhooks",
     max: 2,
-    args: (n, v) => ({ provider: "generic", name: `source ${n} v${v}`, secret: `$MARKER-src${n}` }),
+    // No name: every create carries the owner mark; a prefix change is a PATCH.
+    args: (n, v) => ({ provider: "generic", eventTypePrefix: `s${n}v${v}.`, secret: `$MARKER-src${n}` }),
     list: { path: "/webhooks/v1/sources", items: "data" },
     change: (id, tag) => ({ method: "PATCH", path: itemPath("webhooks:Source", id), body: { name: `changed out of band ${tag}` } }),
     removable: true,
@@ -110,7 +111,7 @@ export const KINDS: Record<ResourceKind, KindSpec> = {
     product: "webhooks",
     max: 2,
     // Every field is create-only: any change is a replacement.
-    args: (n, v) => ({ url: `https://ops.example.com/model/${n}`, eventTypes: ["endpoint.auto_disabled", "delivery.dead"], description: `ops ${n} v${v}` }),
+    args: (n, v) => ({ url: `https://ops.example.com/model/${n}/v${v}`, eventTypes: ["endpoint.auto_disabled", "delivery.dead"] }),
     list: { path: "/webhooks/v1/operational-endpoints", items: "data" },
     removable: true,
     adopt: (id) => ({ adoptId: id }),
@@ -123,11 +124,11 @@ export const KINDS: Record<ResourceKind, KindSpec> = {
   "inboxes:Inbox": {
     product: "inboxes",
     max: 3,
-    // A label change is a PATCH; an expiry change (every third version) a replacement.
+    // A status change is a PATCH; an expiry change (every third version) a replacement. No label: every create carries the owner mark.
     args: (n, v, lookAlike) =>
       lookAlike
-        ? { transport: "http", ...(v ? { label: `bin v${v}` } : {}) }
-        : { label: `inbox ${n} v${v}`, expiresInMinutes: 600 + 60 * Math.floor(v / 3) },
+        ? { transport: "http", ...(v ? { status: v % 2 ? "paused" : "active" } : {}) }
+        : { expiresInMinutes: 600 + 60 * Math.floor(v / 3), status: v % 2 ? "paused" : "active" },
     list: { path: "/inboxes/v1/inboxes", items: "data" },
     change: (id, tag) => ({ method: "PATCH", path: itemPath("inboxes:Inbox", id), body: { label: `changed out of band ${tag}` } }),
     removable: true,

@@ -91,7 +91,7 @@ for (const source of ["0.1.0's state", "today's TypeScript SDK"] as Source[]) de
       "svc:infraApiKey": ws.infra.member,
       "svc:profiles": JSON.stringify({ infraAdmin: { infraUrl: emu.infraUrl, infraApiKey: ws.infra.admin } }),
     },
-    env: { PATH: nativePath(), SVC_JOURNAL_DIR: join(dir, "journal"), SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_URL: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_URL: "", SVC_INFRA_API_KEY: "" },
+    env: { PATH: nativePath(), SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_URL: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_URL: "", SVC_INFRA_API_KEY: "" },
   });
   const writesDuring = async (fn: () => Promise<EngineResult>) => {
     const since = await lastSeq(emu);

@@ -45,7 +45,7 @@ export interface ProgramFiles {
  * text after `name` and `runtime`), or the files of a program in another language.
  * `plaintextKeys`: the stack's API keys are set without `--secret`, as a careless user sets them.
  */
-export async function nativeStack(emu: RunningEmulator, name: string, program: string | ProgramFiles, shared: { ws?: Workspace; journal?: string; plaintextKeys?: boolean } = {}): Promise<NativeStack> {
+export async function nativeStack(emu: RunningEmulator, name: string, program: string | ProgramFiles, shared: { ws?: Workspace; plaintextKeys?: boolean } = {}): Promise<NativeStack> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `svc-native-${name}-`));
   const { project, files, binDirs }: ProgramFiles = typeof program === "string" ? { project: `runtime: yaml\n${program}`, files: {}, binDirs: [] } : program;
   fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\n${project}`);
@@ -55,7 +55,6 @@ export async function nativeStack(emu: RunningEmulator, name: string, program: s
   const keys = { "svc:webhooksApiKey": ws.webhooks.admin, "svc:inboxesApiKey": ws.inboxes.admin, "svc:infraApiKey": ws.infra.member };
   const env = {
     PATH: [...binDirs, nativePath()].join(path.delimiter),
-    SVC_JOURNAL_DIR: shared.journal ?? path.join(dir, "journal"),
     ...{ SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_API_KEY: "", SVC_WEBHOOKS_URL: "", SVC_INBOXES_URL: "", SVC_INFRA_URL: "" },
   };
   const options = (verb: Verb, config: Record<string, string> = {}, secrets: Record<string, string> = {}): EngineOptions => ({

@@ -99,8 +99,8 @@ describe.skipIf(CLI_MISSING !== undefined)("a delete refused for pending deliver
     await event();
     expect({ old: await deliveries(oldId), new: await deliveries(newId) }).toEqual({ old: 1, new: 1 });
 
-    // The pending delete comes with no Diff of the old endpoint; a fresh create journal: the service's status tells.
-    const rerun = await s.writes("up", [withSecretTwo(hook)], { secrets, journal: `${s.dir}/fresh-journal` });
+    // The pending delete comes with no Diff of the old endpoint: the service's status tells.
+    const rerun = await s.writes("up", [withSecretTwo(hook)], { secrets });
     expect(rerun.result.ok).toBe(false);
     expect(errorsOf(rerun.result)).toMatch(new RegExp(`Endpoint ${oldId} was not deleted: 1 deliveries are still pending.*held it disabled before this delete.*left disabled`, "s"));
     expect(rerun.writes).toEqual([`DELETE /v1/endpoints/${oldId}`]);

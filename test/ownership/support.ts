@@ -1,7 +1,7 @@
 /**
  * Stacks of the lifecycle program (test/lifecycle/program: any resources, from config)
- * run by the real Pulumi CLI (`npm run pulumi:install`) against the emulator, each with its own state file
- * and create journal, for the scenarios where the state and the service could part
+ * run by the real Pulumi CLI (`npm run pulumi:install`) against the emulator, each with its own state file,
+ * for the scenarios where the state and the service could part
  * (issue 24). What the service holds is read over HTTP, calls are counted from the
  * emulator's request log.
  */
@@ -37,8 +37,6 @@ export interface RunOptions {
   /** Secret config `lifecycle:<k>`, referred to by `{ "$secret": "k" }` in inputs. */
   secrets?: Record<string, string>;
   config?: Record<string, string>;
-  /** Another create journal (a fresh CI machine); default the stack's own. */
-  journal?: string;
   /** E.g. `{ signal, abortWith: "SIGKILL" }` to kill the run (test/support/pulumi-cli.ts). */
   verbOptions?: Partial<CliOptions>;
 }
@@ -51,7 +49,7 @@ export interface OwnershipStack {
   state(): ResourceState[];
   /** The id the state holds for the resource named `name` (not an old object of its pending deletion). */
   id(name: string): string | undefined;
-  /** A directory of the stack's own, removed after the test (e.g. another journal). */
+  /** A directory of the stack's own, removed after the test. */
   dir: string;
   /** The stack's program, name and state file, for `pulumiSync` and `stackProcesses`. */
   ref: Pick<EngineOptions, "cwd" | "stack" | "stateFile">;
@@ -88,7 +86,7 @@ export function useOwnershipStacks(emu: () => RunningEmulator): (name: string, w
           "svc:infraApiKey": ws.infra.member,
           "svc:profiles": JSON.stringify({ infraAdmin: { infraUrl: e.infraUrl, infraApiKey: ws.infra.admin } }),
         },
-        env: { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_URL: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_URL: "", SVC_INFRA_API_KEY: "", SVC_RECONCILE_WINDOW_SECONDS: "", SVC_JOURNAL_DIR: opts.journal ?? join(dir, "journal") },
+        env: { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_URL: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_URL: "", SVC_INFRA_API_KEY: "", SVC_RECONCILE_WINDOW_SECONDS: "" },
         ...opts.verbOptions,
       };
       return cliRunner.run(options);

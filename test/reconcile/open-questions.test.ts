@@ -71,6 +71,23 @@ describe("rule 2: an unproven candidate is a question the state keeps", () => {
     expect((await listed("/v1/endpoints")).map((e) => e.id)).toEqual([made.result.id]);
   });
 
+  it("answered by adopting the candidate: the replacement adopts it, and the placeholder's delete that follows passes with no call but reads", async () => {
+    const d = new Driver(emu(), endpoints);
+    await control(emu(), "POST", "/faults", { method: "POST", path: "/webhooks/v1/endpoints", drop_after_response: true, count: 1 });
+    const first = await d.checked(declared);
+    const lost = await endpoints.create(first).catch((e) => e);
+    const [candidate] = await listed("/v1/endpoints");
+    const entry = { id: lost.id as string, outs: lost.properties as Props };
+    clearReadCache();
+    const adopting = { ...declared, adoptId: String(candidate!.id) };
+    await endpoints.diff!(entry.id, entry.outs, (await d.check(adopting, first)).inputs);
+    const adopted = await endpoints.create(await d.checked(adopting));
+    expect(adopted.id).toBe(candidate!.id);
+    const deleted = await d.calls(() => endpoints.delete!(entry.id, entry.outs));
+    expect(deleted.writes).toEqual([]);
+    expect((await listed("/v1/endpoints")).map((e) => e.id)).toEqual([candidate!.id]);
+  });
+
   it("the same for an event type: the replacement's preview names the entry that holds the name (adoptExisting)", async () => {
     const d = new Driver(emu(), eventTypes);
     const named = { name: "orders.placed", description: "an order was placed", [RESOURCE_KEY]: "dev::shop::placed" };

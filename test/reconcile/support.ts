@@ -1,6 +1,6 @@
 /**
  * The look-alike program (test/reconcile/program) run through the engine stand-in
- * against the emulator, one fresh workspace and state file and create journal per
+ * against the emulator, one fresh workspace and state file per
  * stack, and what the emulator holds, listed with no fault.
  */
 import { spawn } from "node:child_process";
@@ -38,7 +38,7 @@ interface Keys {
 
 export interface ReconcileStack {
   run(verb: Verb, spec: LookAlikes): Promise<EngineResult>;
-  /** A run's options (program, stack, state file, config, journal), for either engine. */
+  /** A run's options (program, stack, state file, config), for either engine. */
   options(verb: Verb, spec: LookAlikes): EngineOptions;
   /** `up` in its own process group, killed (CLI, program and plugin) once `until` holds. */
   killedUp(spec: LookAlikes, until: () => Promise<boolean>): Promise<void>;
@@ -55,7 +55,7 @@ export async function reconcileStack(emu: RunningEmulator, name: string): Promis
   const dir = mkdtempSync(join(tmpdir(), `svc-reconcile-${name}-`));
   const stateFile = join(dir, "state.json");
   const ws = await control<Keys>(emu, "POST", "/workspaces", { plan: "enterprise" });
-  const env = { SVC_JOURNAL_DIR: join(dir, "journal"), SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_API_KEY: "", SVC_RECONCILE_WINDOW_SECONDS: "" };
+  const env = { SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_API_KEY: "", SVC_RECONCILE_WINDOW_SECONDS: "" };
   const settings = (spec: LookAlikes) => ({
     config: {
       "reconcile:bins": String(spec.bins ?? 0),
