@@ -17,31 +17,34 @@ export interface Declared {
 
 type Builder = (i: number, variant: number) => Inputs;
 
-/** One builder per kind; the field `variant` changes is noted. Singletons (settings, policies) are not stacked. */
+/**
+ * One builder per kind; the field `variant` changes is noted. Singletons (settings, policies) are not stacked.
+ * At variant 0 the owner fields (provider/README.md, "Ownership") are left unset, so every create
+ * carries its owner mark and a lost answer is proven: a later variant sets them (one PATCH).
+ */
+const from1 = <T>(v: number, value: T) => (v > 0 ? value : undefined);
 export const BUILDERS: Partial<Record<ResourceKind, Builder>> = {
   // variant: description (one PATCH)
   "webhooks:Endpoint": (i, v) => ({
     url: `https://hooks.example.com/bench/${i}`,
-    description: `bench endpoint ${i} v${v}`,
+    description: from1(v, `bench endpoint ${i} v${v}`),
     subscriptions: [{ eventType: "order.*" }, { eventType: `bench.e${i}` }],
     customHeaders: { "X-Bench": `h${i}`, Authorization: `Bearer bench-header-value-${i}` },
     maxAttempts: 5,
   }),
-  // variant: description (the catalog has no update: a replacement, deleted first)
+  // variant: the schema's description (the catalog has no update: a replacement, deleted first)
   "webhooks:EventType": (i, v) => ({
     name: `bench.type${i}`,
-    description: `bench type ${i} v${v}`,
-    payloadSchema: { type: "object", required: ["id"], properties: { id: { type: "string" }, n: { type: "integer", minimum: 0 } } },
+    payloadSchema: { type: "object", description: `bench type ${i} v${v}`, required: ["id"], properties: { id: { type: "string" }, n: { type: "integer", minimum: 0 } } },
   }),
   // variant: name (one PATCH)
-  "webhooks:Source": (i, v) => ({ provider: "generic", name: `bench source ${i} v${v}`, secret: `bench-source-secret-${i}-7c1e` }),
+  "webhooks:Source": (i, v) => ({ provider: "generic", name: from1(v, `bench source ${i} v${v}`), secret: `bench-source-secret-${i}-7c1e` }),
   // variant: label (one PATCH)
-  "inboxes:Inbox": (i, v) => ({ label: `bench inbox ${i} v${v}` }),
-  // variant: description (every field is create-only: a replacement)
+  "inboxes:Inbox": (i, v) => ({ label: from1(v, `bench inbox ${i} v${v}`) }),
+  // variant: the URL (every field is create-only: a replacement)
   "webhooks:OperationalEndpoint": (i, v) => ({
-    url: `https://ops.example.com/bench/${i}`,
+    url: `https://ops.example.com/bench/${i}/v${v}`,
     eventTypes: ["endpoint.auto_disabled", "delivery.dead"],
-    description: `bench operational endpoint ${i} v${v}`,
   }),
 };
 

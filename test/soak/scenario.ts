@@ -62,7 +62,8 @@ export async function runSoak(opts: SoakOptions): Promise<SoakReport> {
     };
     const before = Object.fromEntries(await Promise.all(kinds.map(async (k) => [k, new Set(await listAll(k))] as const)));
 
-    const decls = mixedStack(opts.resources, 1, kinds);
+    // Variant 0: no owner field set, so every create carries its owner mark and a lost answer is proven.
+    const decls = mixedStack(opts.resources, 0, kinds);
     const runner = new StackRunner(opts.parallel ?? 16);
     resetClientStats();
     const fault = { method: "*", path: "/**", rate: opts.rate, seed: opts.seed };
