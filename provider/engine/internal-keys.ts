@@ -26,3 +26,11 @@ export const RESOURCE_KEY = "__resource";
 
 /** What RESOURCE_KEY holds: the parts of a URN that name a resource of a stack (its parents' types aside). */
 export const resourceIdentity = (stack: string, project: string, name: string) => `${stack}::${project}::${name}`;
+
+/**
+ * Names of the fields the program declared (defaults filled in), kept in the outputs by
+ * create and update (declared-inputs.ts): a read is given the outputs alone (the dynamic
+ * Read gets no inputs), and the inputs it rebuilds are these fields only, so refresh
+ * never shows an input the program left out as moved. Not a field: never sent, never an input.
+ */
+export const DECLARED_KEY = "__declared";
