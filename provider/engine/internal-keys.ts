@@ -19,8 +19,8 @@ export const SECRET_INPUTS_KEY = "__secretInputs";
  * Which resource of which stack the inputs are for (`resourceIdentity`), set by the SDK
  * (the native plugin takes it from the URN): the dynamic provider's create is told no
  * URN, and the create journal matches an earlier killed run's create to the resource it
- * was for by it (reconcile.ts, `identity`). Not a field: never sent, never in the outputs,
- * so state written before it existed shows no change.
+ * was for by it (reconcile.ts, `identity`). Not a field: never sent, never an output of its
+ * own (DECLARED_KEY keeps a copy for refresh), so state written before it existed shows no change.
  */
 export const RESOURCE_KEY = "__resource";
 
