@@ -56,7 +56,7 @@ function withSecretNames(props: Props, secretNames: readonly string[]): Props {
 /** The provider's answer without the keys it adds besides the fields (or undefined values, which gRPC cannot carry). */
 function plain(props: Props | undefined): Props {
   const out: Props = {};
-  for (const [k, v] of Object.entries(props ?? {})) if (v !== undefined && k !== SECRET_INPUTS_KEY && k !== PROVIDER_KEY) out[k] = v;
+  for (const [k, v] of Object.entries(props ?? {})) if (v !== undefined && k !== SECRET_INPUTS_KEY && k !== PROVIDER_KEY && k !== RESOURCE_KEY) out[k] = v;
   return out;
 }
 

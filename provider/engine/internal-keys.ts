@@ -19,8 +19,8 @@ export const SECRET_INPUTS_KEY = "__secretInputs";
  * Which resource of which stack the inputs are for (`resourceIdentity`), set by the SDK
  * (the native plugin takes it from the URN): the dynamic provider's create is told no
  * URN, and the replacement's create of an entry that keeps an open question is matched
- * to that entry by it (open-question.ts). Not a field: never sent, never in the outputs,
- * so state written before it existed shows no change.
+ * to that entry by it (open-question.ts). Not a field: never sent, never an output of its
+ * own (DECLARED_KEY keeps a copy for refresh), so state written before it existed shows no change.
  */
 export const RESOURCE_KEY = "__resource";
 
@@ -39,3 +39,11 @@ export const UNRESOLVED_KEY = "__unresolved";
 
 /** What RESOURCE_KEY holds: the parts of a URN that name a resource of a stack (its parents' types aside). */
 export const resourceIdentity = (stack: string, project: string, name: string) => `${stack}::${project}::${name}`;
+
+/**
+ * Names of the fields the program declared (defaults filled in), kept in the outputs by
+ * create and update (declared-inputs.ts): a read is given the outputs alone (the dynamic
+ * Read gets no inputs), and the inputs it rebuilds are these fields only, so refresh
+ * never shows an input the program left out as moved. Not a field: never sent, never an input.
+ */
+export const DECLARED_KEY = "__declared";

@@ -8,20 +8,22 @@
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { setPluginConfig } from "../config";
+import { keepingDeclared } from "./declared-inputs";
 import { PartialFailure } from "./errors";
 import type { Props, ResourceDefinition } from "./fields";
 import { guarded } from "./guard";
 import { PROVIDER_KEY } from "./internal-keys";
 import { operationsFor, type Operations } from "./operations";
+import { sealing } from "./sealed";
 import { upgrading } from "./upgrade";
 
 // Their earlier home: tests import them from here.
 export { clearReadCache, operationContext } from "./connection";
 export { createBody, remoteFields } from "./values";
 
-/** A kind's operations as both front ends call them: upgraded state in, secrets out of every message. */
+/** A kind's operations as both front ends call them: upgraded state in, write-only secrets sealed in the outputs (sealed.ts), reads answering the inputs as stored (declared-inputs.ts), secrets out of every message. */
 export function servedOperations(def: ResourceDefinition): Operations {
-  return guarded(upgrading(operationsFor(def)));
+  return guarded(keepingDeclared(upgrading(sealing(operationsFor(def)))));
 }
 
 function withoutProvider(props: Props | undefined): Props {

@@ -55,13 +55,13 @@ export const endpointDefinition = defineResource({
       description: "Event type patterns this endpoint receives, in order (at most 100). Changing them replaces the whole set in one call. Default: none.",
       outputDescription: "The subscriptions, in the order set.",
     },
-    secret: { mode: "createOnly", api: "secret", input: z.string().min(1).max(BOUNDS.secretMaxLength), writeOnly: true, secret: true, description: "The signing secret to use instead of a generated `whsec_` one. Only accepted on create: changing it REPLACES the endpoint. Always stored as a Pulumi secret. To get a fresh secret without replacing, change `secretRotation` instead.", outputDescription: "The signing secret given in `secret` (secret), or null when the service generated it." },
+    secret: { mode: "createOnly", api: "secret", input: z.string().min(1).max(BOUNDS.secretMaxLength), writeOnly: true, secret: true, description: "The signing secret to use instead of a generated `whsec_` one. Only accepted on create: changing it REPLACES the endpoint. Always stored as a Pulumi secret. To get a fresh secret without replacing, change `secretRotation` instead.", outputDescription: "A seal of the signing secret given in `secret` (`hmac-sha256:...`, keyed by the API key; never the value), or null when the service generated it." },
     maxAttempts: { mode: "patch", api: "max_attempts", input: z.number().int().min(1), description: "Delivery attempts before a delivery is dead. Above the plan's ceiling (free 5, pro 15, enterprise 30) the preview fails. Omit for the service default.", outputDescription: "Delivery attempts before a delivery is dead; null for the service default." },
     retrySchedule: { mode: "patch", api: "retry_schedule", input: z.array(z.number()).max(BOUNDS.retryScheduleMaxEntries), description: "Delays between attempts, in seconds, each 0 to 604800. Omit for the service default.", outputDescription: "Delays between attempts in seconds; null for the service default." },
     // The service puts an endpoint in the default project when none is named.
     projectId: { mode: "createOnly", api: "project_id", input: z.string().min(1), whenOmitted: "unmanaged", description: "Project of the workspace the endpoint belongs to. Omit for the workspace's default project. Changing it REPLACES the endpoint.", outputDescription: "The project the endpoint belongs to (the default project when none was given)." },
     description: { mode: "patch", api: "description", input: z.string().max(BOUNDS.descriptionMaxLength), description: "Free text, at most 1024 characters.", outputDescription: "Free text, or null." },
-    customHeaders: { mode: "patch", api: "custom_headers", input: z.record(z.string(), z.string()), writeOnly: true, secret: true, description: "Headers sent with every delivery, test ping and verification: at most 20, each value at most 1024 ASCII characters, names plus values at most 8192 bytes; not `Content-Type`, `User-Agent`, `X-Webhook-*` or hop-by-hop names. The service never returns the values, so the provider compares them with the last applied ones. Always stored as a Pulumi secret. A `Map` is taken as its entries.", outputDescription: "The custom headers last applied (secret)." },
+    customHeaders: { mode: "patch", api: "custom_headers", input: z.record(z.string(), z.string()), writeOnly: true, secret: true, description: "Headers sent with every delivery, test ping and verification: at most 20, each value at most 1024 ASCII characters, names plus values at most 8192 bytes; not `Content-Type`, `User-Agent`, `X-Webhook-*` or hop-by-hop names. The service never returns the values, so the provider compares them with the last applied ones. Always stored as a Pulumi secret. A `Map` is taken as its entries.", outputDescription: "The names of the custom headers last applied, each with a seal of its value (`hmac-sha256:...`, keyed by the API key; never the value)." },
     deliveryTimeoutMs: { mode: "patch", api: "delivery_timeout_ms", input: z.number().int().min(1).max(ENDPOINT_LIMITS.deliveryTimeoutMaxMs), description: "Per-delivery timeout in milliseconds, 1 to 60000. Omit for the service default.", outputDescription: "Per-delivery timeout in milliseconds; null for the service default." },
     status: { mode: "patch", api: "status", input: z.enum(["enabled", "disabled"]).meta({ title: "EndpointDeclaredStatus" }),
       outputType: z.enum(["enabled", "disabled", "auto_disabled"]).meta({ title: "EndpointStatus", description: "`enabled`, `disabled`, or `auto_disabled` (switched off after repeated delivery failures; only enabling recovers it)." }),
@@ -94,7 +94,7 @@ export const endpointDefinition = defineResource({
       description: "Null, or the most serious cause of a suspension." },
     createdAt: { mode: "output", api: "created_at", type: z.string(), description: "ISO 8601 UTC." },
     updatedAt: { mode: "output", api: "updated_at", type: z.string(), description: "ISO 8601 UTC." },
-    signingSecret: { mode: "output", secret: true, type: z.string().nullable(), description: "The secret deliveries are signed with: from create or the last rotation (secret). Null after `Endpoint.get`." },
+    signingSecret: { mode: "output", secret: true, type: z.string().nullable(), description: "The secret deliveries are signed with, as generated by create or the last rotation (secret). Null when it is the declared `secret` (the program has it; it is not repeated in the outputs), and after `Endpoint.get`." },
   },
   rules: (body) => endpointViolations(body),
   // The header values are never shown, their names are: an endpoint with other header names is not the create's.
@@ -127,9 +127,11 @@ export const endpointDefinition = defineResource({
       return out;
     },
 
-    // The signing secret is returned only by create and rotate-secret.
+    // The signing secret is returned only by create and rotate-secret; a declared one is not repeated
+    // (it would reach every stream the outputs do: engine/sealed.ts), a generated one is the only copy.
     extraOutputs(response, previous) {
-      return { signingSecret: typeof response.secret === "string" ? response.secret : (previous.signingSecret ?? null) };
+      if (typeof response.secret !== "string") return { signingSecret: previous.signingSecret ?? null };
+      return { signingSecret: response.secret === previous.secret ? null : response.secret };
     },
 
     refreshWriteOnly(field, remote, lastApplied) {

@@ -64,7 +64,7 @@ const sourceFields = {
     onCreate: true,
     action: { path: "/rotate-secret", safeToRepeat: false, body: (value) => (value === null || value === undefined ? {} : { secret: value }) },
     description: "The provider's signing secret (`payments`, `codehost`) or the broker's password (`broker`): required for those (the preview fails without it). For `generic`, optional: omitted, one is generated and returned once as `generatedSecret`. Changing it calls `rotate-secret` with the new value (no replacement; the previous one keeps verifying for 24 hours). Always stored as a Pulumi secret.",
-    outputDescription: "The secret last applied (secret), or null when the service generated it.",
+    outputDescription: "A seal of the secret last applied (`hmac-sha256:...`, keyed by the API key; never the value), or null when the service generated it.",
   },
   brokerIdentifier: { mode: "patch", api: "broker_identifier", input: text, description: "`broker` sources: the broker's identifier. A broker source needs it, `brokerHost`, `brokerUser`, `brokerExchange` and `brokerTopic` (the preview fails without them)." },
   brokerHost: { mode: "patch", api: "broker_host", input: text, description: "A public host name: the API will not connect to private or local addresses." },

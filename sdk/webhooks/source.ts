@@ -90,7 +90,7 @@ export class Source extends dynamic.Resource {
   declare readonly eventTypePrefix: pulumi.Output<string | null>;
   declare readonly defaultEventType: pulumi.Output<string | null>;
   declare readonly captureEnabled: pulumi.Output<boolean>;
-  /** The secret last applied (secret), or null when the service generated it. */
+  /** A seal of the secret last applied (`hmac-sha256:...`, keyed by the API key; never the value), or null when the service generated it. */
   declare readonly secret: pulumi.Output<string | null>;
   /** A generic source's generated secret, from create or a rotation without a value (secret); null when `secret` is given. */
   declare readonly generatedSecret: pulumi.Output<string | null>;

@@ -3,7 +3,6 @@
  * as the package's bin puts it there for a user (a launcher of dist/native/main.js, so
  * `npm run build` first), and a stack of a YAML or Python program written by the test.
  */
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -12,7 +11,7 @@ import type { EngineOptions, Verb } from "../engine/types";
 import type { Workspace } from "../provider/support";
 import { control } from "../support/emulator";
 import { nativePath } from "../support/native-plugin";
-import { cliBinDir, cliEnv, runCli, stackArgs } from "../support/pulumi-cli";
+import { pulumiAsync, runCli, stackArgs } from "../support/pulumi-cli";
 
 export { NATIVE_MISSING, PLUGIN_MAIN, PLUGIN_MISSING, pluginBinDir, nativePath } from "../support/native-plugin";
 
@@ -83,12 +82,3 @@ const prefixed = (project: string, values: Record<string, string>) => Object.fro
 /** API writes (anything but GET) among `requests`, as "METHOD path". */
 export const writesOf = (requests: { method: string; path: string }[]) => requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
 
-/** Not spawnSync: the emulator answering the CLI's plugin runs in this process. */
-function pulumiAsync(opts: EngineOptions, args: string[]): Promise<{ code: number; output: string; stderr: string }> {
-  const child = spawn(path.join(cliBinDir(), "pulumi"), [...args, "--non-interactive"], { cwd: opts.cwd, env: cliEnv(opts), stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  let stderr = "";
-  child.stdout.on("data", (b: Buffer) => (output += b.toString()));
-  child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
-  return new Promise((resolve) => child.once("close", (code) => resolve({ code: code ?? 1, output, stderr })));
-}

@@ -36,7 +36,8 @@ describe("Endpoint: lifecycle and call counts", () => {
     expect(id).toMatch(/^ep_/);
     expect(outs).toMatchObject({
       subscriptions: [{ eventType: "order.*" }],
-      customHeaders: { "X-Team": HEADER_VALUE },
+      // Sealed (engine/sealed.ts): the names, never the value.
+      customHeaders: { "X-Team": expect.stringMatching(/^hmac-sha256:/) },
       customHeaderNames: ["X-Team"],
       maxAttempts: 4,
       retrySchedule: [5, 60],
@@ -49,6 +50,7 @@ describe("Endpoint: lifecycle and call counts", () => {
     });
     expect(outs.signingSecret).toMatch(/^whsec_/);
     expect(JSON.stringify(outs)).not.toContain("undefined");
+    expect(JSON.stringify(outs)).not.toContain(HEADER_VALUE);
     for (const [k, v] of Object.entries(outs)) expect(v, k).not.toBeUndefined();
   });
 
@@ -60,7 +62,7 @@ describe("Endpoint: lifecycle and call counts", () => {
     expect(one.result.outs.description).toBe("b");
     const several = await d().calls(() => d().update(id, one.result.outs, { ...declared, description: "c", maxAttempts: 5, customHeaders: { "X-B": "2" }, deliveryTimeoutMs: 5000 }));
     expect(several.writes).toEqual([`PATCH /v1/endpoints/${id}`]);
-    expect(several.result.outs).toMatchObject({ description: "c", maxAttempts: 5, customHeaders: { "X-B": "2" }, customHeaderNames: ["X-B"], deliveryTimeoutMs: 5000 });
+    expect(several.result.outs).toMatchObject({ description: "c", maxAttempts: 5, customHeaders: { "X-B": expect.stringMatching(/^hmac-sha256:/) }, customHeaderNames: ["X-B"], deliveryTimeoutMs: 5000 });
   });
 
   it("a custom header value change (write-only) is seen and PATCHed; names are read back", async () => {
@@ -69,14 +71,16 @@ describe("Endpoint: lifecycle and call counts", () => {
     const { result, writes } = await d().calls(() => d().update(id, outs, { ...declared, customHeaders: { "X-A": "2" } }));
     expect(result.diff.changes).toBe(true);
     expect(writes).toEqual([`PATCH /v1/endpoints/${id}`]);
-    expect(result.outs.customHeaders).toEqual({ "X-A": "2" });
+    expect(result.outs.customHeaders).toEqual({ "X-A": expect.stringMatching(/^hmac-sha256:/) });
+    expect(result.outs.customHeaders).not.toEqual(outs.customHeaders);
   });
 
   it("projectId and secret changes replace; url does not", async () => {
     const project2 = await control(emu(), "POST", "/projects", { workspace_id: ws.workspace_id, name: "p2" });
     const declared = { url: url(), secret: "whsec_first" };
     const { id, outs } = await d().create(declared);
-    expect(outs.signingSecret).toBe("whsec_first");
+    // Declared: not repeated in the outputs (engine/sealed.ts).
+    expect(outs.signingSecret).toBeNull();
     const check = async (news: Props) => provider.diff!(id, outs, (await d().check(news)).inputs);
     expect(await check({ ...declared, projectId: project2.id })).toMatchObject({ changes: true, replaces: ["projectId"], deleteBeforeReplace: false });
     expect(await check({ ...declared, secret: "whsec_second" })).toMatchObject({ changes: true, replaces: ["secret"] });

@@ -21,6 +21,8 @@ afterAll(() => closeSharedDispatcher());
 
 const SECRET = "pay-secret-4e1c9a";
 const SECRET2 = "pay-secret-rotated-77d0";
+/** A write-only secret as the outputs keep it (engine/sealed.ts): a seal, never the value. */
+const SEALED = expect.stringMatching(/^hmac-sha256:/);
 const BROKER = { provider: "broker", secret: "broker-pw-1", brokerIdentifier: "b1", brokerHost: "mq.example.com", brokerUser: "u", brokerExchange: "ex", brokerTopic: "orders.#" };
 
 let ws: Workspace;
@@ -53,7 +55,7 @@ describe("Source: lifecycle and call counts", () => {
   it("payments with its secret: kept (write-only), never read back; read gives the same outputs; no-op no write", async () => {
     const declared = { provider: "payments", secret: SECRET, eventTypePrefix: "pay." };
     const { id, outs } = await d().create(declared);
-    expect(outs).toMatchObject({ secret: SECRET, generatedSecret: null, eventTypePrefix: "pay." });
+    expect(outs).toMatchObject({ secret: SEALED, generatedSecret: null, eventTypePrefix: "pay." });
     expect((await secretsOf(id)).secret).toBe(SECRET);
     const read = await provider.read!(id, outs);
     expect(read.props).toEqual({ ...outs, updatedAt: read.props!.updatedAt });
@@ -81,7 +83,8 @@ describe("Source: lifecycle and call counts", () => {
     const { result, writes } = await d().calls(() => d().update(id, outs, { ...declared, secret: SECRET2 }));
     expect(result.diff).toMatchObject({ changes: true, replaces: [] });
     expect(writes).toEqual([`POST /v1/sources/${id}/rotate-secret`]);
-    expect(result.outs).toMatchObject({ secret: SECRET2, generatedSecret: null });
+    expect(result.outs).toMatchObject({ secret: SEALED, generatedSecret: null });
+    expect(result.outs.secret).not.toEqual(outs.secret);
     expect(await secretsOf(id)).toMatchObject({ secret: SECRET2, previous_secret: SECRET });
     expect((await ingest(id, { type: "invoice.paid" }, SECRET2)).status).toBe(202);
     expect((await ingest(id, { type: "invoice.paid" }, SECRET)).status).toBe(202);
@@ -91,7 +94,7 @@ describe("Source: lifecycle and call counts", () => {
     const { id, outs } = await d().create({ provider: "generic" });
     const given = await d().calls(() => d().update(id, outs, { provider: "generic", secret: SECRET }));
     expect(given.writes).toEqual([`POST /v1/sources/${id}/rotate-secret`]);
-    expect(given.result.outs).toMatchObject({ secret: SECRET, generatedSecret: null });
+    expect(given.result.outs).toMatchObject({ secret: SEALED, generatedSecret: null });
     const removed = await d().update(id, given.result.outs, { provider: "generic" });
     expect(removed.outs.generatedSecret).toMatch(/^whsec_/);
     expect((await secretsOf(id)).secret).toBe(removed.outs.generatedSecret);
@@ -119,7 +122,7 @@ describe("Source: lifecycle and call counts", () => {
     const { id, outs } = await d().create(declared);
     await d().raw("PATCH", `/v1/sources/${id}`, ws.webhooks.admin, { name: "theirs", capture_enabled: true });
     const read = await provider.read!(id, outs);
-    expect(read.inputs).toMatchObject({ provider: "payments", name: "theirs", captureEnabled: true, secret: SECRET });
+    expect(read.inputs).toMatchObject({ provider: "payments", name: "theirs", captureEnabled: true, secret: SEALED });
     const { writes } = await d().calls(() => d().update(id, read.props!, declared));
     expect(writes).toEqual([`PATCH /v1/sources/${id}`]);
     await d().raw("DELETE", `/v1/sources/${id}`, ws.webhooks.admin);
@@ -131,7 +134,7 @@ describe("Source: lifecycle and call counts", () => {
     const id = existing.body.id as string;
     const { calls, result } = await d().calls(() => d().create({ provider: "payments", secret: SECRET, name: "new", adoptId: id }));
     expect(calls).toEqual([`GET /v1/sources/${id}`, `PATCH /v1/sources/${id}`, `POST /v1/sources/${id}/rotate-secret`]);
-    expect(result).toMatchObject({ id, outs: { name: "new", secret: SECRET } });
+    expect(result).toMatchObject({ id, outs: { name: "new", secret: SEALED } });
     const err = await d().create({ provider: "generic", adoptId: id }).catch((e) => e);
     expect(err.message).toMatch(/has provider "payments" but "generic" is declared/);
   });

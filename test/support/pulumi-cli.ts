@@ -84,6 +84,16 @@ export function pulumiSync(opts: Parameters<typeof cliEnv>[0], args: string[], c
   return r.stdout;
 }
 
+/** `pulumi ARGS` for this stack, not spawnSync: the emulator answering the CLI's plugins runs in this process. Its exit code, stdout and stderr. */
+export function pulumiAsync(opts: Parameters<typeof cliEnv>[0], args: string[]): Promise<{ code: number; output: string; stderr: string }> {
+  const child = spawn(path.join(cliBinDir(), "pulumi"), [...args, "--non-interactive"], { cwd: opts.cwd, env: cliEnv(opts), stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  let stderr = "";
+  child.stdout.on("data", (b: Buffer) => (output += b.toString()));
+  child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
+  return new Promise((resolve) => child.once("close", (code) => resolve({ code: code ?? 1, output, stderr })));
+}
+
 /**
  * Creates the stack on first use and writes its config. `stack init` writes the passphrase's
  * salt to Pulumi.<stack>.yaml beside the Pulumi.yaml it runs by, so it runs by a copy of
