@@ -92,6 +92,13 @@ export interface FieldSpec {
    * written before the field existed shows no change (e.g. names the SDK derives).
    */
   checkOnly?: boolean;
+  /**
+   * The TypeScript SDK's class does not make this field's prop itself: the hand-written
+   * sdk/<product>/<kind>.extra.ts beside the generated class does (`extraProps`), for
+   * what a generator cannot say (a `Map` of headers taken as its entries, names derived
+   * from which values were secret). Its argument type also takes a `Map` when `acceptsMap`.
+   */
+  sdk?: { extraProps: true; acceptsMap?: boolean };
   /** Value check() fills in when the input is absent. */
   default?: unknown;
   /**
@@ -213,6 +220,8 @@ export interface ResourceDefinition<F extends Fields = Fields> {
   /** What users read about the kind (the schema, the reference page, the SDK class's TSDoc). */
   description?: string;
   product: Product;
+  /** What a change does that the field modes do not say, for README's resource table (e.g. a decided request is replaced). */
+  changeNote?: string;
   /** Singular noun for messages, e.g. `endpoint`. */
   noun: string;
   fields: F;

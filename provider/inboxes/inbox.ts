@@ -114,6 +114,7 @@ export const inboxDefinition = defineResource({
   description: "An inbox. When it expires or is released it is gone: `pulumi refresh` drops it from the state, and the next `pulumi up` (whose preview says so) creates a new one, with a new address.",
   product: "inboxes",
   noun: "inbox",
+  changeNote: "Outputs `address` or `slug` + `url`, `expiresAt`. An expired or released inbox reads as gone.",
   paths: { create: "/v1/inboxes", item: (id) => `/v1/inboxes/${encodeURIComponent(id)}` },
   adoptHint:
     "Look the inbox up (svc.inboxes.getInboxes() or GET /v1/inboxes) and, if it was created, set `adoptId: \"<its id>\"` on this resource: the next `pulumi up` adopts it instead of creating another.",

@@ -152,6 +152,7 @@ export const quotaRequestDefinition = defineResource({
   description: "A quota request. `pulumi destroy` withdraws an open request; a decided one cannot be withdrawn and is dropped from the state with a warning (approved limits stay). The preview fails when another open request asks for one of the same quotas: one already filed (it names its id, to adopt), or another QuotaRequest of the program.",
   product: "infra",
   noun: "quota request",
+  changeNote: "Once decided, a change files a new request instead (replace; the preview says why). The preview fails on a second open request for the same quota, already filed or declared twice in the program. Delete withdraws an open request.",
   paths: { create: REQUEST_PATH, item: (id) => `${REQUEST_PATH}?id=${encodeURIComponent(id)}`, idInBody: "id" },
   adoptHint:
     "List the open requests (GET /api/v1/quota-request/list?states=pending,needs_updates) and, if it was filed, set `adoptId: \"<its id>\"` on this resource: the next `pulumi up` adopts it instead of filing another.",

@@ -115,6 +115,7 @@ export const eventTypeDefinition = defineResource({
   description: "`svc.webhooks.EventType`: an entry of the Webhooks event type catalog.",
   product: "webhooks",
   noun: "event type",
+  changeNote: "A replacement deletes first when the name stays. Schemas compare ignoring key order and formatting.",
   paths: { create: "/v1/event-types", item: eventTypePath },
   idField: "name",
   idOf: (response) => eventTypeId(response.project_id, String(response.name)),
