@@ -28,7 +28,7 @@ import type { FieldSpec, ResourceDefinition } from "../provider/engine/fields";
 import { DEFINITIONS } from "../provider/registry";
 import type { ResourceKind } from "../sdk/tokens";
 import { KIND_LIMITS, MISTAKES } from "./docs-mistakes";
-import { buildSchema, objectTypesOf, resourceToken, tsAlsoAccepts, tsType, type ObjectTypeSpec, type PackageSpec } from "./schema";
+import { buildSchema, fieldLimits, objectTypesOf, resourceToken, tsAlsoAccepts, tsType, type ObjectTypeSpec, type PackageSpec } from "./schema";
 
 const ROOT = join(__dirname, "..");
 export const REFERENCE_DIR = join(ROOT, "docs/reference");
@@ -65,36 +65,23 @@ function defaultOf(spec: FieldSpec): string {
   return "—";
 }
 
-/** Limits a field's schema states (enum values, bounds), from zod's JSON Schema. */
+/** Limits a field's schema states: its enum values, then its bounds (scripts/schema.ts `fieldLimits`). */
 function schemaLimits(spec: FieldSpec): string {
-  if (!spec.input) return "";
-  let schema: Record<string, unknown>;
+  let values: unknown;
   try {
-    schema = z.toJSONSchema(spec.input, { unrepresentable: "any" }) as Record<string, unknown>;
+    values = spec.input && (z.toJSONSchema(spec.input, { unrepresentable: "any" }) as { enum?: unknown }).enum;
   } catch {
-    return "";
+    values = undefined;
   }
-  const parts: string[] = [];
-  if (Array.isArray(schema.enum)) parts.push(`one of ${schema.enum.map((v) => `\`${String(v)}\``).join(", ")}`);
-  const bound = (key: string, label: string) => {
-    // A whole number's own range (±2^53 − 1) is no limit worth stating.
-    if (typeof schema[key] === "number" && Math.abs(schema[key]) < Number.MAX_SAFE_INTEGER) parts.push(`${label} ${String(schema[key])}`);
-  };
-  bound("minLength", "length ≥");
-  bound("maxLength", "length ≤");
-  bound("minimum", "≥");
-  bound("maximum", "≤");
-  bound("exclusiveMinimum", ">");
-  bound("minItems", "items ≥");
-  bound("maxItems", "items ≤");
-  return parts.join("; ");
+  const oneOf = Array.isArray(values) ? [`one of ${values.map((v) => `\`${String(v)}\``).join(", ")}`] : [];
+  return [...oneOf, ...fieldLimits(spec)].join("; ");
 }
 
 function adoptionOf(def: ResourceDefinition): string {
   if (def.singleton) {
     return "This setting always exists: `pulumi up` takes it over (what it found is kept in the outputs), and deleting the resource writes the values found before back. Nothing to adopt.";
   }
-  const lines = ["Pulumi's `import` cannot work for dynamic resources."];
+  const lines = ["`pulumi import` works with the native plugin (`pulumi-resource-svc`), not with the TypeScript SDK's dynamic resources."];
   if (def.adoption) lines.push("Set `adoptExisting: true` to take over an object that already exists in its scope instead of failing the preview.");
   if (def.fields.adoptId) lines.push("Set `adoptId` to the id of an existing object to take it over instead of creating one: it must exist, and the arguments that replace must match it.");
   if (def.reconcile !== false) lines.push("A create whose outcome was lost (a dropped connection, a 5xx) is reconciled on the next `up`: the object it made is adopted, never duplicated.");
@@ -136,7 +123,7 @@ function kindPage(kind: ResourceKind, def: ResourceDefinition, schema: PackageSp
   for (const [name, arg] of Object.entries(resource.inputProperties)) {
     const spec = def.fields[name]!;
     const required = resource.requiredInputs?.includes(name) ? "**required**" : "optional";
-    out.push(`| ${code(name)} | ${code(tsType(arg, schema, "input") + tsAlsoAccepts(def, name))} | ${required} | ${defaultOf(spec)} | ${cell(schemaLimits(spec))} | ${changeOf(spec)} | ${arg.secret ? "secret" : ""} | ${cell(arg.description ?? "")} |`);
+    out.push(`| ${code(name)} | ${code(tsType(arg, schema, "input") + tsAlsoAccepts(def, name))} | ${required} | ${defaultOf(spec)} | ${cell(schemaLimits(spec))} | ${changeOf(spec)} | ${arg.secret ? "secret" : ""} | ${cell(spec.description ?? "")} |`);
   }
   out.push("");
   const inputTypes = new Set(Object.values(resource.inputProperties).flatMap((p) => objectTypesOf(p, schema)));

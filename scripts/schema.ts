@@ -44,6 +44,8 @@ export interface TypeSpec {
 }
 export interface PropertySpec extends TypeSpec {
   description?: string;
+  /** A change replaces the resource (the definition's `createOnly`). */
+  replaceOnChanges?: boolean;
   secret?: boolean;
   default?: string | number | boolean;
   defaultInfo?: { environment: string[] };
@@ -81,8 +83,14 @@ export interface PackageSpec {
   resources: Record<string, ResourceSpec>;
   types: Record<string, ComplexTypeSpec>;
   functions: Record<string, FunctionSpec>;
+  /** Where the engine downloads the plugin: GitHub releases of pulumi-svc/pulumi-svc, tag `v<version>`. */
+  pluginDownloadURL: string;
   /** What `pulumi package gen-sdk` reads for one language. */
-  language: { python: { respectSchemaVersion: boolean } };
+  language: {
+    nodejs: { packageName: string };
+    python: { packageName: string; respectSchemaVersion: boolean };
+    go: { importBasePath: string; generateResourceContainerTypes: boolean };
+  };
 }
 
 /** `webhooks:Endpoint` → `svc:webhooks:Endpoint`. */
@@ -175,6 +183,46 @@ function described(kind: string, name: string, spec: FieldSpec): string {
   return spec.description;
 }
 
+/**
+ * Bounds a field's zod type states (lengths, ranges, item counts), from its JSON Schema;
+ * enum values are left to the type.
+ */
+export function fieldLimits(spec: FieldSpec): string[] {
+  if (!spec.input) return [];
+  let schema: Record<string, unknown>;
+  try {
+    schema = z.toJSONSchema(spec.input, { unrepresentable: "any" }) as Record<string, unknown>;
+  } catch {
+    return [];
+  }
+  const parts: string[] = [];
+  const bound = (key: string, label: string) => {
+    // A whole number's own range (±2^53 − 1) is no limit worth stating.
+    if (typeof schema[key] === "number" && Math.abs(schema[key]) < Number.MAX_SAFE_INTEGER) parts.push(`${label} ${String(schema[key])}`);
+  };
+  if (schema.minLength === 1) parts.push("not empty");
+  else bound("minLength", "length ≥");
+  bound("maxLength", "length ≤");
+  bound("minimum", "≥");
+  bound("maximum", "≤");
+  bound("exclusiveMinimum", ">");
+  bound("minItems", "items ≥");
+  bound("maxItems", "items ≤");
+  return parts;
+}
+
+/**
+ * An argument's description with what the definition knows besides: its default and the
+ * limits its type states, each unless the text already says it (a number it names).
+ */
+function argumentDescription(kind: string, name: string, spec: FieldSpec): string {
+  let text = described(kind, name, spec);
+  if (spec.default !== undefined && !/\bdefault\b/i.test(text)) text += ` Default: \`${JSON.stringify(spec.default)}\`.`;
+  const unsaid = fieldLimits(spec).filter((limit) => !/\d/.test(limit) || !new RegExp(`\\b${limit.split(" ").pop()}\\b`).test(text));
+  if (unsaid.length > 0) text += ` Limits: ${unsaid.join("; ")}.`;
+  return text;
+}
+
 function resourceSpec(def: ResourceDefinition, types: TypeMaker): ResourceSpec {
   const typeName = def.kind.split(":")[1]!;
   if (!def.description) throw new Error(`${def.kind} has no description`);
@@ -184,17 +232,18 @@ function resourceSpec(def: ResourceDefinition, types: TypeMaker): ResourceSpec {
   const required: string[] = [];
   for (const [name, spec] of fieldEntries(def)) {
     const description = described(def.kind, name, spec);
+    const replaces = spec.mode === "createOnly" ? { replaceOnChanges: true } : {};
     const hint = `${typeName}${pascal(name)}`;
     const secret = spec.secret ? { secret: true } : {};
     const declared = spec.type ?? spec.input;
     if (!declared) throw new Error(`${def.kind}.${name} has no type: give the output field a zod \`type\``);
     if (isArgument(spec)) {
       const primitiveDefault = ["string", "number", "boolean"].includes(typeof spec.default) ? { default: spec.default as string | number | boolean } : {};
-      inputProperties[name] = { ...types.of(declared, hint).spec, description, ...secret, ...primitiveDefault };
+      inputProperties[name] = { ...types.of(declared, hint).spec, description: argumentDescription(def.kind, name, spec), ...secret, ...primitiveDefault };
       if (spec.required) requiredInputs.push(name);
     }
     const output = types.of(spec.outputType ?? declared, hint);
-    properties[name] = { ...output.spec, description: spec.outputDescription ?? description, ...secret };
+    properties[name] = { ...output.spec, description: spec.outputDescription ?? description, ...secret, ...replaces };
     const present = spec.mode === "output" || spec.outputType ? !output.nullable : spec.required || spec.default !== undefined || spec.whenOmitted === "unmanaged";
     if (present) required.push(name);
   }
@@ -285,9 +334,14 @@ export function buildSchema(): PackageSpec {
     resources,
     types,
     functions,
-    // The Python SDK's version is the package's (else 0.0.0, meant to be replaced by a release
-    // script), so its resources ask the engine for the plugin at the version it reports.
-    language: { python: { respectSchemaVersion: true } },
+    pluginDownloadURL: "github://api.github.com/pulumi-svc",
+    language: {
+      nodejs: { packageName: "pulumi-svc" },
+      // The Python SDK's version is the package's (else 0.0.0, meant to be replaced by a release
+      // script), so its resources ask the engine for the plugin at the version it reports.
+      python: { packageName: "pulumi_svc", respectSchemaVersion: true },
+      go: { importBasePath: "github.com/pulumi-svc/pulumi-svc/sdk/go/svc", generateResourceContainerTypes: true },
+    },
   };
 }
 

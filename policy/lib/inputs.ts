@@ -9,17 +9,17 @@ import type { ResourceKind } from "../../sdk/tokens";
 import type { Value } from "./props";
 
 export interface EndpointInputs {
-  /** The receiver's address; must be an absolute `https://` URL. Changing it resets `verified`. */
+  /** The receiver's address; must be an absolute `https://` URL. Changing it resets `verified`. Limits: not empty; length ≤ 2048. */
   url: Value<string>;
   /** Event type patterns this endpoint receives, in order (at most 100). Changing them replaces the whole set in one call. Default: none. */
   subscriptions: Value<Value<EndpointSubscriptionArgs>[]>;
-  /** The signing secret to use instead of a generated `whsec_` one. Only accepted on create: changing it REPLACES the endpoint. Always stored as a Pulumi secret. To get a fresh secret without replacing, change `secretRotation` instead. */
+  /** The signing secret to use instead of a generated `whsec_` one. Only accepted on create: changing it REPLACES the endpoint. Always stored as a Pulumi secret. To get a fresh secret without replacing, change `secretRotation` instead. Limits: not empty; length ≤ 256. */
   secret: Value<string>;
-  /** Delivery attempts before a delivery is dead. Above the plan's ceiling (free 5, pro 15, enterprise 30) the preview fails. Omit for the service default. */
+  /** Delivery attempts before a delivery is dead. Above the plan's ceiling (free 5, pro 15, enterprise 30) the preview fails. Omit for the service default. Limits: ≥ 1. */
   maxAttempts: Value<number>;
-  /** Delays between attempts, in seconds, each 0 to 604800. Omit for the service default. */
+  /** Delays between attempts, in seconds, each 0 to 604800. Omit for the service default. Limits: items ≤ 50. */
   retrySchedule: Value<Value<number>[]>;
-  /** Project of the workspace the endpoint belongs to. Omit for the workspace's default project. Changing it REPLACES the endpoint. */
+  /** Project of the workspace the endpoint belongs to. Omit for the workspace's default project. Changing it REPLACES the endpoint. Limits: not empty. */
   projectId: Value<string>;
   /** Free text, at most 1024 characters. */
   description: Value<string>;
@@ -33,74 +33,74 @@ export interface EndpointInputs {
   secretRotation: Value<string | number>;
   /** Verify the URL after create and after a URL change (`POST /verify`: a signed challenge the receiver must echo with a 2xx). When verification fails the endpoint is kept in the state, the update fails with the reason, and the next `pulumi up` retries it. Default false. */
   verify: Value<boolean>;
-  /** Seconds a delete (`pulumi destroy`, a removal, a replacement's delete of the old endpoint) waits for queued, sending or retrying deliveries before giving up (the service refuses to delete an endpoint with pending deliveries, and disables it instead). A delete uses the value stored with the endpoint it deletes: to have a replacement's delete wait, set it in an `up` before the change that replaces it. Default 0: fail at once with the count. */
+  /** Seconds a delete (`pulumi destroy`, a removal, a replacement's delete of the old endpoint) waits for queued, sending or retrying deliveries before giving up (the service refuses to delete an endpoint with pending deliveries, and disables it instead). A delete uses the value stored with the endpoint it deletes: to have a replacement's delete wait, set it in an `up` before the change that replaces it. Default 0: fail at once with the count. Limits: ≤ 3600. */
   drainTimeoutSeconds: Value<number>;
-  /** Id of an existing endpoint to take over instead of creating one: create reads it and brings it to the declared state with PATCH/PUT. (Pulumi's `import` does not work for dynamic resources.) `secret` cannot be given together with it. */
+  /** Id of an existing endpoint to take over instead of creating one: create reads it and brings it to the declared state with PATCH/PUT. `secret` cannot be given together with it. Limits: not empty. */
   adoptId: Value<string>;
   /** The resource's name in the program, set by the SDK: an adoption of an object another resource of the program holds fails naming it. */
   resourceName: Value<string>;
   /** Names (never values) of the custom headers the program gave as plain, non-secret values. Every value is stored as a secret regardless; policy packs read this to flag credentials written in plaintext in the program. */
   plaintextHeaderNames: Value<Value<string>[]>;
-  /** Connection profile: which workspace (address and key) to use. Omit for the stack's `svc:webhooksUrl` / `svc:webhooksApiKey` (or `SVC_WEBHOOKS_URL` / `SVC_WEBHOOKS_API_KEY`); a name picks `svc:profiles.<name>` (or `SVC_PROFILE_<NAME>_WEBHOOKS_URL` / `..._API_KEY`). Changing it REPLACES the endpoint. */
+  /** Connection profile: which workspace (address and key) to use. Omit for the stack's `svc:webhooksUrl` / `svc:webhooksApiKey` (or `SVC_WEBHOOKS_URL` / `SVC_WEBHOOKS_API_KEY`); a name picks `svc:profiles.<name>` (or `SVC_PROFILE_<NAME>_WEBHOOKS_URL` / `..._API_KEY`). Changing it REPLACES the endpoint. Limits: not empty. */
   profile: Value<string>;
 }
 
 export interface EventTypeInputs {
-  /** The type name, unique in its scope (1 to 255 characters). Changing it REPLACES the entry. */
+  /** The type name, unique in its scope (1 to 255 characters). Changing it REPLACES the entry. Limits: not empty. */
   name: Value<string>;
-  /** Project the entry belongs to; it shadows a workspace-wide entry of the same name in that project. Omit for a workspace-wide entry. Changing it REPLACES the entry. */
+  /** Project the entry belongs to; it shadows a workspace-wide entry of the same name in that project. Omit for a workspace-wide entry. Changing it REPLACES the entry. Limits: not empty. */
   projectId: Value<string>;
   /** Free text, at most 1024 characters. The API has no update: changing it REPLACES the entry (deleted first). */
   description: Value<string>;
   /** JSON Schema (draft 7) every published payload of the type must match. Local `$ref`s only; at most 64 KiB, depth 32, 1,000 members, 500 enum values, 100 safe patterns of at most 1,000 characters (checked at preview). Compared ignoring key order. Changing it REPLACES the entry (deleted first: the API has no update). */
   payloadSchema: Value<Record<string, Value<unknown>>>;
-  /** Take over an entry of this name that already exists in this scope instead of failing the preview (409 `event_type_exists`): create reads it and replaces it only if its description or schema differ. (Pulumi's `import` does not work for dynamic resources.) Default false. */
+  /** Take over an entry of this name that already exists in this scope instead of failing the preview (409 `event_type_exists`): create reads it and replaces it only if its description or schema differ. Default false. */
   adoptExisting: Value<boolean>;
   /** The resource's name in the program, set by the SDK: an adoption of an object another resource of the program holds fails naming it. */
   resourceName: Value<string>;
-  /** Connection profile (see `EndpointArgs.profile`). Changing it REPLACES the entry. */
+  /** Connection profile (see `EndpointArgs.profile`). Changing it REPLACES the entry. Limits: not empty. */
   profile: Value<string>;
 }
 
 export interface EventTypePolicyInputs {
   /** `strict`: publishing an unregistered type is refused (422 `unknown_event_type`); `lenient`: it is added to the catalog. A change is one PUT. */
   policy: Value<"strict" | "lenient">;
-  /** The project whose override this is; omit for the workspace's policy (which projects without an override follow). Changing it REPLACES the resource. */
+  /** The project whose override this is; omit for the workspace's policy (which projects without an override follow). Changing it REPLACES the resource. Limits: not empty. */
   projectId: Value<string>;
-  /** Connection profile (see `EndpointArgs.profile`). Changing it REPLACES the resource. */
+  /** Connection profile (see `EndpointArgs.profile`). Changing it REPLACES the resource. Limits: not empty. */
   profile: Value<string>;
 }
 
 export interface SourceInputs {
   /** Who sends the webhooks. Changing it REPLACES the source. */
   provider: Value<"payments" | "codehost" | "broker" | "generic">;
-  /** A name for people to recognise the source by. Omit for none. */
+  /** A name for people to recognise the source by. Omit for none. Limits: length ≤ 255. */
   name: Value<string>;
-  /** The project the source belongs to. Omit for the workspace's default project. Changing it moves the source (one PATCH). */
+  /** The project the source belongs to. Omit for the workspace's default project. Changing it moves the source (one PATCH). Limits: not empty. */
   projectId: Value<string>;
   /** Where the event type is read: `provider` (default), a `header`, or a `path` into the JSON body. */
   eventTypeSource: Value<"provider" | "header" | "path">;
-  /** The header name or body path locating the type; required for `header` and `path`. */
+  /** The header name or body path locating the type; required for `header` and `path`. Limits: length ≤ 255. */
   eventTypeKey: Value<string>;
-  /** Prefixed to every type read, e.g. `payments.`. */
+  /** Prefixed to every type read, e.g. `payments.`. Limits: length ≤ 255. */
   eventTypePrefix: Value<string>;
-  /** Used when the type cannot be read (otherwise `webhook.received`). */
+  /** Used when the type cannot be read (otherwise `webhook.received`). Limits: length ≤ 255. */
   defaultEventType: Value<string>;
   /** Store received requests as captures. Default false. */
   captureEnabled: Value<boolean>;
-  /** The provider's signing secret (`payments`, `codehost`) or the broker's password (`broker`): required for those (the preview fails without it). For `generic`, optional: omitted, one is generated and returned once as `generatedSecret`. Changing it calls `rotate-secret` with the new value (no replacement; the previous one keeps verifying for 24 hours). Always stored as a Pulumi secret. */
+  /** The provider's signing secret (`payments`, `codehost`) or the broker's password (`broker`): required for those (the preview fails without it). For `generic`, optional: omitted, one is generated and returned once as `generatedSecret`. Changing it calls `rotate-secret` with the new value (no replacement; the previous one keeps verifying for 24 hours). Always stored as a Pulumi secret. Limits: not empty; length ≤ 1024. */
   secret: Value<string>;
-  /** `broker` sources: the broker's identifier. A broker source needs it, `brokerHost`, `brokerUser`, `brokerExchange` and `brokerTopic` (the preview fails without them). */
+  /** `broker` sources: the broker's identifier. A broker source needs it, `brokerHost`, `brokerUser`, `brokerExchange` and `brokerTopic` (the preview fails without them). Limits: length ≤ 255. */
   brokerIdentifier: Value<string>;
-  /** A public host name: the API will not connect to private or local addresses. */
+  /** A public host name: the API will not connect to private or local addresses. Limits: length ≤ 255. */
   brokerHost: Value<string>;
-  /** `broker` sources: the virtual host on the broker. */
+  /** `broker` sources: the virtual host on the broker. Limits: length ≤ 255. */
   brokerVhost: Value<string>;
-  /** `broker` sources: the user to connect as (its password is `secret`). */
+  /** `broker` sources: the user to connect as (its password is `secret`). Limits: length ≤ 255. */
   brokerUser: Value<string>;
-  /** `broker` sources: the exchange to bind to. */
+  /** `broker` sources: the exchange to bind to. Limits: length ≤ 255. */
   brokerExchange: Value<string>;
-  /** `broker` sources: the topic (routing key) received. */
+  /** `broker` sources: the topic (routing key) received. Limits: length ≤ 255. */
   brokerTopic: Value<string>;
   /** 1 to 65535 (default 5672 at the service). */
   brokerPort: Value<number>;
@@ -108,35 +108,35 @@ export interface SourceInputs {
   brokerQueues: Value<"transient" | "durable" | "quorum">;
   /** `enabled` or `disabled` (a disabled source answers 404 on ingest). Omit to leave it to the service. */
   status: Value<"enabled" | "disabled">;
-  /** Id of an existing source to take over instead of creating one (read, then PATCH and rotate-secret as needed). */
+  /** Id of an existing source to take over instead of creating one (read, then PATCH and rotate-secret as needed). Limits: not empty. */
   adoptId: Value<string>;
   /** The resource's name in the program, set by the SDK: an adoption of an object another resource of the program holds fails naming it. */
   resourceName: Value<string>;
-  /** Connection profile (see `EndpointArgs.profile`). Changing it REPLACES the source. */
+  /** Connection profile (see `EndpointArgs.profile`). Changing it REPLACES the source. Limits: not empty. */
   profile: Value<string>;
 }
 
 export interface OperationalEndpointInputs {
-  /** An absolute `https://` URL. */
+  /** An absolute `https://` URL. Limits: not empty; length ≤ 2048. */
   url: Value<string>;
   /** 1 to 50 operational type names (an unknown name fails the preview); order and repeats do not matter. */
   eventTypes: Value<(Value<"endpoint.auto_disabled" | "endpoint.enabled" | "delivery.dead" | "source.signature_failed" | "quota.warning" | "usage.threshold_reached">)[]>;
-  /** The project whose operational events it receives. Omit for the workspace's default project. */
+  /** The project whose operational events it receives. Omit for the workspace's default project. Limits: not empty. */
   projectId: Value<string>;
   /** Free text, at most 1024 characters. */
   description: Value<string>;
-  /** Id of an existing operational endpoint to take over instead of creating one (its fields must match). */
+  /** Id of an existing operational endpoint to take over instead of creating one (its fields must match). Limits: not empty. */
   adoptId: Value<string>;
   /** The resource's name in the program, set by the SDK: an adoption of an object another resource of the program holds fails naming it. */
   resourceName: Value<string>;
-  /** Connection profile (see `EndpointArgs.profile`). */
+  /** Connection profile (see `EndpointArgs.profile`). Limits: not empty. */
   profile: Value<string>;
 }
 
 export interface WorkspaceSettingsInputs {
   /** `required`: endpoints must pass verification; `optional`: they need not. Turning it off on a plan without `optional_endpoint_verification` is refused (402 `not_entitled`). A change is one PATCH. */
   endpointVerification: Value<"required" | "optional">;
-  /** Connection profile (see `EndpointArgs.profile`): which workspace. */
+  /** Connection profile (see `EndpointArgs.profile`): which workspace. Limits: not empty. */
   profile: Value<string>;
 }
 
@@ -151,45 +151,45 @@ export interface InboxInputs {
   transport: Value<"email" | "http">;
   /** `active` or `paused`. Omit to leave it to the service. */
   status: Value<"active" | "paused">;
-  /** Id of an existing inbox to take over instead of creating one (`expiresInMinutes` cannot be given with it). */
+  /** Id of an existing inbox to take over instead of creating one (`expiresInMinutes` cannot be given with it). Limits: not empty. */
   adoptId: Value<string>;
   /** The resource's name in the program, set by the SDK: an adoption of an object another resource of the program holds fails naming it. */
   resourceName: Value<string>;
-  /** Connection profile: omit for `svc:inboxesUrl` / `svc:inboxesApiKey` (or `SVC_INBOXES_URL` / `SVC_INBOXES_API_KEY`); a name picks `svc:profiles.<name>`. Changing it REPLACES the inbox. */
+  /** Connection profile: omit for `svc:inboxesUrl` / `svc:inboxesApiKey` (or `SVC_INBOXES_URL` / `SVC_INBOXES_API_KEY`); a name picks `svc:profiles.<name>`. Changing it REPLACES the inbox. Limits: not empty. */
   profile: Value<string>;
 }
 
 export interface QuotaRequestInputs {
-  /** `compute`, `block-storage`, `network`, `dns` or `iam`. Changing it REPLACES the request. */
+  /** `compute`, `block-storage`, `network`, `dns` or `iam`. Changing it REPLACES the request. Limits: not empty. */
   service: Value<string>;
-  /** Omit for the key's project (a key acts on its own project only). Changing it REPLACES the request. */
+  /** Omit for the key's project (a key acts on its own project only). Changing it REPLACES the request. Limits: not empty. */
   projectId: Value<string>;
-  /** Required when a named quota is per region (e.g. `vms`). It does not apply to the project-wide quotas (`vcpu`, `ram_gb`: one figure across the running VMs of every region; `block_storage_gb`, `dns_zones`, `users`): omit it for a request naming only those (a new one naming a region anyway gets a warning; `dns` and `iam` refuse one). Changing it REPLACES the request. */
+  /** Required when a named quota is per region (e.g. `vms`). It does not apply to the project-wide quotas (`vcpu`, `ram_gb`: one figure across the running VMs of every region; `block_storage_gb`, `dns_zones`, `users`): omit it for a request naming only those (a new one naming a region anyway gets a warning; `dns` and `iam` refuse one). Changing it REPLACES the request. Limits: not empty. */
   region: Value<string>;
   /** Quota name → requested value, each above the current limit (the preview fails otherwise, and on a name the service does not have). While the request is open a change is one PATCH; once decided, a change files a new request (replace). */
   limits: Value<Record<string, Value<number>>>;
   /** Why, 1 to 2000 characters. Edited like `limits`. */
   justification: Value<string>;
-  /** Seconds `pulumi up` waits (polling with backoff) for an admin's decision. Approved: done. Rejected: the update fails with the admin's message. Still open at the end: the update fails but the request stays in the state, and the next up waits again (no second request is filed). Default 0: do not wait. */
+  /** Seconds `pulumi up` waits (polling with backoff) for an admin's decision. Approved: done. Rejected: the update fails with the admin's message. Still open at the end: the update fails but the request stays in the state, and the next up waits again (no second request is filed). Default 0: do not wait. Limits: ≤ 86400. */
   waitForDecision: Value<number>;
-  /** Id of an existing open request to take over instead of filing another (the preview names it when one exists). */
+  /** Id of an existing open request to take over instead of filing another (the preview names it when one exists). Limits: not empty. */
   adoptId: Value<string>;
   /** The resource's name in the program, set by the SDK: tells two requests of one program apart at preview. */
   resourceName: Value<string>;
-  /** Connection profile: omit for `svc:infraUrl` / `svc:infraApiKey` (or `SVC_INFRA_URL` / `SVC_INFRA_API_KEY`). Changing it REPLACES the request. */
+  /** Connection profile: omit for `svc:infraUrl` / `svc:infraApiKey` (or `SVC_INFRA_URL` / `SVC_INFRA_API_KEY`). Changing it REPLACES the request. Limits: not empty. */
   profile: Value<string>;
 }
 
 export interface QuotaLimitsInputs {
-  /** `compute`, `block-storage`, `network`, `dns` or `iam`. Changing it REPLACES the resource. */
+  /** `compute`, `block-storage`, `network`, `dns` or `iam`. Changing it REPLACES the resource. Limits: not empty. */
   service: Value<string>;
-  /** Omit for the key's project. */
+  /** Omit for the key's project. Limits: not empty. */
   projectId: Value<string>;
-  /** Region of the per-region quotas (e.g. `vms`); omit for the default region (or a service with only project-wide quotas). Project-wide quotas (`vcpu`, `ram_gb`, `block_storage_gb`, ...) are one figure whatever the region: two QuotaLimits of a program setting the same one fail the preview. */
+  /** Region of the per-region quotas (e.g. `vms`); omit for the default region (or a service with only project-wide quotas). Project-wide quotas (`vcpu`, `ram_gb`, `block_storage_gb`, ...) are one figure whatever the region: two QuotaLimits of a program setting the same one fail the preview. Limits: not empty. */
   region: Value<string>;
   /** Quota name → limit. Only the names given are managed: create and every change are ONE PATCH with the entries that differ; a name removed here is written back to the value it had before this resource first set it (in this region and project only). */
   limits: Value<Record<string, Value<number>>>;
-  /** Connection profile holding an admin key (see `QuotaRequestArgs.profile`). Changing it REPLACES the resource. */
+  /** Connection profile holding an admin key (see `QuotaRequestArgs.profile`). Changing it REPLACES the resource. Limits: not empty. */
   profile: Value<string>;
   /** The resource's name in the program, set by the SDK: tells two QuotaLimits of one program apart at preview. */
   resourceName: Value<string>;

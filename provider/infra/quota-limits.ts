@@ -143,7 +143,7 @@ const quotaLimitsFields = {
   limits: {
     mode: "patch",
     api: "limits",
-    input: z.record(z.string(), z.number()),
+    input: z.record(z.string(), z.number().int()),
     // Only the declared names are managed: equal when each has the declared value.
     equal: (declared, current) => Object.keys(changedEntries(declared, current)).length === 0,
     required: true,
@@ -153,7 +153,7 @@ const quotaLimitsFields = {
   profile: { mode: "createOnly", input: z.string().min(1), description: "Connection profile holding an admin key (see `QuotaRequestArgs.profile`). Changing it REPLACES the resource." },
   resourceName: { mode: "local", input: z.string().min(1), checkOnly: true, description: "The resource's name in the program, set by the SDK: tells two QuotaLimits of one program apart at preview." },
   limitsBefore: { mode: "output", type: z
-      .object({ limits: z.record(z.string(), z.number()).describe("Quota name → the value delete writes back.") })
+      .object({ limits: z.record(z.string(), z.number().int()).describe("Quota name → the value delete writes back.") })
       .meta({ title: "QuotaLimitsBefore", description: "What each declared quota name was before the resource first set it." })
       .nullable(), description: "What each declared quota name was before this resource first set it: what delete writes back." },
 } satisfies Fields;

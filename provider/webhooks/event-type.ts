@@ -102,7 +102,7 @@ const eventTypeFields = {
     equal: (a, b) => canonicalJson(a) === canonicalJson(b),
     description: "JSON Schema (draft 7) every published payload of the type must match. Local `$ref`s only; at most 64 KiB, depth 32, 1,000 members, 500 enum values, 100 safe patterns of at most 1,000 characters (checked at preview). Compared ignoring key order. Changing it REPLACES the entry (deleted first: the API has no update).",
   },
-  adoptExisting: { mode: "local", input: z.boolean(), default: false, description: "Take over an entry of this name that already exists in this scope instead of failing the preview (409 `event_type_exists`): create reads it and replaces it only if its description or schema differ. (Pulumi's `import` does not work for dynamic resources.) Default false." },
+  adoptExisting: { mode: "local", input: z.boolean(), default: false, description: "Take over an entry of this name that already exists in this scope instead of failing the preview (409 `event_type_exists`): create reads it and replaces it only if its description or schema differ. Default false." },
   resourceName: RESOURCE_NAME_FIELD,
   profile: { mode: "createOnly", input: z.string().min(1), description: "Connection profile (see `EndpointArgs.profile`). Changing it REPLACES the entry." },
   origin: { mode: "output", api: "origin", type: z.enum(["manual", "ingest", "lenient"]), description: "`manual` (registered by request), `ingest` or `lenient` (added by traffic)." },

@@ -30,11 +30,15 @@ export interface InboxArgs {
   transport?: pulumi.Input<InboxTransport>;
   /** `active` or `paused`. Omit to leave it to the service. */
   status?: pulumi.Input<InboxStatus>;
-  /** Id of an existing inbox to take over instead of creating one (`expiresInMinutes` cannot be given with it). */
+  /**
+   * Id of an existing inbox to take over instead of creating one (`expiresInMinutes` cannot be
+   * given with it). Limits: not empty.
+   */
   adoptId?: pulumi.Input<string>;
   /**
    * Connection profile: omit for `svc:inboxesUrl` / `svc:inboxesApiKey` (or `SVC_INBOXES_URL` /
    * `SVC_INBOXES_API_KEY`); a name picks `svc:profiles.<name>`. Changing it REPLACES the inbox.
+   * Limits: not empty.
    */
   profile?: string;
 }

@@ -1,3 +1,4 @@
-export { QuotaRequest, type QuotaRequestArgs, type QuotaRequestGetState, type QuotaRequestState } from "./quota-request";
-export { QuotaLimits, type QuotaLimitsArgs } from "./quota-limits";
+// The generated class files: each class and every type it names.
+export * from "./quota-request";
+export * from "./quota-limits";
 export { getQuota, getQuotaUsage, getQuotas, getVms, type GetVmsArgs, type QuotaEntry, type QuotaInfo, type QuotaScopeArgs, type QuotaUsageInfo, type VmInfo } from "./functions";

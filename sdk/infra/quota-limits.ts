@@ -14,15 +14,15 @@ export interface QuotaLimitsBefore {
 }
 
 export interface QuotaLimitsArgs {
-  /** `compute`, `block-storage`, `network`, `dns` or `iam`. Changing it REPLACES the resource. */
+  /** `compute`, `block-storage`, `network`, `dns` or `iam`. Changing it REPLACES the resource. Limits: not empty. */
   service: pulumi.Input<string>;
-  /** Omit for the key's project. */
+  /** Omit for the key's project. Limits: not empty. */
   projectId?: pulumi.Input<string>;
   /**
    * Region of the per-region quotas (e.g. `vms`); omit for the default region (or a service with
    * only project-wide quotas). Project-wide quotas (`vcpu`, `ram_gb`, `block_storage_gb`, ...) are
    * one figure whatever the region: two QuotaLimits of a program setting the same one fail the
-   * preview.
+   * preview. Limits: not empty.
    */
   region?: pulumi.Input<string>;
   /**
@@ -31,7 +31,10 @@ export interface QuotaLimitsArgs {
    * this resource first set it (in this region and project only).
    */
   limits: pulumi.Input<Record<string, pulumi.Input<number>>>;
-  /** Connection profile holding an admin key (see `QuotaRequestArgs.profile`). Changing it REPLACES the resource. */
+  /**
+   * Connection profile holding an admin key (see `QuotaRequestArgs.profile`). Changing it REPLACES
+   * the resource. Limits: not empty.
+   */
   profile?: string;
 }
 

@@ -11,16 +11,19 @@ const KIND = "infra:QuotaRequest";
 export type QuotaRequestState = "pending" | "needs_updates" | "approved" | "rejected" | "withdrawn";
 
 export interface QuotaRequestArgs {
-  /** `compute`, `block-storage`, `network`, `dns` or `iam`. Changing it REPLACES the request. */
+  /** `compute`, `block-storage`, `network`, `dns` or `iam`. Changing it REPLACES the request. Limits: not empty. */
   service: pulumi.Input<string>;
-  /** Omit for the key's project (a key acts on its own project only). Changing it REPLACES the request. */
+  /**
+   * Omit for the key's project (a key acts on its own project only). Changing it REPLACES the
+   * request. Limits: not empty.
+   */
   projectId?: pulumi.Input<string>;
   /**
    * Required when a named quota is per region (e.g. `vms`). It does not apply to the project-wide
    * quotas (`vcpu`, `ram_gb`: one figure across the running VMs of every region;
    * `block_storage_gb`, `dns_zones`, `users`): omit it for a request naming only those (a new one
    * naming a region anyway gets a warning; `dns` and `iam` refuse one). Changing it REPLACES the
-   * request.
+   * request. Limits: not empty.
    */
   region?: pulumi.Input<string>;
   /**
@@ -35,17 +38,17 @@ export interface QuotaRequestArgs {
    * Seconds `pulumi up` waits (polling with backoff) for an admin's decision. Approved: done.
    * Rejected: the update fails with the admin's message. Still open at the end: the update fails
    * but the request stays in the state, and the next up waits again (no second request is filed).
-   * Default 0: do not wait.
+   * Default 0: do not wait. Limits: ≤ 86400.
    */
   waitForDecision?: pulumi.Input<number>;
   /**
    * Id of an existing open request to take over instead of filing another (the preview names it
-   * when one exists).
+   * when one exists). Limits: not empty.
    */
   adoptId?: pulumi.Input<string>;
   /**
    * Connection profile: omit for `svc:infraUrl` / `svc:infraApiKey` (or `SVC_INFRA_URL` /
-   * `SVC_INFRA_API_KEY`). Changing it REPLACES the request.
+   * `SVC_INFRA_API_KEY`). Changing it REPLACES the request. Limits: not empty.
    */
   profile?: string;
 }

@@ -46,7 +46,10 @@ export interface EndpointSuspension {
 }
 
 export interface EndpointArgs {
-  /** The receiver's address; must be an absolute `https://` URL. Changing it resets `verified`. */
+  /**
+   * The receiver's address; must be an absolute `https://` URL. Changing it resets `verified`.
+   * Limits: not empty; length ≤ 2048.
+   */
   url: pulumi.Input<string>;
   /**
    * Event type patterns this endpoint receives, in order (at most 100). Changing them replaces the
@@ -56,19 +59,19 @@ export interface EndpointArgs {
   /**
    * The signing secret to use instead of a generated `whsec_` one. Only accepted on create:
    * changing it REPLACES the endpoint. Always stored as a Pulumi secret. To get a fresh secret
-   * without replacing, change `secretRotation` instead.
+   * without replacing, change `secretRotation` instead. Limits: not empty; length ≤ 256.
    */
   secret?: pulumi.Input<string>;
   /**
    * Delivery attempts before a delivery is dead. Above the plan's ceiling (free 5, pro 15,
-   * enterprise 30) the preview fails. Omit for the service default.
+   * enterprise 30) the preview fails. Omit for the service default. Limits: ≥ 1.
    */
   maxAttempts?: pulumi.Input<number>;
-  /** Delays between attempts, in seconds, each 0 to 604800. Omit for the service default. */
+  /** Delays between attempts, in seconds, each 0 to 604800. Omit for the service default. Limits: items ≤ 50. */
   retrySchedule?: pulumi.Input<pulumi.Input<number>[]>;
   /**
    * Project of the workspace the endpoint belongs to. Omit for the workspace's default project.
-   * Changing it REPLACES the endpoint.
+   * Changing it REPLACES the endpoint. Limits: not empty.
    */
   projectId?: pulumi.Input<string>;
   /** Free text, at most 1024 characters. */
@@ -105,20 +108,20 @@ export interface EndpointArgs {
    * waits for queued, sending or retrying deliveries before giving up (the service refuses to
    * delete an endpoint with pending deliveries, and disables it instead). A delete uses the value
    * stored with the endpoint it deletes: to have a replacement's delete wait, set it in an `up`
-   * before the change that replaces it. Default 0: fail at once with the count.
+   * before the change that replaces it. Default 0: fail at once with the count. Limits: ≤ 3600.
    */
   drainTimeoutSeconds?: pulumi.Input<number>;
   /**
    * Id of an existing endpoint to take over instead of creating one: create reads it and brings it
-   * to the declared state with PATCH/PUT. (Pulumi's `import` does not work for dynamic resources.)
-   * `secret` cannot be given together with it.
+   * to the declared state with PATCH/PUT. `secret` cannot be given together with it. Limits: not
+   * empty.
    */
   adoptId?: pulumi.Input<string>;
   /**
    * Connection profile: which workspace (address and key) to use. Omit for the stack's
    * `svc:webhooksUrl` / `svc:webhooksApiKey` (or `SVC_WEBHOOKS_URL` / `SVC_WEBHOOKS_API_KEY`); a
    * name picks `svc:profiles.<name>` (or `SVC_PROFILE_<NAME>_WEBHOOKS_URL` / `..._API_KEY`).
-   * Changing it REPLACES the endpoint.
+   * Changing it REPLACES the endpoint. Limits: not empty.
    */
   profile?: string;
 }

@@ -27,10 +27,10 @@ export interface EventTypePolicyArgs {
   policy: pulumi.Input<EventTypePolicyValue>;
   /**
    * The project whose override this is; omit for the workspace's policy (which projects without an
-   * override follow). Changing it REPLACES the resource.
+   * override follow). Changing it REPLACES the resource. Limits: not empty.
    */
   projectId?: pulumi.Input<string>;
-  /** Connection profile (see `EndpointArgs.profile`). Changing it REPLACES the resource. */
+  /** Connection profile (see `EndpointArgs.profile`). Changing it REPLACES the resource. Limits: not empty. */
   profile?: string;
 }
 

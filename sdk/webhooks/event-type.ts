@@ -10,11 +10,11 @@ const KIND = "webhooks:EventType";
 export type EventTypeOrigin = "manual" | "ingest" | "lenient";
 
 export interface EventTypeArgs {
-  /** The type name, unique in its scope (1 to 255 characters). Changing it REPLACES the entry. */
+  /** The type name, unique in its scope (1 to 255 characters). Changing it REPLACES the entry. Limits: not empty. */
   name: pulumi.Input<string>;
   /**
    * Project the entry belongs to; it shadows a workspace-wide entry of the same name in that
-   * project. Omit for a workspace-wide entry. Changing it REPLACES the entry.
+   * project. Omit for a workspace-wide entry. Changing it REPLACES the entry. Limits: not empty.
    */
   projectId?: pulumi.Input<string>;
   /** Free text, at most 1024 characters. The API has no update: changing it REPLACES the entry (deleted first). */
@@ -29,10 +29,10 @@ export interface EventTypeArgs {
   /**
    * Take over an entry of this name that already exists in this scope instead of failing the
    * preview (409 `event_type_exists`): create reads it and replaces it only if its description or
-   * schema differ. (Pulumi's `import` does not work for dynamic resources.) Default false.
+   * schema differ. Default false.
    */
   adoptExisting?: pulumi.Input<boolean>;
-  /** Connection profile (see `EndpointArgs.profile`). Changing it REPLACES the entry. */
+  /** Connection profile (see `EndpointArgs.profile`). Changing it REPLACES the entry. Limits: not empty. */
   profile?: string;
 }
 

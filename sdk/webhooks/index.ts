@@ -1,10 +1,11 @@
-export { Endpoint, type EndpointArgs, type EndpointState, type EndpointStatus, type EndpointSubscription, type EndpointSubscriptionArgs, type EndpointSuspension } from "./endpoint";
+// The generated class files: each class and every type it names.
+export * from "./endpoint";
 export { getEndpoint, getEndpoints, type EndpointInfo, type GetEndpointArgs, type GetEndpointsArgs } from "./functions";
-export { EventType, type EventTypeArgs, type EventTypeState } from "./event-type";
-export { EventTypePolicy, type EventTypePolicyArgs, type EventTypePolicyValue, type PreviousEventTypePolicy } from "./event-type-policy";
-export { Source, type SourceArgs, type SourceProvider, type SourceEventTypeSource, type BrokerQueueKind } from "./source";
-export { OperationalEndpoint, type OperationalEndpointArgs, type OperationalEventType } from "./operational-endpoint";
-export { WorkspaceSettings, type WorkspaceSettingsArgs } from "./workspace-settings";
+export * from "./event-type";
+export * from "./event-type-policy";
+export * from "./source";
+export * from "./operational-endpoint";
+export * from "./workspace-settings";
 export {
   getAuthMe,
   getDeliveries,

@@ -11,17 +11,23 @@ const KIND = "webhooks:OperationalEndpoint";
 export type OperationalEventType = "endpoint.auto_disabled" | "endpoint.enabled" | "delivery.dead" | "source.signature_failed" | "quota.warning" | "usage.threshold_reached";
 
 export interface OperationalEndpointArgs {
-  /** An absolute `https://` URL. */
+  /** An absolute `https://` URL. Limits: not empty; length ≤ 2048. */
   url: pulumi.Input<string>;
   /** 1 to 50 operational type names (an unknown name fails the preview); order and repeats do not matter. */
   eventTypes: pulumi.Input<pulumi.Input<OperationalEventType>[]>;
-  /** The project whose operational events it receives. Omit for the workspace's default project. */
+  /**
+   * The project whose operational events it receives. Omit for the workspace's default project.
+   * Limits: not empty.
+   */
   projectId?: pulumi.Input<string>;
   /** Free text, at most 1024 characters. */
   description?: pulumi.Input<string>;
-  /** Id of an existing operational endpoint to take over instead of creating one (its fields must match). */
+  /**
+   * Id of an existing operational endpoint to take over instead of creating one (its fields must
+   * match). Limits: not empty.
+   */
   adoptId?: pulumi.Input<string>;
-  /** Connection profile (see `EndpointArgs.profile`). */
+  /** Connection profile (see `EndpointArgs.profile`). Limits: not empty. */
   profile?: string;
 }
 

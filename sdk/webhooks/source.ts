@@ -18,20 +18,20 @@ export type SourceStatus = "enabled" | "disabled";
 export interface SourceArgs {
   /** Who sends the webhooks. Changing it REPLACES the source. */
   provider: pulumi.Input<SourceProvider>;
-  /** A name for people to recognise the source by. Omit for none. */
+  /** A name for people to recognise the source by. Omit for none. Limits: length ≤ 255. */
   name?: pulumi.Input<string>;
   /**
    * The project the source belongs to. Omit for the workspace's default project. Changing it moves
-   * the source (one PATCH).
+   * the source (one PATCH). Limits: not empty.
    */
   projectId?: pulumi.Input<string>;
   /** Where the event type is read: `provider` (default), a `header`, or a `path` into the JSON body. */
   eventTypeSource?: pulumi.Input<SourceEventTypeSource>;
-  /** The header name or body path locating the type; required for `header` and `path`. */
+  /** The header name or body path locating the type; required for `header` and `path`. Limits: length ≤ 255. */
   eventTypeKey?: pulumi.Input<string>;
-  /** Prefixed to every type read, e.g. `payments.`. */
+  /** Prefixed to every type read, e.g. `payments.`. Limits: length ≤ 255. */
   eventTypePrefix?: pulumi.Input<string>;
-  /** Used when the type cannot be read (otherwise `webhook.received`). */
+  /** Used when the type cannot be read (otherwise `webhook.received`). Limits: length ≤ 255. */
   defaultEventType?: pulumi.Input<string>;
   /** Store received requests as captures. Default false. */
   captureEnabled?: pulumi.Input<boolean>;
@@ -40,23 +40,24 @@ export interface SourceArgs {
    * required for those (the preview fails without it). For `generic`, optional: omitted, one is
    * generated and returned once as `generatedSecret`. Changing it calls `rotate-secret` with the
    * new value (no replacement; the previous one keeps verifying for 24 hours). Always stored as a
-   * Pulumi secret.
+   * Pulumi secret. Limits: not empty; length ≤ 1024.
    */
   secret?: pulumi.Input<string>;
   /**
    * `broker` sources: the broker's identifier. A broker source needs it, `brokerHost`,
-   * `brokerUser`, `brokerExchange` and `brokerTopic` (the preview fails without them).
+   * `brokerUser`, `brokerExchange` and `brokerTopic` (the preview fails without them). Limits:
+   * length ≤ 255.
    */
   brokerIdentifier?: pulumi.Input<string>;
-  /** A public host name: the API will not connect to private or local addresses. */
+  /** A public host name: the API will not connect to private or local addresses. Limits: length ≤ 255. */
   brokerHost?: pulumi.Input<string>;
-  /** `broker` sources: the virtual host on the broker. */
+  /** `broker` sources: the virtual host on the broker. Limits: length ≤ 255. */
   brokerVhost?: pulumi.Input<string>;
-  /** `broker` sources: the user to connect as (its password is `secret`). */
+  /** `broker` sources: the user to connect as (its password is `secret`). Limits: length ≤ 255. */
   brokerUser?: pulumi.Input<string>;
-  /** `broker` sources: the exchange to bind to. */
+  /** `broker` sources: the exchange to bind to. Limits: length ≤ 255. */
   brokerExchange?: pulumi.Input<string>;
-  /** `broker` sources: the topic (routing key) received. */
+  /** `broker` sources: the topic (routing key) received. Limits: length ≤ 255. */
   brokerTopic?: pulumi.Input<string>;
   /** 1 to 65535 (default 5672 at the service). */
   brokerPort?: pulumi.Input<number>;
@@ -66,10 +67,10 @@ export interface SourceArgs {
   status?: pulumi.Input<SourceStatus>;
   /**
    * Id of an existing source to take over instead of creating one (read, then PATCH and
-   * rotate-secret as needed).
+   * rotate-secret as needed). Limits: not empty.
    */
   adoptId?: pulumi.Input<string>;
-  /** Connection profile (see `EndpointArgs.profile`). Changing it REPLACES the source. */
+  /** Connection profile (see `EndpointArgs.profile`). Changing it REPLACES the source. Limits: not empty. */
   profile?: string;
 }
 

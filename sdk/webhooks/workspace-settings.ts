@@ -21,7 +21,7 @@ export interface WorkspaceSettingsArgs {
    * PATCH.
    */
   endpointVerification: pulumi.Input<EndpointVerification>;
-  /** Connection profile (see `EndpointArgs.profile`): which workspace. */
+  /** Connection profile (see `EndpointArgs.profile`): which workspace. Limits: not empty. */
   profile?: string;
 }
 
