@@ -34,7 +34,7 @@ export interface FieldSpec {
   /**
    * What users read about it: the argument's (an output's, for `output` fields). The
    * schema (scripts/schema.ts), the reference pages and the SDK's TSDoc say this;
-   * `npm run schema` refuses a registered field without one.
+   * `npm run generate` refuses a registered field without one.
    */
   description?: string;
   /** What the output says when it differs from the argument (`Free text, or null.`); the SDK output's TSDoc. */
@@ -248,7 +248,16 @@ export interface ResourceDefinition<F extends Fields = Fields> {
    */
   reconcile?: ReconcileSpec<F> | false;
   hooks?: ResourceHooks<F>;
+  /**
+   * How to bring a state an earlier release wrote to this one (engine/upgrade.ts): element
+   * i turns outputs of state shape 1 + i into shape 2 + i. Append one when a release
+   * changes what the kind keeps in its outputs.
+   */
+  upgrade?: readonly Upgrader[];
 }
+
+/** Outputs of state shape N in, outputs of shape N+1 out. Pure: no call, no setting. */
+export type Upgrader = (outputs: Props) => Props;
 
 /**
  * A kind's definition with its own field table as `F` (literal modes kept), so its

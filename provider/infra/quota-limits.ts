@@ -165,6 +165,8 @@ export const quotaLimitsDefinition = defineResource({
   description: "Quota limits. The resource manages only the quota names it declares, in its own region and project: `pulumi destroy` writes each of them back to the value it had before this resource first set it (one PATCH in that region and project), unless someone else changed it since (left as it is, with a warning). Other names, other regions and other resources' limits are left as they are; the service-wide `POST /api/v1/quota/{service}/reset` is never sent.",
   product: "infra",
   noun: "quota limits",
+  // 2: limitsBefore keeps only the names the resource manages (it writes them back on delete; 0.1.0 reset the whole service).
+  upgrade: [limitsBeforeOfDeclaredNames],
   changeNote: "Admin keys only. Delete writes the declared names back to their earlier values, in their region only (project-wide quotas such as `vcpu` and `ram_gb` are one figure for every region: two QuotaLimits setting one fail the preview).",
   paths: {
     create: "/api/v1/quota",
