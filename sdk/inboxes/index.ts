@@ -1,3 +1,2 @@
-// The generated class files: each class and every type it names.
-export * from "./inbox";
+export * from "./resources";
 export { getInbox, getInboxes, getMessages, getPlan, getUsage, type GetInboxArgs, type GetInboxesArgs, type GetMessagesArgs, type InboxInfo, type InboxMessage, type InboxPlan, type InboxUsage } from "./functions";

@@ -1,11 +1,5 @@
-// The generated class files: each class and every type it names.
-export * from "./endpoint";
+export * from "./resources";
 export { getEndpoint, getEndpoints, type EndpointInfo, type GetEndpointArgs, type GetEndpointsArgs } from "./functions";
-export * from "./event-type";
-export * from "./event-type-policy";
-export * from "./source";
-export * from "./operational-endpoint";
-export * from "./workspace-settings";
 export {
   getAuthMe,
   getDeliveries,
