@@ -349,15 +349,17 @@ export function buildSchema(): PackageSpec {
 
 /**
  * A type as TypeScript spells it. `input`: an object type is `<Name>Args` (the SDK's
- * argument interfaces), `output`: `<Name>`. `wrap` wraps every value, e.g. policies' `Value<...>`.
+ * argument interfaces), `output`: `<Name>`. `wrap` wraps every value, e.g. policies'
+ * `Value<...>` or the SDK's `pulumi.Input<...>`. An enum is its union of values, or its
+ * name when `enumNames` (the SDK declares each as a type).
  */
-export function tsType(spec: TypeSpec, schema: Pick<PackageSpec, "types">, side: "input" | "output", wrap = (t: string) => t): string {
+export function tsType(spec: TypeSpec, schema: Pick<PackageSpec, "types">, side: "input" | "output", wrap = (t: string) => t, enumNames = false): string {
   const render = (t: TypeSpec): string => {
     if (t.$ref === ANY) return "unknown";
     if (t.$ref) {
       const token = t.$ref.replace("#/types/", "");
       const complex = schema.types[token]!;
-      if ("enum" in complex) return complex.enum.map((e) => JSON.stringify(e.value)).join(" | ");
+      if ("enum" in complex) return enumNames ? token.split(":")[2]! : complex.enum.map((e) => JSON.stringify(e.value)).join(" | ");
       const name = token.split(":")[2]!;
       return side === "input" ? `${name}Args` : name;
     }

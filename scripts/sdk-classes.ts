@@ -13,7 +13,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fieldEntries, type ResourceDefinition } from "../provider/engine/fields";
 import type { ResourceKind } from "../sdk/tokens";
-import { isArgument, resourceToken, type ObjectTypeSpec, type PackageSpec, type TypeSpec } from "./schema";
+import { isArgument, resourceToken, tsType, type ObjectTypeSpec, type PackageSpec, type TypeSpec } from "./schema";
 
 const ROOT = join(__dirname, "..");
 const ANY = "pulumi.json#/Any";
@@ -48,24 +48,8 @@ const tokenOf = (t: TypeSpec) => t.$ref!.replace("#/types/", "");
 const nameOf = (token: string) => token.split(":")[2]!;
 
 /** A type as the class spells it: `input` wraps values in `pulumi.Input` and names object types `<Name>Args`. */
-function render(t: TypeSpec, schema: PackageSpec, side: "input" | "output"): string {
-  const input = (s: string) => (side === "input" ? `pulumi.Input<${s}>` : s);
-  const inner = (x: TypeSpec): string => {
-    if (x.$ref === ANY) return "unknown";
-    if (x.$ref) {
-      const complex = schema.types[tokenOf(x)]!;
-      return "enum" in complex || side === "output" ? nameOf(tokenOf(x)) : `${nameOf(tokenOf(x))}Args`;
-    }
-    if (x.oneOf) return x.oneOf.map(inner).join(" | ");
-    if (x.type === "array") {
-      const item = side === "input" ? input(inner(x.items!)) : inner(x.items!);
-      return item.includes(" | ") ? `(${item})[]` : `${item}[]`;
-    }
-    if (x.type === "object") return `Record<string, ${side === "input" ? input(inner(x.additionalProperties!)) : inner(x.additionalProperties!)}>`;
-    return x.type === "integer" ? "number" : x.type!;
-  };
-  return input(inner(t));
-}
+const render = (t: TypeSpec, schema: PackageSpec, side: "input" | "output") =>
+  tsType(t, schema, side, side === "input" ? (x) => `pulumi.Input<${x}>` : undefined, true);
 
 /** The named types a property's type reaches, each once, deepest last. */
 function namedTypes(t: TypeSpec | undefined, schema: PackageSpec, found: string[]): void {
