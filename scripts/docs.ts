@@ -117,6 +117,7 @@ function kindPage(kind: ResourceKind, def: ResourceDefinition, schema: PackageSp
   out.push(`# ${classPath(kind)}`, "");
   out.push(resource.description ?? "", "");
   out.push(`Product: ${def.product} (config \`svc:${def.product}Url\`, \`svc:${def.product}ApiKey\`; see [configuration](configuration.md)).`, "");
+  if (def.idDescription) out.push(`Its id (for \`get\` and \`pulumi import\`) is ${def.idDescription}.`, "");
 
   out.push("## Arguments", "");
   out.push("| argument | type | required | default | limits | a change | secret | description |", "|---|---|---|---|---|---|---|---|");

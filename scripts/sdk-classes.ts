@@ -134,10 +134,11 @@ export function renderSdkClass(kind: ResourceKind, def: ResourceDefinition, sche
   const outputsOnly = Object.keys(resource.properties).filter((n) => !args.includes(n));
   const secretArgs = args.filter((n) => resource.inputProperties[n]!.secret && !extraFields.includes(n));
   const secretOutputs = Object.entries(resource.properties).filter(([, p]) => p.secret).map(([n]) => n);
-  out.push(...doc(resource.description, ""), `export class ${type} extends dynamic.Resource {`);
+  // The kind's description, then what a change does that its arguments' modes do not say.
+  out.push(...doc([resource.description, def.changeNote].filter(Boolean).join(" "), ""), `export class ${type} extends dynamic.Resource {`);
   out.push(`  /** The type token, so \`@pulumi/policy\`'s \`validateResourceOfType(${type}, ...)\` matches. */`, "  static readonly __pulumiType: string = TYPE_TOKENS[KIND];", "");
   out.push(
-    `  /** Read an existing ${def.noun} into the program (no changes are made to it). */`,
+    `  /** Read an existing ${def.noun} into the program (no changes are made to it)${def.idDescription ? `; the id is ${def.idDescription}` : ""}. */`,
     `  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions, state?: ${stateName}): ${type} {`,
     `    return new ${type}(name, { ...(state ?? {}) } as ${type}Args, { ...opts, id });`,
     "  }",

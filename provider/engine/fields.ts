@@ -220,6 +220,8 @@ export interface ResourceDefinition<F extends Fields = Fields> {
   /** What users read about the kind (the schema, the reference page, the SDK class's TSDoc). */
   description?: string;
   product: Product;
+  /** What the id looks like when it is not the service's own (`get` and the reference page say it), e.g. `workspace/<name>`. */
+  idDescription?: string;
   /** What a change does that the field modes do not say, for README's resource table (e.g. a decided request is replaced). */
   changeNote?: string;
   /** Singular noun for messages, e.g. `endpoint`. */

@@ -115,6 +115,7 @@ export const eventTypeDefinition = defineResource({
   description: "`svc.webhooks.EventType`: an entry of the Webhooks event type catalog.",
   product: "webhooks",
   noun: "event type",
+  idDescription: "`workspace/<name>` or `project/<projectId>/<name>`",
   changeNote: "A replacement deletes first when the name stays. Schemas compare ignoring key order and formatting.",
   paths: { create: "/v1/event-types", item: eventTypePath },
   idField: "name",

@@ -78,7 +78,8 @@ export interface InboxInfo {
 
 /**
  * An inbox. When it expires or is released it is gone: `pulumi refresh` drops it from the state,
- * and the next `pulumi up` (whose preview says so) creates a new one, with a new address.
+ * and the next `pulumi up` (whose preview says so) creates a new one, with a new address. Outputs
+ * `address` or `slug` + `url`, `expiresAt`. An expired or released inbox reads as gone.
  */
 export class Inbox extends dynamic.Resource {
   /** The type token, so `@pulumi/policy`'s `validateResourceOfType(Inbox, ...)` matches. */

@@ -49,7 +49,10 @@ export interface QuotaLimitsState {
  * project: `pulumi destroy` writes each of them back to the value it had before this resource
  * first set it (one PATCH in that region and project), unless someone else changed it since (left
  * as it is, with a warning). Other names, other regions and other resources' limits are left as
- * they are; the service-wide `POST /api/v1/quota/{service}/reset` is never sent.
+ * they are; the service-wide `POST /api/v1/quota/{service}/reset` is never sent. Admin keys only.
+ * Delete writes the declared names back to their earlier values, in their region only
+ * (project-wide quotas such as `vcpu` and `ram_gb` are one figure for every region: two
+ * QuotaLimits setting one fail the preview).
  */
 export class QuotaLimits extends dynamic.Resource {
   /** The type token, so `@pulumi/policy`'s `validateResourceOfType(QuotaLimits, ...)` matches. */

@@ -63,7 +63,9 @@ export interface QuotaRequestGetState {
  * A quota request. `pulumi destroy` withdraws an open request; a decided one cannot be withdrawn
  * and is dropped from the state with a warning (approved limits stay). The preview fails when
  * another open request asks for one of the same quotas: one already filed (it names its id, to
- * adopt), or another QuotaRequest of the program.
+ * adopt), or another QuotaRequest of the program. Once decided, a change files a new request
+ * instead (replace; the preview says why). The preview fails on a second open request for the same
+ * quota, already filed or declared twice in the program. Delete withdraws an open request.
  */
 export class QuotaRequest extends dynamic.Resource {
   /** The type token, so `@pulumi/policy`'s `validateResourceOfType(QuotaRequest, ...)` matches. */

@@ -164,7 +164,11 @@ export interface EndpointInfo {
   updatedAt: string;
 }
 
-/** `svc.webhooks.Endpoint`: a receiving endpoint of the Webhooks product. */
+/**
+ * `svc.webhooks.Endpoint`: a receiving endpoint of the Webhooks product. `status: "enabled"` on an
+ * `auto_disabled` endpoint: POST `/enable`. `secretRotation` gives a new `signingSecret`. `verify:
+ * true`: `/verify` after create and after a URL change.
+ */
 export class Endpoint extends dynamic.Resource {
   /** The type token, so `@pulumi/policy`'s `validateResourceOfType(Endpoint, ...)` matches. */
   static readonly __pulumiType: string = TYPE_TOKENS[KIND];

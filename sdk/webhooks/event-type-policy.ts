@@ -42,7 +42,8 @@ export interface EventTypePolicyState {
 
 /**
  * `svc.webhooks.EventTypePolicy`: whether unregistered event types are refused (`strict`) or added
- * to the catalog (`lenient`), for the workspace or one project.
+ * to the catalog (`lenient`), for the workspace or one project. The value found before is restored
+ * on delete.
  */
 export class EventTypePolicy extends dynamic.Resource {
   /** The type token, so `@pulumi/policy`'s `validateResourceOfType(EventTypePolicy, ...)` matches. */

@@ -42,12 +42,15 @@ export interface EventTypeState {
   profile?: string;
 }
 
-/** `svc.webhooks.EventType`: an entry of the Webhooks event type catalog. */
+/**
+ * `svc.webhooks.EventType`: an entry of the Webhooks event type catalog. A replacement deletes
+ * first when the name stays. Schemas compare ignoring key order and formatting.
+ */
 export class EventType extends dynamic.Resource {
   /** The type token, so `@pulumi/policy`'s `validateResourceOfType(EventType, ...)` matches. */
   static readonly __pulumiType: string = TYPE_TOKENS[KIND];
 
-  /** Read an existing event type into the program (no changes are made to it). */
+  /** Read an existing event type into the program (no changes are made to it); the id is `workspace/<name>` or `project/<projectId>/<name>`. */
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions, state?: EventTypeState): EventType {
     return new EventType(name, { ...(state ?? {}) } as EventTypeArgs, { ...opts, id });
   }

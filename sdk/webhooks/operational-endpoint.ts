@@ -39,7 +39,7 @@ export interface OperationalEndpointState {
 
 /**
  * `svc.webhooks.OperationalEndpoint`: receives a project's operational events (`delivery.dead`,
- * `endpoint.auto_disabled`, ...), plus workspace-wide ones.
+ * `endpoint.auto_disabled`, ...), plus workspace-wide ones. The API has no update.
  */
 export class OperationalEndpoint extends dynamic.Resource {
   /** The type token, so `@pulumi/policy`'s `validateResourceOfType(OperationalEndpoint, ...)` matches. */

@@ -132,7 +132,10 @@ export interface SourceInfo {
   updatedAt: string;
 }
 
-/** `svc.webhooks.Source`: an inbound provider webhook ingest source. */
+/**
+ * `svc.webhooks.Source`: an inbound provider webhook ingest source. Outputs `ingestUrl`,
+ * `generatedSecret` (generic sources).
+ */
 export class Source extends dynamic.Resource {
   /** The type token, so `@pulumi/policy`'s `validateResourceOfType(Source, ...)` matches. */
   static readonly __pulumiType: string = TYPE_TOKENS[KIND];

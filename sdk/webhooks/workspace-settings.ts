@@ -31,7 +31,10 @@ export interface WorkspaceSettingsState {
   profile?: string;
 }
 
-/** `svc.webhooks.WorkspaceSettings`: settings of the Webhooks workspace. */
+/**
+ * `svc.webhooks.WorkspaceSettings`: settings of the Webhooks workspace. The previous value is
+ * restored on delete.
+ */
 export class WorkspaceSettings extends dynamic.Resource {
   /** The type token, so `@pulumi/policy`'s `validateResourceOfType(WorkspaceSettings, ...)` matches. */
   static readonly __pulumiType: string = TYPE_TOKENS[KIND];

@@ -136,8 +136,8 @@ describe("the TypeScript SDK classes agree with the schema", () => {
       const sdk = readSdk(kind);
       const resource = schema.resources[resourceToken(kind)]!;
 
-      it("its class's TSDoc is the kind's description", () => {
-        expect(sdk.summary).toBe(resource.description);
+      it("its class's TSDoc is the kind's description, then its changeNote", () => {
+        expect(sdk.summary).toBe([resource.description, def.changeNote].filter(Boolean).join(" "));
       });
 
       it("its args: names, types, optionality and TSDoc", () => {
