@@ -28,7 +28,7 @@ interface SchemaResource {
   inputProperties?: Record<string, { secret?: boolean }>;
 }
 
-/** schema.json as shipped beside package.json (`npm run schema` writes it from the definitions). */
+/** schema.json as shipped beside package.json (`npm run generate` writes it from the definitions). */
 function loadSchema(): { text: string; resources: Record<string, SchemaResource>; provider: SchemaResource } {
   if (!PACKAGE_ROOT) throw new Error("pulumi-resource-svc cannot find its package directory (package.json of pulumi-svc)");
   const text = fs.readFileSync(path.join(PACKAGE_ROOT, "schema.json"), "utf8");

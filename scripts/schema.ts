@@ -1,5 +1,5 @@
 /**
- * `npm run schema`: writes, from the resource definitions (provider/registry.ts) and
+ * Part of `npm run generate` (scripts/generate.ts): makes, from the resource definitions (provider/registry.ts) and
  * provider/config-keys.ts, the one source of what each field is:
  *
  * - schema.json, the Pulumi package schema of `svc`: a resource per kind
@@ -14,18 +14,12 @@
  * type system (primitives, arrays, maps, `$ref`s). The reference pages (scripts/docs.ts)
  * read this schema.
  *
- * The TypeScript SDK classes (sdk/<product>/<kind>.ts) are held to the schema by a test
- * (test/schema/sdk.test.ts, with the compiler API) rather than generated: each class
- * also carries what no schema says (a `Map` of headers taken as entries, the names of
- * headers given in plaintext, which arguments are wrapped as secrets, `get`), and a
- * generated interface merged into a hand-written class would be read in two files for
- * every member. The test fails on any difference in a name, type, optionality,
- * secrecy or description.
+ * The TypeScript SDK classes are made from this schema (scripts/sdk-classes.ts).
  *
- * test/schema/schema.test.ts fails when the committed files differ from these, and runs
- * the real CLI's schema binder (the metaschema included) on schema.json.
+ * test/schema/generated.test.ts fails when the committed files differ from these;
+ * test/schema/schema.test.ts runs the real CLI's schema binder (the metaschema included) on schema.json.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { CONFIG_KEYS } from "../provider/config-keys";
@@ -50,6 +44,8 @@ export interface TypeSpec {
 }
 export interface PropertySpec extends TypeSpec {
   description?: string;
+  /** A change replaces the resource (the definition's `createOnly`). */
+  replaceOnChanges?: boolean;
   secret?: boolean;
   default?: string | number | boolean;
   defaultInfo?: { environment: string[] };
@@ -87,8 +83,14 @@ export interface PackageSpec {
   resources: Record<string, ResourceSpec>;
   types: Record<string, ComplexTypeSpec>;
   functions: Record<string, FunctionSpec>;
+  /** Where the engine downloads the plugin: GitHub releases of pulumi-svc/pulumi-svc, tag `v<version>`. */
+  pluginDownloadURL: string;
   /** What `pulumi package gen-sdk` reads for one language. */
-  language: { python: { respectSchemaVersion: boolean } };
+  language: {
+    nodejs: { packageName: string };
+    python: { packageName: string; respectSchemaVersion: boolean };
+    go: { importBasePath: string; generateResourceContainerTypes: boolean };
+  };
 }
 
 /** `webhooks:Endpoint` → `svc:webhooks:Endpoint`. */
@@ -181,6 +183,46 @@ function described(kind: string, name: string, spec: FieldSpec): string {
   return spec.description;
 }
 
+/**
+ * Bounds a field's zod type states (lengths, ranges, item counts), from its JSON Schema;
+ * enum values are left to the type.
+ */
+export function fieldLimits(spec: FieldSpec): string[] {
+  if (!spec.input) return [];
+  let schema: Record<string, unknown>;
+  try {
+    schema = z.toJSONSchema(spec.input, { unrepresentable: "any" }) as Record<string, unknown>;
+  } catch {
+    return [];
+  }
+  const parts: string[] = [];
+  const bound = (key: string, label: string) => {
+    // A whole number's own range (±2^53 − 1) is no limit worth stating.
+    if (typeof schema[key] === "number" && Math.abs(schema[key]) < Number.MAX_SAFE_INTEGER) parts.push(`${label} ${String(schema[key])}`);
+  };
+  if (schema.minLength === 1) parts.push("not empty");
+  else bound("minLength", "length ≥");
+  bound("maxLength", "length ≤");
+  bound("minimum", "≥");
+  bound("maximum", "≤");
+  bound("exclusiveMinimum", ">");
+  bound("minItems", "items ≥");
+  bound("maxItems", "items ≤");
+  return parts;
+}
+
+/**
+ * An argument's description with what the definition knows besides: its default and the
+ * limits its type states, each unless the text already says it (a number it names).
+ */
+function argumentDescription(kind: string, name: string, spec: FieldSpec): string {
+  let text = described(kind, name, spec);
+  if (spec.default !== undefined && !/\bdefault\b/i.test(text)) text += ` Default: \`${JSON.stringify(spec.default)}\`.`;
+  const unsaid = fieldLimits(spec).filter((limit) => !/\d/.test(limit) || !new RegExp(`\\b${limit.split(" ").pop()}\\b`).test(text));
+  if (unsaid.length > 0) text += ` Limits: ${unsaid.join("; ")}.`;
+  return text;
+}
+
 function resourceSpec(def: ResourceDefinition, types: TypeMaker): ResourceSpec {
   const typeName = def.kind.split(":")[1]!;
   if (!def.description) throw new Error(`${def.kind} has no description`);
@@ -190,17 +232,18 @@ function resourceSpec(def: ResourceDefinition, types: TypeMaker): ResourceSpec {
   const required: string[] = [];
   for (const [name, spec] of fieldEntries(def)) {
     const description = described(def.kind, name, spec);
+    const replaces = spec.mode === "createOnly" ? { replaceOnChanges: true } : {};
     const hint = `${typeName}${pascal(name)}`;
     const secret = spec.secret ? { secret: true } : {};
     const declared = spec.type ?? spec.input;
     if (!declared) throw new Error(`${def.kind}.${name} has no type: give the output field a zod \`type\``);
     if (isArgument(spec)) {
       const primitiveDefault = ["string", "number", "boolean"].includes(typeof spec.default) ? { default: spec.default as string | number | boolean } : {};
-      inputProperties[name] = { ...types.of(declared, hint).spec, description, ...secret, ...primitiveDefault };
+      inputProperties[name] = { ...types.of(declared, hint).spec, description: argumentDescription(def.kind, name, spec), ...secret, ...primitiveDefault };
       if (spec.required) requiredInputs.push(name);
     }
     const output = types.of(spec.outputType ?? declared, hint);
-    properties[name] = { ...output.spec, description: spec.outputDescription ?? description, ...secret };
+    properties[name] = { ...output.spec, description: spec.outputDescription ?? description, ...secret, ...replaces };
     const present = spec.mode === "output" || spec.outputType ? !output.nullable : spec.required || spec.default !== undefined || spec.whenOmitted === "unmanaged";
     if (present) required.push(name);
   }
@@ -291,9 +334,14 @@ export function buildSchema(): PackageSpec {
     resources,
     types,
     functions,
-    // The Python SDK's version is the package's (else 0.0.0, meant to be replaced by a release
-    // script), so its resources ask the engine for the plugin at the version it reports.
-    language: { python: { respectSchemaVersion: true } },
+    pluginDownloadURL: "github://api.github.com/pulumi-svc",
+    language: {
+      nodejs: { packageName: "pulumi-svc" },
+      // The Python SDK's version is the package's (else 0.0.0, meant to be replaced by a release
+      // script), so its resources ask the engine for the plugin at the version it reports.
+      python: { packageName: "pulumi_svc", respectSchemaVersion: true },
+      go: { importBasePath: "github.com/pulumi-svc/pulumi-svc/sdk/go/svc", generateResourceContainerTypes: true },
+    },
   };
 }
 
@@ -301,15 +349,17 @@ export function buildSchema(): PackageSpec {
 
 /**
  * A type as TypeScript spells it. `input`: an object type is `<Name>Args` (the SDK's
- * argument interfaces), `output`: `<Name>`. `wrap` wraps every value, e.g. policies' `Value<...>`.
+ * argument interfaces), `output`: `<Name>`. `wrap` wraps every value, e.g. policies'
+ * `Value<...>` or the SDK's `pulumi.Input<...>`. An enum is its union of values, or its
+ * name when `enumNames` (the SDK declares each as a type).
  */
-export function tsType(spec: TypeSpec, schema: Pick<PackageSpec, "types">, side: "input" | "output", wrap = (t: string) => t): string {
+export function tsType(spec: TypeSpec, schema: Pick<PackageSpec, "types">, side: "input" | "output", wrap = (t: string) => t, enumNames = false): string {
   const render = (t: TypeSpec): string => {
     if (t.$ref === ANY) return "unknown";
     if (t.$ref) {
       const token = t.$ref.replace("#/types/", "");
       const complex = schema.types[token]!;
-      if ("enum" in complex) return complex.enum.map((e) => JSON.stringify(e.value)).join(" | ");
+      if ("enum" in complex) return enumNames ? token.split(":")[2]! : complex.enum.map((e) => JSON.stringify(e.value)).join(" | ");
       const name = token.split(":")[2]!;
       return side === "input" ? `${name}Args` : name;
     }
@@ -324,11 +374,10 @@ export function tsType(spec: TypeSpec, schema: Pick<PackageSpec, "types">, side:
   return wrap(render(spec));
 }
 
-/** What a TypeScript SDK class accepts beyond the schema's type of an argument, and why. */
-export const TS_SDK_ALSO_ACCEPTS: Partial<Record<`${ResourceKind}.${string}`, string>> = {
-  // A Map would serialize as `{}`; the class takes its entries (sdk/webhooks/endpoint.ts headersInput).
-  "webhooks:Endpoint.customHeaders": " | Map<string, string>",
-};
+/** What a TypeScript SDK class accepts beyond the schema's type of an argument (a field's `sdk.acceptsMap`: a Map would serialize as `{}`). */
+export function tsAlsoAccepts(def: ResourceDefinition, name: string): string {
+  return def.fields[name]?.sdk?.acceptsMap ? " | Map<string, string>" : "";
+}
 
 /** The object types a property's type names, deepest last. */
 export function objectTypesOf(spec: TypeSpec, schema: Pick<PackageSpec, "types">): string[] {
@@ -357,9 +406,8 @@ const tsDoc = (text: string | undefined, indent: string) => (text ? `${indent}/*
 export function renderPolicyInputs(schema: PackageSpec): string {
   const value = (t: string) => `Value<${t}>`;
   const out: string[] = [
+    "// Generated by `npm run generate` (scripts/schema.ts) from the resource definitions. Do not edit.",
     "/**",
-    " * Generated by `npm run schema` (scripts/schema.ts) from the resource definitions. Do not edit.",
-    " *",
     " * The input properties of each pulumi-svc resource as policies read them: the",
     " * camelCase names the SDK classes take, each possibly unknown during preview",
     " * (`Value<T>`). `__provider` (the serialized dynamic provider) is present on every",
@@ -398,10 +446,3 @@ export function renderPolicyInputs(schema: PackageSpec): string {
 }
 
 export const renderSchema = (schema: PackageSpec) => `${JSON.stringify(schema, null, 2)}\n`;
-
-if (require.main === module) {
-  const schema = buildSchema();
-  writeFileSync(SCHEMA_FILE, renderSchema(schema));
-  writeFileSync(POLICY_INPUTS_FILE, renderPolicyInputs(schema));
-  process.stdout.write(`wrote schema.json (${Object.keys(schema.resources).length} resources, ${Object.keys(schema.types).length} types, ${Object.keys(schema.functions).length} functions) and policy/lib/inputs.ts\n`);
-}

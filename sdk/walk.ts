@@ -1,6 +1,6 @@
 /**
  * How the SDK's data functions walk an offset-paged list (`{data, total, limit,
- * offset}`) while objects keep arriving. The rule (`npm run docs` puts it, from point
+ * offset}`) while objects keep arriving. The rule (`npm run generate` puts it, from point
  * 1 on, on the reference page docs/reference/functions.md):
  *
  * 1. Every walk keeps each object once (by id; an event type, which has none, by

@@ -4,6 +4,8 @@
  * Webhooks modules use.
  */
 import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import { ASSUMED_ENDPOINT_BOUNDS as BOUNDS } from "../../rules/endpoint";
 import type { EmulatorContext } from "../core/context";
 import { notFound } from "../core/errors";
 import { visible, type Principal } from "./common";
@@ -14,18 +16,32 @@ export type SuspensionCause = "abuse" | "non_payment" | "plan_downgrade";
 /** Most serious first: a suspension with several causes reports the first present. */
 export const SUSPENSION_CAUSES: SuspensionCause[] = ["abuse", "non_payment", "plan_downgrade"];
 
-export interface EndpointRecord {
+/**
+ * The fields create and PATCH set as given (PATCH: each optional; null resets it to the
+ * service default), stored and rendered under the same name. A plain new field is one
+ * line here.
+ */
+export const MUTABLE_FIELDS = {
+  max_attempts: z.number().int().min(1),
+  retry_schedule: z.array(z.number()).max(BOUNDS.retryScheduleMaxEntries),
+  description: z.string().max(BOUNDS.descriptionMaxLength),
+  /** Values are write-only: never rendered (the view shows `custom_header_names`). */
+  custom_headers: z.record(z.string(), z.string()),
+  delivery_timeout_ms: z.number().int(),
+};
+type MutableName = keyof typeof MUTABLE_FIELDS;
+type Mutable = { [K in MutableName]: z.infer<(typeof MUTABLE_FIELDS)[K]> | null };
+const MUTABLE_NAMES = Object.keys(MUTABLE_FIELDS) as MutableName[];
+/** What an omitted (or null) field holds when not null. */
+const STORED_WHEN_NULL: Partial<Mutable> = { custom_headers: {} };
+
+export interface EndpointRecord extends Omit<Mutable, "custom_headers"> {
   id: string;
   workspace_id: string;
   project_id: string;
   url: string;
-  description: string | null;
   subscriptions: { event_type: string }[];
   secret: string;
-  max_attempts: number | null;
-  retry_schedule: number[] | null;
-  delivery_timeout_ms: number | null;
-  /** Values are write-only: never rendered. */
   custom_headers: Record<string, string>;
   status: EndpointStatus;
   verified: boolean;
@@ -65,6 +81,18 @@ export function newSigningSecret(): string {
   return `whsec_${randomBytes(32).toString("base64")}`;
 }
 
+/** The mutable fields of a create body: each as given, else null (or its STORED_WHEN_NULL). */
+export function mutableOnCreate(body: Partial<Mutable>): EndpointRecordMutable {
+  return Object.fromEntries(MUTABLE_NAMES.map((k) => [k, body[k] ?? STORED_WHEN_NULL[k] ?? null])) as EndpointRecordMutable;
+}
+
+/** A PATCH's mutable fields applied: absent leaves a field, null resets it. */
+export function patchMutable(e: EndpointRecord, body: Partial<Mutable>): void {
+  for (const k of MUTABLE_NAMES) if (body[k] !== undefined) Object.assign(e, { [k]: body[k] ?? STORED_WHEN_NULL[k] ?? null });
+}
+
+type EndpointRecordMutable = Pick<EndpointRecord, MutableName>;
+
 /** The endpoint response: no secret, header names only (sorted). */
 export function endpointView(e: EndpointRecord) {
   const cause = suspensionCause(e);
@@ -73,10 +101,7 @@ export function endpointView(e: EndpointRecord) {
     url: e.url,
     subscriptions: e.subscriptions.map((s) => ({ event_type: s.event_type })),
     project_id: e.project_id,
-    description: e.description,
-    max_attempts: e.max_attempts,
-    retry_schedule: e.retry_schedule,
-    delivery_timeout_ms: e.delivery_timeout_ms,
+    ...Object.fromEntries(MUTABLE_NAMES.filter((k) => k !== "custom_headers").map((k) => [k, e[k]])),
     status: e.status,
     verified: e.verified,
     custom_header_names: Object.keys(e.custom_headers).sort(),

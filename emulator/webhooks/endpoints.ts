@@ -13,7 +13,7 @@ import { offsetPage, offsetPageQuery, parse } from "../core/validation";
 import { ASSUMED_ENDPOINT_BOUNDS as BOUNDS, endpointViolations, maxAttemptsViolation } from "../../rules/endpoint";
 import type { RuleViolation } from "../../rules/types";
 import { assertProjectVisible, auth, resolveProject, throwViolations, visible, type Principal } from "./common";
-import { endpointOr404, endpointsOfWorkspace, endpointsState, endpointView, newSigningSecret, type EndpointRecord } from "./endpoint-store";
+import { endpointOr404, endpointsOfWorkspace, endpointsState, endpointView, MUTABLE_FIELDS, mutableOnCreate, newSigningSecret, patchMutable, type EndpointRecord } from "./endpoint-store";
 import { findDeliveries, isPending } from "./delivery-store";
 import { takeRedeliverToken } from "./delivery-rate";
 import { sendToEndpoint } from "./target";
@@ -21,14 +21,8 @@ import { endpointStats, STATS_WINDOWS } from "./endpoint-stats";
 
 const subscriptionIn = z.object({ event_type: z.string().min(1).max(BOUNDS.subscriptionPatternMaxLength) });
 const nullable = <T extends z.ZodType>(t: T) => t.nullable().optional();
-/** Fields settable on create and PATCH (PATCH: all optional and nullable). */
-const mutable = {
-  max_attempts: nullable(z.number().int().min(1)),
-  retry_schedule: nullable(z.array(z.number()).max(BOUNDS.retryScheduleMaxEntries)),
-  description: nullable(z.string().max(BOUNDS.descriptionMaxLength)),
-  custom_headers: nullable(z.record(z.string(), z.string())),
-  delivery_timeout_ms: nullable(z.number().int()),
-};
+/** Fields settable on create and PATCH (PATCH: all optional and nullable): endpoint-store.ts MUTABLE_FIELDS. */
+const mutable = Object.fromEntries(Object.entries(MUTABLE_FIELDS).map(([k, t]) => [k, nullable(t)])) as { [K in keyof typeof MUTABLE_FIELDS]: z.ZodOptional<z.ZodNullable<(typeof MUTABLE_FIELDS)[K]>> };
 const createBody = z.object({
   url: z.string().max(BOUNDS.urlMaxLength),
   subscriptions: z.array(subscriptionIn).max(BOUNDS.subscriptionsMax).optional(),
@@ -84,13 +78,9 @@ export function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext): v
       workspace_id: principal.workspace.id,
       project_id: projectId,
       url: body.url,
-      description: body.description ?? null,
       subscriptions: body.subscriptions ?? [],
       secret: body.secret ?? newSigningSecret(),
-      max_attempts: body.max_attempts ?? null,
-      retry_schedule: body.retry_schedule ?? null,
-      delivery_timeout_ms: body.delivery_timeout_ms ?? null,
-      custom_headers: body.custom_headers ?? {},
+      ...mutableOnCreate(body),
       status: "enabled",
       verified: false,
       suspension_causes: [],
@@ -118,12 +108,7 @@ export function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext): v
       e.verified = false;
     }
     if (body.status != null) e.status = body.status;
-    // null resets a field to its default; absent leaves it.
-    if (body.max_attempts !== undefined) e.max_attempts = body.max_attempts;
-    if (body.retry_schedule !== undefined) e.retry_schedule = body.retry_schedule;
-    if (body.description !== undefined) e.description = body.description;
-    if (body.custom_headers !== undefined) e.custom_headers = body.custom_headers ?? {};
-    if (body.delivery_timeout_ms !== undefined) e.delivery_timeout_ms = body.delivery_timeout_ms;
+    patchMutable(e, body);
     touch(ctx, e);
     return endpointView(e);
   });

@@ -34,7 +34,7 @@ export interface FieldSpec {
   /**
    * What users read about it: the argument's (an output's, for `output` fields). The
    * schema (scripts/schema.ts), the reference pages and the SDK's TSDoc say this;
-   * `npm run schema` refuses a registered field without one.
+   * `npm run generate` refuses a registered field without one.
    */
   description?: string;
   /** What the output says when it differs from the argument (`Free text, or null.`); the SDK output's TSDoc. */
@@ -92,6 +92,13 @@ export interface FieldSpec {
    * written before the field existed shows no change (e.g. names the SDK derives).
    */
   checkOnly?: boolean;
+  /**
+   * The TypeScript SDK's class does not make this field's prop itself: the hand-written
+   * sdk/<product>/<kind>.extra.ts beside the generated class does (`extraProps`), for
+   * what a generator cannot say (a `Map` of headers taken as its entries, names derived
+   * from which values were secret). Its argument type also takes a `Map` when `acceptsMap`.
+   */
+  sdk?: { extraProps: true; acceptsMap?: boolean };
   /** Value check() fills in when the input is absent. */
   default?: unknown;
   /**
@@ -214,6 +221,10 @@ export interface ResourceDefinition<F extends Fields = Fields> {
   /** What users read about the kind (the schema, the reference page, the SDK class's TSDoc). */
   description?: string;
   product: Product;
+  /** What the id looks like when it is not the service's own (`get` and the reference page say it), e.g. `workspace/<name>`. */
+  idDescription?: string;
+  /** What a change does that the field modes do not say, for README's resource table (e.g. a decided request is replaced). */
+  changeNote?: string;
   /** Singular noun for messages, e.g. `endpoint`. */
   noun: string;
   fields: F;
@@ -247,7 +258,16 @@ export interface ResourceDefinition<F extends Fields = Fields> {
    */
   ownerField?: keyof F & string;
   hooks?: ResourceHooks<F>;
+  /**
+   * How to bring a state an earlier release wrote to this one (engine/upgrade.ts): element
+   * i turns outputs of state shape 1 + i into shape 2 + i. Append one when a release
+   * changes what the kind keeps in its outputs.
+   */
+  upgrade?: readonly Upgrader[];
 }
+
+/** Outputs of state shape N in, outputs of shape N+1 out. Pure: no call, no setting. */
+export type Upgrader = (outputs: Props) => Props;
 
 /**
  * A kind's definition with its own field table as `F` (literal modes kept), so its

@@ -2,7 +2,8 @@
  * State that survives upgrades. Every resource's outputs carry the version of their
  * shape under `__shape` (a small integer per kind, not the package version). When a
  * release changes what a kind keeps in its outputs (a field renamed, a value
- * reshaped), it appends an upgrader from the old shape to the new one here; the
+ * reshaped), it appends an upgrader from the old shape to the new one to the kind's
+ * definition (`upgrade`); the
  * provider runs the upgraders on the stored outputs before read, diff, update and
  * delete look at them (`upgrading`, around a kind's typed operations, so under both
  * front ends), so a state written by any earlier release is understood.
@@ -18,15 +19,13 @@
  * - A shape newer than this package knows (state written by a newer release, then
  *   run with an older one) is refused with both versions named, never misread.
  *
- * Adding an upgrader: append `(outputs) => newOutputs` to the kind's list, add a
- * test of it alone (test/provider/upgrade.test.ts), and commit the state a release
+ * Adding an upgrader: append `(outputs) => newOutputs` to the kind's `upgrade` list in
+ * its definition (provider/<product>/<kind>.ts: this file knows no kind), add a test of it alone (test/provider/upgrade.test.ts), and commit the state a release
  * wrote before the change as a fixture (test/fixtures/state/<version>/).
  */
-import type { ResourceKind } from "../kinds";
-import { limitsBeforeOfDeclaredNames } from "../infra/quota-limits";
 import { PACKAGE_VERSION } from "../version";
 import { PartialFailure } from "./errors";
-import type { Props } from "./fields";
+import type { Props, Upgrader } from "./fields";
 import type { Operations, ReadResponse } from "./operations";
 
 /** The output key holding the shape version. `__` keeps it clear of every field name, as `__provider`. */
@@ -35,14 +34,10 @@ export const SHAPE_KEY = "__shape";
 /** The shape every kind's state had in 0.1.0, which wrote no `__shape`. */
 export const FIRST_SHAPE = 1;
 
-/** Outputs of shape N in, outputs of shape N+1 out. Pure: no call, no setting. */
-export type Upgrader = (outputs: Props) => Props;
+export type { Upgrader };
 
-/** Per kind, in order: element i upgrades shape FIRST_SHAPE + i to FIRST_SHAPE + i + 1. */
-export const UPGRADERS: Partial<Record<ResourceKind, readonly Upgrader[]>> = {
-  // 2: limitsBefore keeps only the names the resource manages (it writes them back on delete; 0.1.0 reset the whole service).
-  "infra:QuotaLimits": [limitsBeforeOfDeclaredNames],
-};
+/** A kind's upgraders (its definition's `upgrade`), in order: element i upgrades shape FIRST_SHAPE + i to FIRST_SHAPE + i + 1. */
+export type Upgraders = readonly Upgrader[] | undefined;
 
 export class ShapeTooNewError extends Error {
   constructor(
@@ -58,9 +53,9 @@ export class ShapeTooNewError extends Error {
   }
 }
 
-/** The shape this package writes for a kind. */
-export function currentShape(kind: ResourceKind, upgraders = UPGRADERS): number {
-  return FIRST_SHAPE + (upgraders[kind]?.length ?? 0);
+/** The shape this package writes for a kind with these upgraders. */
+export function currentShape(upgraders: Upgraders): number {
+  return FIRST_SHAPE + (upgraders?.length ?? 0);
 }
 
 /** The shape recorded in stored outputs; none recorded is 0.1.0's. */
@@ -75,22 +70,22 @@ export function storedShape(kind: string, outputs: Props | undefined): number {
  * Stored outputs brought to the current shape. The same object when nothing ran (the
  * common case, and a state from 0.1.0 today), so a missing `__shape` stays missing.
  */
-export function upgradeOutputs(kind: ResourceKind, outputs: Props, upgraders?: typeof UPGRADERS): Props;
-export function upgradeOutputs(kind: ResourceKind, outputs: Props | undefined, upgraders?: typeof UPGRADERS): Props | undefined;
-export function upgradeOutputs(kind: ResourceKind, outputs: Props | undefined, upgraders = UPGRADERS): Props | undefined {
+export function upgradeOutputs(kind: string, outputs: Props, upgraders: Upgraders): Props;
+export function upgradeOutputs(kind: string, outputs: Props | undefined, upgraders: Upgraders): Props | undefined;
+export function upgradeOutputs(kind: string, outputs: Props | undefined, upgraders: Upgraders): Props | undefined {
   if (!outputs) return outputs;
   const stored = storedShape(kind, outputs);
-  const current = currentShape(kind, upgraders);
+  const current = currentShape(upgraders);
   if (stored > current) throw new ShapeTooNewError(kind, stored, current);
   if (stored === current) return outputs;
   let out: Props = outputs;
-  for (const upgrade of upgraders[kind]!.slice(stored - FIRST_SHAPE)) out = upgrade(out);
+  for (const upgrade of upgraders!.slice(stored - FIRST_SHAPE)) out = upgrade(out);
   return { ...out, [SHAPE_KEY]: current };
 }
 
 /** Outputs a create or update writes: marked with the current shape. */
-export function withShape(kind: ResourceKind, outputs: Props, upgraders = UPGRADERS): Props {
-  return { ...outputs, [SHAPE_KEY]: currentShape(kind, upgraders) };
+export function withShape(outputs: Props, upgraders: Upgraders): Props {
+  return { ...outputs, [SHAPE_KEY]: currentShape(upgraders) };
 }
 
 /**
@@ -112,15 +107,15 @@ function keepStoredForm(stored: Props | undefined, result: ReadResponse): ReadRe
  * update return is marked with the current shape (a partial failure's too, so its
  * kept outputs are not taken for 0.1.0's on the next run).
  */
-export function upgrading(ops: Operations, upgraders = UPGRADERS): Operations {
+export function upgrading(ops: Operations, upgraders: Upgraders = ops.definition.upgrade): Operations {
   const kind = ops.definition.kind;
   const upgraded = (outputs: Props) => upgradeOutputs(kind, outputs, upgraders);
   const marked = async <R extends { outputs: Props }>(result: Promise<R>): Promise<R> => {
     try {
       const r = await result;
-      return { ...r, outputs: withShape(kind, r.outputs, upgraders) };
+      return { ...r, outputs: withShape(r.outputs, upgraders) };
     } catch (err) {
-      if (err instanceof PartialFailure) Object.assign(err.properties, { [SHAPE_KEY]: currentShape(kind, upgraders) });
+      if (err instanceof PartialFailure) Object.assign(err.properties, { [SHAPE_KEY]: currentShape(upgraders) });
       throw err;
     }
   };

@@ -95,7 +95,7 @@ const inboxFields = {
   label: { mode: "patch", api: "label", input: z.string(), description: "Free text, at most 200 characters (the preview fails above). Omit for none." },
   phrase: { mode: "patch", api: "phrase", input: z.boolean(), whenOmitted: "unmanaged", description: "Turn the phrase gate on or off. Needs the plan feature `optional_phrase_gate` (Pro): on a plan without it the preview fails. Omit to leave the service's default (off)." },
   // Never returned by the service: compared with the value the inbox was created with.
-  expiresInMinutes: { mode: "createOnly", api: "expires_in_minutes", input: z.number(), writeOnly: true, description: "Minutes until the inbox expires (at least 1). Create only: changing it REPLACES the inbox. Omit for no expiry.", outputDescription: "The value the inbox was created with (the service returns `expiresAt`)." },
+  expiresInMinutes: { mode: "createOnly", api: "expires_in_minutes", input: z.number().int(), writeOnly: true, description: "Minutes until the inbox expires (at least 1). Create only: changing it REPLACES the inbox. Omit for no expiry.", outputDescription: "The value the inbox was created with (the service returns `expiresAt`)." },
   transport: { mode: "createOnly", api: "transport", input: z.enum(INBOX_TRANSPORTS).meta({ title: "InboxTransport", description: "`email` gives an address; `http` a request bin with a slug and a URL." }), default: "email", description: "`email` (default) or `http`. Changing it REPLACES the inbox. Counts against the plan's addresses or bins." },
   status: { mode: "patch", api: "status", input: z.enum(INBOX_STATUSES).meta({ title: "InboxStatus", description: "`active` or `paused` (a paused inbox still receives)." }), whenOmitted: "unmanaged", onCreate: false, description: "`active` or `paused`. Omit to leave it to the service." },
   adoptId: { mode: "local", input: z.string().min(1), description: "Id of an existing inbox to take over instead of creating one (`expiresInMinutes` cannot be given with it)." },
@@ -114,6 +114,7 @@ export const inboxDefinition = defineResource({
   description: "An inbox. When it expires or is released it is gone: `pulumi refresh` drops it from the state, and the next `pulumi up` (whose preview says so) creates a new one, with a new address.",
   product: "inboxes",
   noun: "inbox",
+  changeNote: "Outputs `address` or `slug` + `url`, `expiresAt`. An expired or released inbox reads as gone.",
   paths: { create: "/v1/inboxes", item: (id) => `/v1/inboxes/${encodeURIComponent(id)}` },
   adoptHint:
     "Look the inbox up (svc.inboxes.getInboxes() or GET /v1/inboxes) and, if it was created, set `adoptId: \"<its id>\"` on this resource: the next `pulumi up` adopts it instead of creating another.",

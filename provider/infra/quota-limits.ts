@@ -143,7 +143,7 @@ const quotaLimitsFields = {
   limits: {
     mode: "patch",
     api: "limits",
-    input: z.record(z.string(), z.number()),
+    input: z.record(z.string(), z.number().int()),
     // Only the declared names are managed: equal when each has the declared value.
     equal: (declared, current) => Object.keys(changedEntries(declared, current)).length === 0,
     required: true,
@@ -153,7 +153,7 @@ const quotaLimitsFields = {
   profile: { mode: "createOnly", input: z.string().min(1), description: "Connection profile holding an admin key (see `QuotaRequestArgs.profile`). Changing it REPLACES the resource." },
   resourceName: { mode: "local", input: z.string().min(1), checkOnly: true, description: "The resource's name in the program, set by the SDK: tells two QuotaLimits of one program apart at preview." },
   limitsBefore: { mode: "output", type: z
-      .object({ limits: z.record(z.string(), z.number()).describe("Quota name → the value delete writes back.") })
+      .object({ limits: z.record(z.string(), z.number().int()).describe("Quota name → the value delete writes back.") })
       .meta({ title: "QuotaLimitsBefore", description: "What each declared quota name was before the resource first set it." })
       .nullable(), description: "What each declared quota name was before this resource first set it: what delete writes back." },
 } satisfies Fields;
@@ -165,6 +165,9 @@ export const quotaLimitsDefinition = defineResource({
   description: "Quota limits. The resource manages only the quota names it declares, in its own region and project: `pulumi destroy` writes each of them back to the value it had before this resource first set it (one PATCH in that region and project), unless someone else changed it since (left as it is, with a warning). Other names, other regions and other resources' limits are left as they are; the service-wide `POST /api/v1/quota/{service}/reset` is never sent.",
   product: "infra",
   noun: "quota limits",
+  // 2: limitsBefore keeps only the names the resource manages (it writes them back on delete; 0.1.0 reset the whole service).
+  upgrade: [limitsBeforeOfDeclaredNames],
+  changeNote: "Admin keys only. Delete writes the declared names back to their earlier values, in their region only (project-wide quotas such as `vcpu` and `ram_gb` are one figure for every region: two QuotaLimits setting one fail the preview).",
   paths: {
     create: "/api/v1/quota",
     item: (id) => {

@@ -150,7 +150,7 @@ const quotaRequestFields = {
   // The key's project when omitted (a key acts on its own project only).
   projectId: { mode: "createOnly", api: "project_id", input: z.string().min(1), whenOmitted: "unmanaged", description: "Omit for the key's project (a key acts on its own project only). Changing it REPLACES the request." },
   region: { mode: "createOnly", api: "region", input: z.string().min(1), description: "Required when a named quota is per region (e.g. `vms`). It does not apply to the project-wide quotas (`vcpu`, `ram_gb`: one figure across the running VMs of every region; `block_storage_gb`, `dns_zones`, `users`): omit it for a request naming only those (a new one naming a region anyway gets a warning; `dns` and `iam` refuse one). Changing it REPLACES the request." },
-  limits: { mode: "patch", api: "limits", input: z.record(z.string(), z.number()), required: true, description: "Quota name → requested value, each above the current limit (the preview fails otherwise, and on a name the service does not have). While the request is open a change is one PATCH; once decided, a change files a new request (replace)." },
+  limits: { mode: "patch", api: "limits", input: z.record(z.string(), z.number().int()), required: true, description: "Quota name → requested value, each above the current limit (the preview fails otherwise, and on a name the service does not have). While the request is open a change is one PATCH; once decided, a change files a new request (replace)." },
   justification: { mode: "patch", api: "justification", input: z.string(), required: true, description: "Why, 1 to 2000 characters. Edited like `limits`." },
   waitForDecision: { mode: "local", input: z.number().int().min(0).max(86_400), default: 0, description: "Seconds `pulumi up` waits (polling with backoff) for an admin's decision. Approved: done. Rejected: the update fails with the admin's message. Still open at the end: the update fails but the request stays in the state, and the next up waits again (no second request is filed). Default 0: do not wait." },
   adoptId: { mode: "local", input: z.string().min(1), description: "Id of an existing open request to take over instead of filing another (the preview names it when one exists)." },
@@ -171,6 +171,7 @@ export const quotaRequestDefinition = defineResource({
   description: "A quota request. `pulumi destroy` withdraws an open request; a decided one cannot be withdrawn and is dropped from the state with a warning (approved limits stay). The preview fails when another open request asks for one of the same quotas: one already filed (it names its id, to adopt), or another QuotaRequest of the program.",
   product: "infra",
   noun: "quota request",
+  changeNote: "Once decided, a change files a new request instead (replace; the preview says why). The preview fails on a second open request for the same quota, already filed or declared twice in the program. Delete withdraws an open request.",
   paths: { create: REQUEST_PATH, item: (id) => `${REQUEST_PATH}?id=${encodeURIComponent(id)}`, idInBody: "id" },
   adoptHint:
     "List the open requests (GET /api/v1/quota-request/list?states=pending,needs_updates) and, if it was filed, set `adoptId: \"<its id>\"` on this resource: the next `pulumi up` adopts it instead of filing another.",

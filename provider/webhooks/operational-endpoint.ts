@@ -19,6 +19,7 @@ export const operationalEndpointDefinition = defineResource({
   description: "`svc.webhooks.OperationalEndpoint`: receives a project's operational events (`delivery.dead`, `endpoint.auto_disabled`, ...), plus workspace-wide ones.",
   product: "webhooks",
   noun: "operational endpoint",
+  changeNote: "The API has no update.",
   paths: { create: "/v1/operational-endpoints", item: (id) => `/v1/operational-endpoints/${encodeURIComponent(id)}` },
   adoptHint:
     "List the operational endpoints (GET /v1/operational-endpoints) and, if it was created, set `adoptId: \"<its id>\"` on this resource: the next `pulumi up` adopts it instead of creating another.",

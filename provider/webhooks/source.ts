@@ -91,6 +91,7 @@ export const sourceDefinition = defineResource({
   description: "`svc.webhooks.Source`: an inbound provider webhook ingest source.",
   product: "webhooks",
   noun: "source",
+  changeNote: "Outputs `ingestUrl`, `generatedSecret` (generic sources).",
   paths: { create: "/v1/sources", item: (id) => `/v1/sources/${encodeURIComponent(id)}` },
   adoptHint:
     "List the sources (svc.webhooks.getSources() or GET /v1/sources) and, if it was created, set `adoptId: \"<its id>\"` on this resource: the next `pulumi up` adopts it instead of creating another.",

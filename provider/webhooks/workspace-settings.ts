@@ -22,6 +22,7 @@ export const workspaceSettingsDefinition = defineResource({
   description: "`svc.webhooks.WorkspaceSettings`: settings of the Webhooks workspace.",
   product: "webhooks",
   noun: "workspace settings",
+  changeNote: "The previous value is restored on delete.",
   paths: { create: "/v1/workspace", item: () => "/v1/workspace" },
   adoptHint: "The workspace always exists; run `pulumi up` again.",
   fields: {

@@ -9,21 +9,9 @@ import { inboxDefinition } from "../../provider/inboxes/inbox";
 import { settingNames } from "../../provider/config";
 import { programContext } from "../program";
 import { walkList, walkNewestFirst } from "../walk";
-import type { InboxStatus, InboxTransport } from "./inbox";
+import type { InboxInfo } from "./inbox";
 
-/** An inbox as the service reports it. */
-export interface InboxInfo {
-  id: string;
-  label: string | null;
-  phrase: boolean;
-  transport: InboxTransport;
-  status: InboxStatus;
-  address: string | null;
-  slug: string | null;
-  url: string | null;
-  expiresAt: string | null;
-  createdAt: string;
-}
+export type { InboxInfo };
 
 /** A received email or HTTP request; keys in camelCase (`inboxId`, `receivedAt`, ...), email fields null on HTTP messages and the reverse. */
 export type InboxMessage = { id: string; inboxId: string; receivedAt: string } & Record<string, unknown>;

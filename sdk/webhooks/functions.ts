@@ -10,25 +10,9 @@ import { remoteFields } from "../../provider/engine/values";
 import { endpointDefinition } from "../../provider/webhooks/endpoint";
 import { programConfig } from "../program";
 import { walkList } from "../walk";
-import type { EndpointStatus, EndpointSubscription, EndpointSuspension } from "./endpoint";
+import type { EndpointInfo } from "./endpoint";
 
-/** An endpoint as the service reports it (write-only values and the signing secret are never returned). */
-export interface EndpointInfo {
-  id: string;
-  url: string;
-  subscriptions: EndpointSubscription[];
-  projectId: string;
-  description: string | null;
-  maxAttempts: number | null;
-  retrySchedule: number[] | null;
-  deliveryTimeoutMs: number | null;
-  status: EndpointStatus;
-  verified: boolean;
-  customHeaderNames: string[];
-  suspension: EndpointSuspension | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export type { EndpointInfo };
 
 export interface GetEndpointArgs {
   /** The endpoint's id. */

@@ -12,7 +12,9 @@ import { sourceDefinition } from "../../provider/webhooks/source";
 import { walkList, walkNewestFirst } from "../walk";
 import { programConfig } from "./functions";
 import type { EventTypePolicyValue } from "./event-type-policy";
-import type { BrokerQueueKind, SourceEventTypeSource, SourceProvider } from "./source";
+import type { SourceInfo } from "./source";
+
+export type { SourceInfo };
 
 /** Connection profile of every function (see `EndpointArgs.profile`). */
 export interface ProfileArgs {
@@ -90,31 +92,6 @@ export async function getEventTypes(args: GetEventTypesArgs = {}): Promise<Event
 }
 
 /* ---------- sources ---------- */
-
-/** A source as the service reports it (its secret is never returned). */
-export interface SourceInfo {
-  id: string;
-  provider: SourceProvider;
-  name: string | null;
-  projectId: string;
-  eventTypeSource: SourceEventTypeSource;
-  eventTypeKey: string | null;
-  eventTypePrefix: string | null;
-  defaultEventType: string | null;
-  captureEnabled: boolean;
-  brokerIdentifier: string | null;
-  brokerHost: string | null;
-  brokerVhost: string | null;
-  brokerUser: string | null;
-  brokerExchange: string | null;
-  brokerTopic: string | null;
-  brokerPort: number | null;
-  brokerQueues: BrokerQueueKind | null;
-  status: "enabled" | "disabled";
-  ingestUrl: string;
-  createdAt: string;
-  updatedAt: string;
-}
 
 const sourceInfo = (s: Record<string, unknown>) => ({ id: String(s.id), ...remoteFields(sourceDefinition, s) }) as unknown as SourceInfo;
 

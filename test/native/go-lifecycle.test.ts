@@ -25,8 +25,8 @@ const emu = useEmulator();
 
 const SCHEMA = path.resolve(__dirname, "../../schema.json");
 const PROGRAM_DIR = path.resolve(__dirname, "go-program");
-/** The import path gen-sdk gives the SDK (the schema names no `language.go.importBasePath`). */
-const SDK_MODULE = "example.com/pulumi-svc/sdk/go/svc";
+/** The import path gen-sdk gives the SDK: the schema's `language.go.importBasePath`. */
+const SDK_MODULE = "github.com/pulumi-svc/pulumi-svc/sdk/go/svc";
 /** The CLI's build tags (scripts/pulumi-install.ts): packages compiled for it are reused. */
 const GOFLAGS = `${process.env["GOFLAGS"] ?? ""} -tags=osusergo,grpcnotrace -trimpath`.trim();
 /** The program's config, for the cases that only preview it. */

@@ -10,11 +10,12 @@ import { providers } from "../../provider";
 import { PartialFailure } from "../../provider/engine/errors";
 import type { Props } from "../../provider/engine/fields";
 import type { Operations } from "../../provider/engine/operations";
-import { currentShape, FIRST_SHAPE, SHAPE_KEY, ShapeTooNewError, UPGRADERS, upgradeOutputs, upgrading, type Upgrader } from "../../provider/engine/upgrade";
+import { currentShape, FIRST_SHAPE, SHAPE_KEY, ShapeTooNewError, upgradeOutputs, upgrading, type Upgrader } from "../../provider/engine/upgrade";
+import { DEFINITIONS } from "../../provider/registry";
 import { PACKAGE_VERSION } from "../../provider/version";
 import { RESOURCE_KINDS, type ResourceKind } from "../../sdk/tokens";
 
-/** Every upgrader of UPGRADERS, by kind and the shape it upgrades from: outputs before and after. Add one with each upgrader. */
+/** Every upgrader of the definitions (`upgrade`), by kind and the shape it upgrades from: outputs before and after. Add one with each upgrader. */
 const UPGRADER_CASES: Partial<Record<ResourceKind, { from: number; before: Props; after: Props }[]>> = {
   "infra:QuotaLimits": [
     {
@@ -29,9 +30,7 @@ const UPGRADER_CASES: Partial<Record<ResourceKind, { from: number; before: Props
 };
 
 // A made-up history for one kind: shape 1 had `desc`, shape 2 renamed it `description`, shape 3 added `tags`.
-const history: Partial<Record<ResourceKind, Upgrader[]>> = {
-  "webhooks:Endpoint": [({ desc, ...rest }) => ({ ...rest, description: desc }), (o) => ({ ...o, tags: [] })],
-};
+const history: Upgrader[] = [({ desc, ...rest }) => ({ ...rest, description: desc }), (o) => ({ ...o, tags: [] })];
 
 describe("upgradeOutputs", () => {
   it("a state without __shape is shape 1 and runs every upgrader, in order", () => {
@@ -46,20 +45,20 @@ describe("upgradeOutputs", () => {
     const current = { description: "d", tags: [], [SHAPE_KEY]: 3 };
     expect(upgradeOutputs("webhooks:Endpoint", current, history)).toBe(current);
     const old = { label: "x" };
-    expect(upgradeOutputs("inboxes:Inbox", old, history)).toBe(old);
-    expect(upgradeOutputs("inboxes:Inbox", undefined, history)).toBeUndefined();
+    expect(upgradeOutputs("inboxes:Inbox", old, undefined)).toBe(old);
+    expect(upgradeOutputs("inboxes:Inbox", undefined, undefined)).toBeUndefined();
   });
 
   it("a shape newer than this package knows is refused, naming both shapes and the upgrade", () => {
-    const run = () => upgradeOutputs("inboxes:Inbox", { label: "x", [SHAPE_KEY]: 2 }, history);
+    const run = () => upgradeOutputs("inboxes:Inbox", { label: "x", [SHAPE_KEY]: 2 }, undefined);
     expect(run).toThrow(ShapeTooNewError);
     expect(run).toThrow(/state shape 2.*pulumi-svc .* knows shapes up to 1.*Upgrade the pulumi-svc package/);
     expect(run).toThrow(PACKAGE_VERSION);
   });
 
   it("an invalid __shape is refused, not guessed", () => {
-    expect(() => upgradeOutputs("inboxes:Inbox", { [SHAPE_KEY]: "2" }, history)).toThrow(/invalid __shape "2"/);
-    expect(() => upgradeOutputs("inboxes:Inbox", { [SHAPE_KEY]: 0 }, history)).toThrow(/invalid __shape 0/);
+    expect(() => upgradeOutputs("inboxes:Inbox", { [SHAPE_KEY]: "2" }, undefined)).toThrow(/invalid __shape "2"/);
+    expect(() => upgradeOutputs("inboxes:Inbox", { [SHAPE_KEY]: 0 }, undefined)).toThrow(/invalid __shape 0/);
   });
 });
 
@@ -109,7 +108,7 @@ describe("upgrading(operations)", () => {
     expect(await outputsRead(p, stored)).toEqual(stored);
     expect(await outputsRead(p, { ...stored, addedLater: null })).toEqual({ ...stored, addedLater: null });
     // Resource.get: nothing stored, every output kept.
-    const inbox = upgrading({ ...inner, definition: providers["inboxes:Inbox"]!.definition }, history);
+    const inbox = upgrading({ ...inner, definition: providers["inboxes:Inbox"]!.definition });
     expect(await outputsRead(inbox, undefined)).toEqual({ addedLater: null });
     expect(await outputsRead(inbox, {})).toEqual({ addedLater: null });
   });
@@ -128,13 +127,14 @@ describe("upgrading(operations)", () => {
 describe("the registered upgraders", () => {
   it("every kind's current shape is 1 + its upgraders, and every provider is wrapped", () => {
     for (const kind of RESOURCE_KINDS) {
-      expect(currentShape(kind)).toBe(FIRST_SHAPE + (UPGRADERS[kind]?.length ?? 0));
+      expect(currentShape(DEFINITIONS[kind]!.upgrade)).toBe(FIRST_SHAPE + (DEFINITIONS[kind]!.upgrade?.length ?? 0));
+      expect(providers[kind]!.definition.upgrade, kind).toBe(DEFINITIONS[kind]!.upgrade);
       expect(providers[kind], kind).toBeDefined();
     }
   });
 
   for (const kind of RESOURCE_KINDS)
-    (UPGRADERS[kind] ?? []).forEach((upgrade, i) => {
+    (DEFINITIONS[kind]!.upgrade ?? []).forEach((upgrade, i) => {
       const from = FIRST_SHAPE + i;
       it(`${kind}: shape ${from} -> ${from + 1}`, () => {
         const cases = (UPGRADER_CASES[kind] ?? []).filter((c) => c.from === from);

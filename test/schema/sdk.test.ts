@@ -1,7 +1,7 @@
 /**
- * The TypeScript SDK classes (sdk/<product>/<kind>.ts) are written by hand (they carry
- * what no schema says: see scripts/schema.ts) and held here to the schema the
- * definitions make: each argument and output, and each object type they name, with
+ * The TypeScript SDK classes (sdk/<product>/<kind>.ts) are generated (scripts/sdk-classes.ts,
+ * with what no schema says in a hand-written <kind>.extra.ts) and read back here, as a
+ * program's author sees them, against the schema the definitions make: each argument and output, and each object type they name, with
  * the same name, type, optionality, secrecy and description (TSDoc), and the class's
  * TSDoc the kind's description; and the read functions' answers (`EndpointInfo`, ...)
  * to the schema's functions. Read with the TypeScript compiler API.
@@ -11,7 +11,7 @@ import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { DEFINITIONS } from "../../provider/registry";
-import { buildSchema, isArgument, objectTypesOf, resourceToken, TS_SDK_ALSO_ACCEPTS, tsType, type ObjectTypeSpec, type PackageSpec } from "../../scripts/schema";
+import { buildSchema, isArgument, objectTypesOf, resourceToken, tsAlsoAccepts, tsType, type ObjectTypeSpec, type PackageSpec } from "../../scripts/schema";
 import type { ResourceKind } from "../../sdk/tokens";
 
 const ROOT = join(__dirname, "../..");
@@ -102,17 +102,20 @@ function readSdk(kind: ResourceKind): SdkFile {
   const secretArgs: string[] = [];
   const secretOutputs: string[] = [];
   const visit = (node: ts.Node): void => {
-    if (ts.isCallExpression(node) && node.expression.getText(source) === "pulumi.secret") {
-      const arg = node.arguments[0]?.getText(source) ?? "";
+    if (ts.isCallExpression(node) && node.expression.getText(node.getSourceFile()) === "pulumi.secret") {
+      const arg = node.arguments[0]?.getText(node.getSourceFile()) ?? "";
       // `pulumi.secret(args.secret)`, or of a local made from the argument of that name (`customHeaders`).
       if (/^(args\.)?\w+$/.test(arg)) secretArgs.push(arg.replace(/^args\./, ""));
     }
-    if (ts.isVariableDeclaration(node) && node.name.getText(source) === "secretOutputs" && node.initializer && ts.isArrayLiteralExpression(node.initializer)) {
+    if (ts.isVariableDeclaration(node) && node.name.getText(node.getSourceFile()) === "secretOutputs" && node.initializer && ts.isArrayLiteralExpression(node.initializer)) {
       for (const e of node.initializer.elements) if (ts.isStringLiteral(e)) secretOutputs.push(e.text);
     }
     ts.forEachChild(node, visit);
   };
   visit(source);
+  // What the generator cannot say is in the hand-written <kind>.extra.ts beside the class.
+  const extra = sources.find((s) => s.fileName.endsWith(`/${kebab(type)}.extra.ts`));
+  if (extra) visit(extra);
   return { summary, args: interfaces.get(`${type}Args`) ?? {}, outputs, interfaces, secretArgs: secretArgs.sort(), secretOutputs: secretOutputs.sort() };
 }
 
@@ -133,15 +136,15 @@ describe("the TypeScript SDK classes agree with the schema", () => {
       const sdk = readSdk(kind);
       const resource = schema.resources[resourceToken(kind)]!;
 
-      it("its class's TSDoc is the kind's description", () => {
-        expect(sdk.summary).toBe(resource.description);
+      it("its class's TSDoc is the kind's description, then its changeNote", () => {
+        expect(sdk.summary).toBe([resource.description, def.changeNote].filter(Boolean).join(" "));
       });
 
       it("its args: names, types, optionality and TSDoc", () => {
         const expected = Object.fromEntries(
           Object.entries(resource.inputProperties).map(([name, prop]) => [
             name,
-            { type: tsType(prop, schema, "input") + (TS_SDK_ALSO_ACCEPTS[`${kind}.${name}`] ?? ""), optional: !resource.requiredInputs?.includes(name), doc: prop.description ?? "" },
+            { type: tsType(prop, schema, "input") + tsAlsoAccepts(def, name), optional: !resource.requiredInputs?.includes(name), doc: prop.description ?? "" },
           ]),
         );
         expect(sdk.args).toEqual(expected);

@@ -4,8 +4,8 @@
 package main
 
 import (
-	"example.com/pulumi-svc/sdk/go/svc/inboxes"
-	"example.com/pulumi-svc/sdk/go/svc/webhooks"
+	"github.com/pulumi-svc/pulumi-svc/sdk/go/svc/inboxes"
+	"github.com/pulumi-svc/pulumi-svc/sdk/go/svc/webhooks"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
 )
