@@ -28,7 +28,7 @@ import type { FieldSpec, ResourceDefinition } from "../provider/engine/fields";
 import { DEFINITIONS } from "../provider/registry";
 import type { ResourceKind } from "../sdk/tokens";
 import { KIND_LIMITS, MISTAKES } from "./docs-mistakes";
-import { buildSchema, fieldLimits, objectTypesOf, resourceToken, tsAlsoAccepts, tsType, type ObjectTypeSpec, type PackageSpec } from "./schema";
+import { buildSchema, fieldLimits, OWNER_FIELD_NOTE, objectTypesOf, resourceToken, tsAlsoAccepts, tsType, type ObjectTypeSpec, type PackageSpec } from "./schema";
 
 const ROOT = join(__dirname, "..");
 export const REFERENCE_DIR = join(ROOT, "docs/reference");
@@ -124,7 +124,7 @@ function kindPage(kind: ResourceKind, def: ResourceDefinition, schema: PackageSp
   for (const [name, arg] of Object.entries(resource.inputProperties)) {
     const spec = def.fields[name]!;
     const required = resource.requiredInputs?.includes(name) ? "**required**" : "optional";
-    out.push(`| ${code(name)} | ${code(tsType(arg, schema, "input") + tsAlsoAccepts(def, name))} | ${required} | ${defaultOf(spec)} | ${cell(schemaLimits(spec))} | ${changeOf(spec)} | ${arg.secret ? "secret" : ""} | ${cell(spec.description ?? "")} |`);
+    out.push(`| ${code(name)} | ${code(tsType(arg, schema, "input") + tsAlsoAccepts(def, name))} | ${required} | ${defaultOf(spec)} | ${cell(schemaLimits(spec))} | ${changeOf(spec)} | ${arg.secret ? "secret" : ""} | ${cell(`${spec.description ?? ""}${def.ownerField === name ? ` ${OWNER_FIELD_NOTE}` : ""}`)} |`);
   }
   out.push("");
   const inputTypes = new Set(Object.values(resource.inputProperties).flatMap((p) => objectTypesOf(p, schema)));

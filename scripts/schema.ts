@@ -211,12 +211,18 @@ export function fieldLimits(spec: FieldSpec): string[] {
   return parts;
 }
 
+/** What the kind's owner field (provider/README.md, "Ownership") says besides its own text. */
+export const OWNER_FIELD_NOTE =
+  "Left out, the create writes the owner mark `managed by pulumi-svc (owner <token>)` here, which reads back as unset: a create whose answer was lost then finds its own object by it.";
+
 /**
- * An argument's description with what the definition knows besides: its default and the
- * limits its type states, each unless the text already says it (a number it names).
+ * An argument's description with what the definition knows besides: its default, the
+ * limits its type states (each unless the text already says it: a number it names), and
+ * the owner mark when it is the kind's owner field.
  */
-function argumentDescription(kind: string, name: string, spec: FieldSpec): string {
-  let text = described(kind, name, spec);
+function argumentDescription(def: ResourceDefinition, name: string, spec: FieldSpec): string {
+  let text = described(def.kind, name, spec);
+  if (def.ownerField === name) text += ` ${OWNER_FIELD_NOTE}`;
   if (spec.default !== undefined && !/\bdefault\b/i.test(text)) text += ` Default: \`${JSON.stringify(spec.default)}\`.`;
   const unsaid = fieldLimits(spec).filter((limit) => !/\d/.test(limit) || !new RegExp(`\\b${limit.split(" ").pop()}\\b`).test(text));
   if (unsaid.length > 0) text += ` Limits: ${unsaid.join("; ")}.`;
@@ -239,7 +245,7 @@ function resourceSpec(def: ResourceDefinition, types: TypeMaker): ResourceSpec {
     if (!declared) throw new Error(`${def.kind}.${name} has no type: give the output field a zod \`type\``);
     if (isArgument(spec)) {
       const primitiveDefault = ["string", "number", "boolean"].includes(typeof spec.default) ? { default: spec.default as string | number | boolean } : {};
-      inputProperties[name] = { ...types.of(declared, hint).spec, description: argumentDescription(def.kind, name, spec), ...secret, ...primitiveDefault };
+      inputProperties[name] = { ...types.of(declared, hint).spec, description: argumentDescription(def, name, spec), ...secret, ...primitiveDefault };
       if (spec.required) requiredInputs.push(name);
     }
     const output = types.of(spec.outputType ?? declared, hint);

@@ -21,7 +21,7 @@ export interface EndpointInputs {
   retrySchedule: Value<Value<number>[]>;
   /** Project of the workspace the endpoint belongs to. Omit for the workspace's default project. Changing it REPLACES the endpoint. Limits: not empty. */
   projectId: Value<string>;
-  /** Free text, at most 1024 characters. */
+  /** Free text, at most 1024 characters. Left out, the create writes the owner mark `managed by pulumi-svc (owner <token>)` here, which reads back as unset: a create whose answer was lost then finds its own object by it. */
   description: Value<string>;
   /** Headers sent with every delivery, test ping and verification: at most 20, each value at most 1024 ASCII characters, names plus values at most 8192 bytes; not `Content-Type`, `User-Agent`, `X-Webhook-*` or hop-by-hop names. The service never returns the values, so the provider compares them with the last applied ones. Always stored as a Pulumi secret. A `Map` is taken as its entries. */
   customHeaders: Value<Record<string, Value<string>>>;
@@ -50,7 +50,7 @@ export interface EventTypeInputs {
   name: Value<string>;
   /** Project the entry belongs to; it shadows a workspace-wide entry of the same name in that project. Omit for a workspace-wide entry. Changing it REPLACES the entry. Limits: not empty. */
   projectId: Value<string>;
-  /** Free text, at most 1024 characters. The API has no update: changing it REPLACES the entry (deleted first). */
+  /** Free text, at most 1024 characters. The API has no update: changing it REPLACES the entry (deleted first). Left out, the create writes the owner mark `managed by pulumi-svc (owner <token>)` here, which reads back as unset: a create whose answer was lost then finds its own object by it. */
   description: Value<string>;
   /** JSON Schema (draft 7) every published payload of the type must match. Local `$ref`s only; at most 64 KiB, depth 32, 1,000 members, 500 enum values, 100 safe patterns of at most 1,000 characters (checked at preview). Compared ignoring key order. Changing it REPLACES the entry (deleted first: the API has no update). */
   payloadSchema: Value<Record<string, Value<unknown>>>;
@@ -74,7 +74,7 @@ export interface EventTypePolicyInputs {
 export interface SourceInputs {
   /** Who sends the webhooks. Changing it REPLACES the source. */
   provider: Value<"payments" | "codehost" | "broker" | "generic">;
-  /** A name for people to recognise the source by. Omit for none. Limits: length ≤ 255. */
+  /** A name for people to recognise the source by. Omit for none. Left out, the create writes the owner mark `managed by pulumi-svc (owner <token>)` here, which reads back as unset: a create whose answer was lost then finds its own object by it. Limits: length ≤ 255. */
   name: Value<string>;
   /** The project the source belongs to. Omit for the workspace's default project. Changing it moves the source (one PATCH). Limits: not empty. */
   projectId: Value<string>;
@@ -123,7 +123,7 @@ export interface OperationalEndpointInputs {
   eventTypes: Value<(Value<"endpoint.auto_disabled" | "endpoint.enabled" | "delivery.dead" | "source.signature_failed" | "quota.warning" | "usage.threshold_reached">)[]>;
   /** The project whose operational events it receives. Omit for the workspace's default project. Limits: not empty. */
   projectId: Value<string>;
-  /** Free text, at most 1024 characters. */
+  /** Free text, at most 1024 characters. Left out, the create writes the owner mark `managed by pulumi-svc (owner <token>)` here, which reads back as unset: a create whose answer was lost then finds its own object by it. */
   description: Value<string>;
   /** Id of an existing operational endpoint to take over instead of creating one (its fields must match). Limits: not empty. */
   adoptId: Value<string>;
@@ -141,7 +141,7 @@ export interface WorkspaceSettingsInputs {
 }
 
 export interface InboxInputs {
-  /** Free text, at most 200 characters (the preview fails above). Omit for none. */
+  /** Free text, at most 200 characters (the preview fails above). Omit for none. Left out, the create writes the owner mark `managed by pulumi-svc (owner <token>)` here, which reads back as unset: a create whose answer was lost then finds its own object by it. */
   label: Value<string>;
   /** Turn the phrase gate on or off. Needs the plan feature `optional_phrase_gate` (Pro): on a plan without it the preview fails. Omit to leave the service's default (off). */
   phrase: Value<boolean>;

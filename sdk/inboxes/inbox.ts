@@ -14,7 +14,11 @@ export type InboxTransport = "email" | "http";
 export type InboxStatus = "active" | "paused";
 
 export interface InboxArgs {
-  /** Free text, at most 200 characters (the preview fails above). Omit for none. */
+  /**
+   * Free text, at most 200 characters (the preview fails above). Omit for none. Left out, the
+   * create writes the owner mark `managed by pulumi-svc (owner <token>)` here, which reads back as
+   * unset: a create whose answer was lost then finds its own object by it.
+   */
   label?: pulumi.Input<string>;
   /**
    * Turn the phrase gate on or off. Needs the plan feature `optional_phrase_gate` (Pro): on a plan

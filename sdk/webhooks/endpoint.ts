@@ -74,7 +74,11 @@ export interface EndpointArgs {
    * Changing it REPLACES the endpoint. Limits: not empty.
    */
   projectId?: pulumi.Input<string>;
-  /** Free text, at most 1024 characters. */
+  /**
+   * Free text, at most 1024 characters. Left out, the create writes the owner mark `managed by
+   * pulumi-svc (owner <token>)` here, which reads back as unset: a create whose answer was lost
+   * then finds its own object by it.
+   */
   description?: pulumi.Input<string>;
   /**
    * Headers sent with every delivery, test ping and verification: at most 20, each value at most

@@ -17,7 +17,12 @@ export interface EventTypeArgs {
    * project. Omit for a workspace-wide entry. Changing it REPLACES the entry. Limits: not empty.
    */
   projectId?: pulumi.Input<string>;
-  /** Free text, at most 1024 characters. The API has no update: changing it REPLACES the entry (deleted first). */
+  /**
+   * Free text, at most 1024 characters. The API has no update: changing it REPLACES the entry
+   * (deleted first). Left out, the create writes the owner mark `managed by pulumi-svc (owner
+   * <token>)` here, which reads back as unset: a create whose answer was lost then finds its own
+   * object by it.
+   */
   description?: pulumi.Input<string>;
   /**
    * JSON Schema (draft 7) every published payload of the type must match. Local `$ref`s only; at

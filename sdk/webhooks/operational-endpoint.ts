@@ -20,7 +20,11 @@ export interface OperationalEndpointArgs {
    * Limits: not empty.
    */
   projectId?: pulumi.Input<string>;
-  /** Free text, at most 1024 characters. */
+  /**
+   * Free text, at most 1024 characters. Left out, the create writes the owner mark `managed by
+   * pulumi-svc (owner <token>)` here, which reads back as unset: a create whose answer was lost
+   * then finds its own object by it.
+   */
   description?: pulumi.Input<string>;
   /**
    * Id of an existing operational endpoint to take over instead of creating one (its fields must

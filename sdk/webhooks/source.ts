@@ -18,7 +18,11 @@ export type SourceStatus = "enabled" | "disabled";
 export interface SourceArgs {
   /** Who sends the webhooks. Changing it REPLACES the source. */
   provider: pulumi.Input<SourceProvider>;
-  /** A name for people to recognise the source by. Omit for none. Limits: length ≤ 255. */
+  /**
+   * A name for people to recognise the source by. Omit for none. Left out, the create writes the
+   * owner mark `managed by pulumi-svc (owner <token>)` here, which reads back as unset: a create
+   * whose answer was lost then finds its own object by it. Limits: length ≤ 255.
+   */
   name?: pulumi.Input<string>;
   /**
    * The project the source belongs to. Omit for the workspace's default project. Changing it moves
