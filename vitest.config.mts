@@ -1,8 +1,11 @@
 import { defineConfig } from "vitest/config";
+import { testLoops } from "./test/support/loops";
+
+// The inner loop (`npm run test:fast`, `--project fast`) and the rest (`--project cli`), split by imports.
+const loops = testLoops(import.meta.dirname);
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     // Suites start real servers and real Pulumi processes; generous limits, no timing assertions.
     testTimeout: 120_000,
     hookTimeout: 120_000,
@@ -11,5 +14,9 @@ export default defineConfig({
     // windows rather than compute, so two workers shorten a run on CI's 2 cores.
     maxWorkers: 2,
     reporters: ["default", "./test/support/summary-reporter.ts"],
+    projects: [
+      { extends: true, test: { name: "fast", include: loops.fast } },
+      { extends: true, test: { name: "cli", include: loops.cli } },
+    ],
   },
 });

@@ -1,13 +1,16 @@
 import type { Reporter, TestCase, TestModule, TestSuite } from "vitest/node" with { "resolution-mode": "import" };
 
 /**
- * Prints one plain closing line, "N passed, N failed, N skipped", that CI reads
- * to know how many tests ran (vitest's own summary is not in the list it parses).
- * A test that never ran because a hook of its suite or file failed (a `beforeAll`
- * that threw) counts as failed: vitest marks it skipped.
+ * Prints the ten slowest test files with their wall times (so the split of the suite's
+ * time is measured, not guessed), then one plain closing line, "N passed, N failed,
+ * N skipped", that CI reads to know how many tests ran (vitest's own summary is not in
+ * the list it parses). A test that never ran because a hook of its suite or file failed
+ * (a `beforeAll` that threw) counts as failed: vitest marks it skipped.
  */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+    const slowest = [...testModules].map((mod) => ({ file: mod.moduleId.replace(`${process.cwd()}/`, ""), ms: mod.diagnostic().duration })).sort((a, b) => b.ms - a.ms).slice(0, 10);
+    process.stdout.write(`\nSlowest test files:\n${slowest.map((s) => `${(s.ms / 1000).toFixed(1).padStart(8)} s  ${s.file}`).join("\n")}\n`);
     let passed = 0;
     let failed = 0;
     let skipped = 0;
