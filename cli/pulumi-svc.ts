@@ -1,0 +1,208 @@
+#!/usr/bin/env node
+/**
+ * `pulumi-svc recover`: resolve an interrupted run's pending operations from the backend
+ * alone (provider/README.md, "Ownership"; README, "When a run is interrupted").
+ *
+ * A killed `up` leaves its creates in the stack's state as pending `creating` operations,
+ * their checked inputs (and so the owner token) with them. For each, the kind is listed
+ * where the create would have made it: exactly one object carrying the token is this
+ * resource's and becomes it; none, when the create would have marked its object, means
+ * the create made nothing and the entry is dropped; a create that could not mark its
+ * object (the program set the owner field, or the kind has none) is left to the user with
+ * its candidates and the command to adopt one. A pending `deleting` whose object is gone
+ * is dropped. Uses the `pulumi` on PATH; API keys are never printed.
+ */
+import { spawnSync } from "node:child_process";
+import { isApiError } from "../provider/client";
+import { profileOf, type ConfigSource } from "../provider/config";
+import { operationContext } from "../provider/engine/connection";
+import type { Props, ResourceDefinition } from "../provider/engine/fields";
+import { markedBody, markedOwner, ownerTokenOf } from "../provider/engine/owner";
+import { listObjects, sameDeclaredFields } from "../provider/engine/reconcile";
+import { createBody } from "../provider/engine/values";
+import { RESOURCE_KINDS, type ResourceKind } from "../provider/kinds";
+import { DEFINITIONS } from "../provider/registry";
+import { TYPE_TOKENS } from "../sdk/tokens";
+
+interface Options {
+  stack?: string;
+  cwd?: string;
+  dryRun: boolean;
+}
+
+interface PendingOp {
+  type: string;
+  resource: { urn: string; type: string; inputs?: Props; outputs?: Props; id?: string; [k: string]: unknown };
+}
+
+interface Deployment {
+  version: number;
+  deployment: { resources?: Array<{ urn: string; [k: string]: unknown }>; pending_operations?: PendingOp[]; [k: string]: unknown };
+}
+
+/** What to do with one pending operation. */
+type Outcome =
+  | { urn: string; action: "adopt"; id: string; line: string }
+  | { urn: string; action: "drop"; line: string }
+  | { urn: string; action: "refresh"; line: string }
+  | { urn: string; action: "keep"; line: string }
+  | { urn: string; action: "ask"; line: string };
+
+/** `pulumi-nodejs:dynamic/svc/webhooks:Endpoint` (SDK) or `svc:webhooks:Endpoint` (native plugin) → the kind. */
+const KIND_BY_TOKEN = new Map<string, ResourceKind>(RESOURCE_KINDS.flatMap((k) => [[TYPE_TOKENS[k], k] as const, [`svc:${k}`, k] as const]));
+
+function usage(): never {
+  process.stderr.write("usage: pulumi-svc recover [--stack NAME] [--cwd DIR] [--dry-run]\n");
+  process.exit(2);
+}
+
+function parseArgs(argv: string[]): Options {
+  if (argv[0] !== "recover") usage();
+  const opts: Options = { dryRun: false };
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--dry-run") opts.dryRun = true;
+    else if (a === "--stack" || a === "-s") opts.stack = argv[++i] ?? usage();
+    else if (a === "--cwd" || a === "-C") opts.cwd = argv[++i] ?? usage();
+    else usage();
+  }
+  return opts;
+}
+
+function pulumi(opts: Options, args: string[], input?: string): string {
+  const full = [...args, ...(opts.stack ? ["--stack", opts.stack] : []), ...(opts.cwd ? ["--cwd", opts.cwd] : [])];
+  const res = spawnSync("pulumi", full, { input, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+  if (res.status !== 0) throw new Error(`pulumi ${args.join(" ")} failed (exit ${res.status ?? res.signal}):\n${res.stderr || res.stdout}`);
+  return res.stdout;
+}
+
+/** The stack's `svc:` config as the provider reads it (provider/config.ts resolves it, else the SVC_* environment). */
+function configSource(opts: Options): ConfigSource {
+  const config = JSON.parse(pulumi(opts, ["config", "--json", "--show-secrets"]) || "{}") as Record<string, { value?: unknown; objectValue?: unknown }>;
+  return (key) => {
+    const entry = config[`svc:${key}`];
+    const value = entry?.value ?? entry?.objectValue;
+    return value === undefined ? undefined : typeof value === "string" ? value : JSON.stringify(value);
+  };
+}
+
+function idOf(def: ResourceDefinition, item: Props): string {
+  return def.idOf ? def.idOf(item) : String(item[def.idField ?? "id"]);
+}
+
+const adoptCommand = (urn: string, id: string) => `pulumi refresh --import-pending-creates '${urn}' '${id}' --yes`;
+const dropCommand = (urn: string) => `pulumi state delete '${urn}' (or, when it is the only pending create: pulumi refresh --clear-pending-creates --yes)`;
+
+async function resolveCreate(def: ResourceDefinition, urn: string, inputs: Props, source: ConfigSource): Promise<Outcome> {
+  if (def.singleton) {
+    const id = def.singleton.idOf(inputs as never);
+    return {
+      urn,
+      action: "adopt",
+      id,
+      line: `${urn}: a take-over of ${def.noun} ${id} was interrupted; the value found before it is not known (the service holds what the killed run wrote). Imported as it is now; its destroy will leave the setting as it is.`,
+    };
+  }
+  const client = operationContext(def, profileOf(inputs), source).client;
+  const body = markedBody(def, createBody(def, inputs), inputs);
+  const token = ownerTokenOf(inputs);
+  const objects = await listObjects(def, client, body, inputs);
+  const marked = token !== undefined && markedOwner(def, body) === token;
+  if (marked) {
+    const mine = objects.filter((o) => markedOwner(def, o) === token);
+    if (mine.length === 1) {
+      const id = idOf(def, mine[0]!);
+      return { urn, action: "adopt", id, line: `${urn}: the interrupted create made ${def.noun} ${id} (it carries this resource's owner mark): adopted.` };
+    }
+    if (mine.length === 0) return { urn, action: "drop", line: `${urn}: the interrupted create made nothing (no ${def.noun} carries its owner mark): dropped.` };
+    const ids = mine.map((o) => idOf(def, o));
+    return { urn, action: "ask", line: `${urn}: ${mine.length} ${def.noun}s carry this resource's owner mark (${ids.join(", ")}); keep one:\n  ${adoptCommand(urn, ids[0]!)}\n  and delete the others on the service.` };
+  }
+  const candidates = objects.filter((o) => sameDeclaredFields(def, o, body)).map((o) => idOf(def, o));
+  const why = def.ownerField ? `the program sets ${def.ownerField}, so the create could not mark its object` : `a ${def.noun} cannot carry an owner mark`;
+  const lines = [`${urn}: the interrupted create's object cannot be proven (${why}).`];
+  if (candidates.length === 0) lines.push(`  No ${def.noun} has its declared fields: the create most likely made nothing. To drop it: ${dropCommand(urn)}`);
+  else {
+    lines.push(`  Candidates (same declared fields): ${candidates.join(", ")}. To adopt one:`);
+    for (const id of candidates) lines.push(`    ${adoptCommand(urn, id)}`);
+    lines.push(`  Or, if none is this resource's, drop the pending create: ${dropCommand(urn)}`);
+  }
+  return { urn, action: "ask", line: lines.join("\n") };
+}
+
+async function resolveDelete(def: ResourceDefinition, urn: string, resource: PendingOp["resource"], source: ConfigSource): Promise<Outcome> {
+  const id = resource.id;
+  if (!id) return { urn, action: "drop", line: `${urn}: an interrupted delete of an object without id: dropped.` };
+  if (def.singleton) return { urn, action: "keep", line: `${urn}: an interrupted delete of ${def.noun} ${id}: left in the state (the next destroy or up finishes it).` };
+  const client = operationContext(def, profileOf(resource.inputs), source).client;
+  try {
+    await client.request<Props>({ method: "GET", path: def.paths.item(id) });
+  } catch (err) {
+    if (isApiError(err, 404)) return { urn, action: "refresh", line: `${urn}: the interrupted delete removed ${def.noun} ${id}: dropped from the state.` };
+    throw err;
+  }
+  return { urn, action: "keep", line: `${urn}: ${def.noun} ${id} is still on the service: left in the state (the next destroy or up deletes it).` };
+}
+
+async function recover(opts: Options): Promise<number> {
+  const source = configSource(opts);
+  const plain = JSON.parse(pulumi(opts, ["stack", "export", "--show-secrets"])) as Deployment;
+  const pending = plain.deployment.pending_operations ?? [];
+  const outcomes: Outcome[] = [];
+  for (const op of pending) {
+    const kind = KIND_BY_TOKEN.get(op.resource.type);
+    const def = kind && DEFINITIONS[kind];
+    if (!def) continue; // another package's resource: not ours to resolve
+    const inputs = op.resource.inputs ?? {};
+    if (op.type === "creating") outcomes.push(await resolveCreate(def, op.resource.urn, inputs, source));
+    else if (op.type === "deleting") outcomes.push(await resolveDelete(def, op.resource.urn, op.resource, source));
+  }
+  for (const o of outcomes) process.stdout.write(`${o.line}\n`);
+  const count = (a: Outcome["action"]) => outcomes.filter((o) => o.action === a).length;
+  const unresolved = count("ask");
+  process.stdout.write(
+    `pulumi-svc recover: ${outcomes.length} pending operation(s) of svc resources; ${count("adopt")} adopted, ${count("drop")} dropped, ${count("refresh")} deleted ones dropped, ${count("keep")} left for the next run, ${unresolved} need your decision${opts.dryRun ? " (dry run: nothing changed)" : ""}.\n`,
+  );
+  if (opts.dryRun || outcomes.every((o) => o.action === "keep" || o.action === "ask")) return unresolved > 0 ? 1 : 0;
+  applyOutcomes(opts, outcomes);
+  return unresolved > 0 ? 1 : 0;
+}
+
+/**
+ * One state edit (the encrypted export, so secrets stay sealed): an adopted create becomes
+ * its resource (the op's inputs as inputs and outputs; a dynamic resource's keep its
+ * `__provider`), a dropped one goes; then a targeted refresh reads each adopted object and
+ * drops each deleted one.
+ */
+function applyOutcomes(opts: Options, outcomes: Outcome[]): void {
+  const state = JSON.parse(pulumi(opts, ["stack", "export"])) as Deployment;
+  const byUrn = new Map(outcomes.map((o) => [o.urn, o]));
+  const resources = state.deployment.resources ?? [];
+  const kept: PendingOp[] = [];
+  for (const op of state.deployment.pending_operations ?? []) {
+    const o = byUrn.get(op.resource.urn);
+    if (o?.action === "adopt" && op.type === "creating") {
+      const { inputs = {} } = op.resource;
+      resources.push({ ...op.resource, id: o.id, inputs, outputs: { ...inputs } });
+    } else if (o?.action === "drop" || (o?.action === "refresh" && op.type === "deleting")) {
+      // dropped: a create that made nothing, an interrupted delete whose object is gone (the refresh below removes its resource)
+    } else kept.push(op);
+  }
+  state.deployment.resources = resources;
+  state.deployment.pending_operations = kept;
+  pulumi(opts, ["stack", "import"], JSON.stringify(state));
+  const targets = outcomes.filter((o) => o.action === "adopt" || o.action === "refresh").flatMap((o) => ["--target", o.urn]);
+  if (targets.length > 0) pulumi(opts, ["refresh", "--yes", "--skip-preview", ...targets]);
+}
+
+async function main(): Promise<void> {
+  const opts = parseArgs(process.argv.slice(2));
+  try {
+    process.exitCode = await recover(opts);
+  } catch (err) {
+    process.stderr.write(`pulumi-svc recover: ${(err as Error).message}\n`);
+    process.exitCode = 1;
+  }
+}
+
+void main();
