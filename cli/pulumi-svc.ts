@@ -27,6 +27,8 @@ import { TYPE_TOKENS } from "../sdk/tokens";
 interface Options {
   stack?: string;
   cwd?: string;
+  /** `--config-file`: the stack's config file, when it is not Pulumi.<stack>.yaml (config and refresh read it). */
+  configFile?: string;
   dryRun: boolean;
 }
 
@@ -52,7 +54,7 @@ type Outcome =
 const KIND_BY_TOKEN = new Map<string, ResourceKind>(RESOURCE_KINDS.flatMap((k) => [[TYPE_TOKENS[k], k] as const, [`svc:${k}`, k] as const]));
 
 function usage(): never {
-  process.stderr.write("usage: pulumi-svc recover [--stack NAME] [--cwd DIR] [--dry-run]\n");
+  process.stderr.write("usage: pulumi-svc recover [--stack NAME] [--cwd DIR] [--config-file FILE] [--dry-run]\n");
   process.exit(2);
 }
 
@@ -64,13 +66,15 @@ function parseArgs(argv: string[]): Options {
     if (a === "--dry-run") opts.dryRun = true;
     else if (a === "--stack" || a === "-s") opts.stack = argv[++i] ?? usage();
     else if (a === "--cwd" || a === "-C") opts.cwd = argv[++i] ?? usage();
+    else if (a === "--config-file") opts.configFile = argv[++i] ?? usage();
     else usage();
   }
   return opts;
 }
 
 function pulumi(opts: Options, args: string[], input?: string): string {
-  const full = [...args, ...(opts.stack ? ["--stack", opts.stack] : []), ...(opts.cwd ? ["--cwd", opts.cwd] : [])];
+  const readsConfig = args[0] === "config" || args[0] === "refresh";
+  const full = [...args, "--non-interactive", ...(opts.stack ? ["--stack", opts.stack] : []), ...(opts.cwd ? ["--cwd", opts.cwd] : []), ...(readsConfig && opts.configFile ? ["--config-file", opts.configFile] : [])];
   const res = spawnSync("pulumi", full, { input, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
   if (res.status !== 0) throw new Error(`pulumi ${args.join(" ")} failed (exit ${res.status ?? res.signal}):\n${res.stderr || res.stdout}`);
   return res.stdout;

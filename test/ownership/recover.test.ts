@@ -1,0 +1,151 @@
+/**
+ * `pulumi-svc recover` (issue 34 item 3) under the real CLI: a run killed while the
+ * service acts, then every later command on a fresh runner (a new HOME, PULUMI_HOME and
+ * TMPDIR each: only the backend's state file carries over).
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { call, control, useEmulator } from "../support/emulator";
+import { cliEnv, loadCliDeployment, pulumiSync, stackArgs, stackProcesses } from "../support/pulumi-cli";
+import { CLI_MISSING, errorsOf, RUNS_TIMEOUT_MS, until, useOwnershipStacks, type Declared, type OwnershipStack } from "./support";
+
+const emu = useEmulator();
+const stack = useOwnershipStacks(emu);
+const RECOVER = resolve(__dirname, "../../dist/cli/pulumi-svc.js");
+
+/** A new HOME, PULUMI_HOME and TMPDIR: what a fresh CI runner has (removed after the test). */
+const runnerDirs: string[] = [];
+afterEach(() => {
+  for (const d of runnerDirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+function freshRunner(): Record<string, string> {
+  const dir = (what: string) => {
+    const d = mkdtempSync(join(tmpdir(), `svc-runner-${what}-`));
+    runnerDirs.push(d);
+    return d;
+  };
+  const blank = { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_URL: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_URL: "", SVC_INFRA_API_KEY: "", SVC_RECONCILE_WINDOW_SECONDS: "" };
+  return { ...blank, HOME: dir("home"), PULUMI_HOME: dir("pulumi-home"), TMPDIR: dir("tmp") };
+}
+
+/** `pulumi-svc recover` on a fresh runner: its exit code and output. */
+function recover(s: OwnershipStack, ...extra: string[]): Promise<{ code: number; output: string }> {
+  const child = spawn(process.execPath, [RECOVER, "recover", ...stackArgs(s.ref), ...extra], { cwd: s.ref.cwd, env: cliEnv({ ...s.ref, env: freshRunner() }), stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (b: Buffer) => (output += b.toString()));
+  child.stderr.on("data", (b: Buffer) => (output += b.toString()));
+  return new Promise((r) => child.once("close", (code) => r({ code: code ?? 1, output })));
+}
+
+const fresh = () => ({ verbOptions: { env: freshRunner() } });
+
+const endpoint = (name: string, inputs: Record<string, unknown> = {}): Declared => ({
+  kind: "webhooks:Endpoint",
+  name,
+  inputs: { url: `https://hooks.example.com/${name}`, subscriptions: [{ eventType: "order.*" }], ...inputs },
+});
+const PROGRAM: Declared[] = [
+  endpoint("a"),
+  endpoint("b"),
+  { kind: "inboxes:Inbox", name: "box", inputs: { expiresInMinutes: 600 } },
+  { kind: "webhooks:EventType", name: "shipped", inputs: { name: "order.recovered" } },
+];
+
+/** Every object of the program's kinds the service holds for the stack's workspace. */
+async function held(s: OwnershipStack): Promise<string[]> {
+  const list = async (path: string, key: string) => ((await call(emu(), "GET", `${path}?limit=200`, { key })).body.data as { id?: string; name?: string }[]).map((o) => String(o.id ?? o.name));
+  return [
+    ...(await list("/webhooks/v1/endpoints", s.ws.webhooks.admin)),
+    ...(await list("/inboxes/v1/inboxes", s.ws.inboxes.admin)),
+    ...(await list("/webhooks/v1/event-types", s.ws.webhooks.admin)).map((n) => `workspace/${n}`),
+  ].sort();
+}
+const stateIds = (s: OwnershipStack) => s.state().map((r) => r.id!).sort();
+
+/**
+ * Runs `verb` with its `method` requests (`paths`) acted on by the service a second after
+ * their connection dropped (a delayed answer with latency is never acted on: the emulator
+ * drops a request whose client went away), killed (SIGKILL) once every one reached the
+ * service; then `pulumi cancel`.
+ */
+async function killedWhileDelayed(s: OwnershipStack, verb: "up" | "destroy", program: Declared[], method: string, paths: Record<string, number>): Promise<void> {
+  for (const [path, count] of Object.entries(paths)) await control(emu(), "POST", "/faults", { method, path, drop_then_act_ms: 1_000, count });
+  const ac = new AbortController();
+  const run = s.run(verb, program, { verbOptions: { ...fresh().verbOptions, signal: ac.signal, abortWith: "SIGKILL" } });
+  await until(async () => (await control<{ faults: unknown[] }>(emu(), "GET", "/faults")).faults.length === 0);
+  ac.abort();
+  const killed = await run;
+  expect(killed.ok).toBe(false);
+  await until(() => stackProcesses(s.ref).length === 0);
+  await new Promise((r) => setTimeout(r, 1_500));
+  pulumiSync({ ...s.ref, env: freshRunner() }, ["cancel", "--yes", "--stack", s.ref.stack]);
+}
+
+const pending = (s: OwnershipStack, type: string) => (loadCliDeployment({ ...s.ref }).pending_operations ?? []).filter((op) => op.type === type);
+
+describe.skipIf(CLI_MISSING !== undefined)("pulumi-svc recover: a killed run resolved on a fresh runner", () => {
+  it("killed up after the service made 4 marked objects: recover adopts each by its mark, up converges; no orphan, no duplicate", async () => {
+    const s = await stack("recover-up");
+    await killedWhileDelayed(s, "up", PROGRAM, "POST", { "/webhooks/v1/endpoints": 2, "/inboxes/v1/inboxes": 1, "/webhooks/v1/event-types": 1 });
+    const made = await held(s);
+    expect(made).toHaveLength(4);
+    expect(pending(s, "creating")).toHaveLength(4);
+
+    const dry = await recover(s, "--dry-run");
+    expect(dry.code, dry.output).toBe(0);
+    expect(pending(s, "creating")).toHaveLength(4);
+    const rec = await recover(s);
+    expect(rec.code, rec.output).toBe(0);
+    expect(rec.output).toContain("4 adopted");
+    expect(rec.output).not.toContain(s.ws.webhooks.admin);
+    expect(pending(s, "creating")).toHaveLength(0);
+    expect(stateIds(s)).toEqual(made);
+
+    const up = await s.run("up", PROGRAM, fresh());
+    expect(up.ok, errorsOf(up)).toBe(true);
+    expect(await held(s)).toEqual(made);
+    expect(stateIds(s)).toEqual(made);
+  }, RUNS_TIMEOUT_MS);
+
+  it("killed destroy after the service deleted the objects: recover drops them, up recreates; the state holds what the service has", async () => {
+    const s = await stack("recover-destroy");
+    const program = PROGRAM.slice(0, 3);
+    const created = await s.run("up", program, fresh());
+    expect(created.ok, errorsOf(created)).toBe(true);
+    await killedWhileDelayed(s, "destroy", program, "DELETE", { "/webhooks/v1/endpoints/*": 2, "/inboxes/v1/inboxes/*": 1 });
+    expect(await held(s)).toEqual([]);
+
+    const rec = await recover(s);
+    expect(rec.code, rec.output).toBe(0);
+    expect(pending(s, "deleting")).toHaveLength(0);
+    const up = await s.run("up", program, fresh());
+    expect(up.ok, errorsOf(up)).toBe(true);
+    expect(await held(s)).toHaveLength(3);
+    expect(stateIds(s)).toEqual(await held(s));
+  }, RUNS_TIMEOUT_MS);
+
+  it("killed up of an endpoint with a description (unmarked): recover fails naming the candidate and the import command; that command, then up, converge", async () => {
+    const s = await stack("recover-unmarked");
+    const program = [endpoint("a", { description: "tenant a" })];
+    await killedWhileDelayed(s, "up", program, "POST", { "/webhooks/v1/endpoints": 1 });
+    const [id] = await held(s);
+    expect(id).toBeDefined();
+
+    const rec = await recover(s);
+    expect(rec.code, rec.output).not.toBe(0);
+    expect(rec.output).toContain(id);
+    const command = rec.output.split("\n").map((l) => l.trim()).find((l) => l.startsWith("pulumi refresh --import-pending-creates"));
+    expect(command).toContain(id);
+    const args = command!.split(" ").slice(1).map((a) => a.replace(/^'|'$/g, ""));
+    pulumiSync({ ...s.ref, env: freshRunner() }, [...args, ...stackArgs(s.ref)]);
+    expect(pending(s, "creating")).toHaveLength(0);
+
+    const up = await s.run("up", program, fresh());
+    expect(up.ok, errorsOf(up)).toBe(true);
+    expect(await held(s)).toEqual([id]);
+    expect(stateIds(s)).toEqual([id]);
+  }, RUNS_TIMEOUT_MS);
+});
