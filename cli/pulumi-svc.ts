@@ -30,6 +30,8 @@ interface Options {
   /** `--config-file`: the stack's config file, when it is not Pulumi.<stack>.yaml (config and refresh read it). */
   configFile?: string;
   dryRun: boolean;
+  /** `--adopt URN=ID`: the user's word for a create that nothing proves. */
+  adopt: Map<string, string>;
 }
 
 interface PendingOp {
@@ -54,19 +56,25 @@ type Outcome =
 const KIND_BY_TOKEN = new Map<string, ResourceKind>(RESOURCE_KINDS.flatMap((k) => [[TYPE_TOKENS[k], k] as const, [`svc:${k}`, k] as const]));
 
 function usage(): never {
-  process.stderr.write("usage: pulumi-svc recover [--stack NAME] [--cwd DIR] [--config-file FILE] [--dry-run]\n");
+  process.stderr.write("usage: pulumi-svc recover [--stack NAME] [--cwd DIR] [--config-file FILE] [--adopt URN=ID]... [--dry-run]\n");
   process.exit(2);
 }
 
 function parseArgs(argv: string[]): Options {
   if (argv[0] !== "recover") usage();
-  const opts: Options = { dryRun: false };
+  const opts: Options = { dryRun: false, adopt: new Map() };
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === "--dry-run") opts.dryRun = true;
     else if (a === "--stack" || a === "-s") opts.stack = argv[++i] ?? usage();
     else if (a === "--cwd" || a === "-C") opts.cwd = argv[++i] ?? usage();
     else if (a === "--config-file") opts.configFile = argv[++i] ?? usage();
+    else if (a === "--adopt") {
+      const pair = argv[++i] ?? usage();
+      const at = pair.lastIndexOf("=");
+      if (at <= 0) usage();
+      opts.adopt.set(pair.slice(0, at), pair.slice(at + 1));
+    }
     else usage();
   }
   return opts;
@@ -94,7 +102,12 @@ function idOf(def: ResourceDefinition, item: Props): string {
   return def.idOf ? def.idOf(item) : String(item[def.idField ?? "id"]);
 }
 
-const adoptCommand = (urn: string, id: string) => `pulumi refresh --import-pending-creates '${urn}' '${id}' --yes`;
+/**
+ * The user's word for one candidate. (\`pulumi refresh --import-pending-creates URN
+ * --import-pending-creates ID\` resolves the entry too, but a dynamic resource imported so
+ * is created again by the next \`up\`: its Read is not given the inputs.)
+ */
+const adoptCommand = (urn: string, id: string) => `pulumi-svc recover --adopt '${urn}=${id}'`;
 const dropCommand = (urn: string) => `pulumi state delete '${urn}' (or, when it is the only pending create: pulumi refresh --clear-pending-creates --yes)`;
 
 async function resolveCreate(def: ResourceDefinition, urn: string, inputs: Props, source: ConfigSource): Promise<Outcome> {
@@ -158,7 +171,9 @@ async function recover(opts: Options): Promise<number> {
     const def = kind && DEFINITIONS[kind];
     if (!def) continue; // another package's resource: not ours to resolve
     const inputs = op.resource.inputs ?? {};
-    if (op.type === "creating") outcomes.push(await resolveCreate(def, op.resource.urn, inputs, source));
+    const chosen = opts.adopt.get(op.resource.urn);
+    if (op.type === "creating" && chosen !== undefined) outcomes.push({ urn: op.resource.urn, action: "adopt", id: chosen, line: `${op.resource.urn}: adopted ${def.noun} ${chosen}, as you said.` });
+    else if (op.type === "creating") outcomes.push(await resolveCreate(def, op.resource.urn, inputs, source));
     else if (op.type === "deleting") outcomes.push(await resolveDelete(def, op.resource.urn, op.resource, source));
   }
   for (const o of outcomes) process.stdout.write(`${o.line}\n`);

@@ -127,7 +127,7 @@ describe.skipIf(CLI_MISSING !== undefined)("pulumi-svc recover: a killed run res
     expect(stateIds(s)).toEqual(await held(s));
   }, RUNS_TIMEOUT_MS);
 
-  it("killed up of an endpoint with a description (unmarked): recover fails naming the candidate and the import command; that command, then up, converge", async () => {
+  it("killed up of an endpoint with a description (unmarked): recover fails naming the candidate and the command to adopt it; that command, then up, converge", async () => {
     const s = await stack("recover-unmarked");
     const program = [endpoint("a", { description: "tenant a" })];
     await killedWhileDelayed(s, "up", program, "POST", { "/webhooks/v1/endpoints": 1 });
@@ -137,10 +137,10 @@ describe.skipIf(CLI_MISSING !== undefined)("pulumi-svc recover: a killed run res
     const rec = await recover(s);
     expect(rec.code, rec.output).not.toBe(0);
     expect(rec.output).toContain(id);
-    const command = rec.output.split("\n").map((l) => l.trim()).find((l) => l.startsWith("pulumi refresh --import-pending-creates"));
+    const command = rec.output.split("\n").map((l) => l.trim()).find((l) => l.startsWith("pulumi-svc recover --adopt"));
     expect(command).toContain(id);
-    const args = command!.split(" ").slice(1).map((a) => a.replace(/^'|'$/g, ""));
-    pulumiSync({ ...s.ref, env: freshRunner() }, [...args, ...stackArgs(s.ref)]);
+    const adopted = await recover(s, ...command!.split(" ").slice(2).map((a) => a.replace(/^'|'$/g, "")));
+    expect(adopted.code, adopted.output).toBe(0);
     expect(pending(s, "creating")).toHaveLength(0);
 
     const up = await s.run("up", program, fresh());
