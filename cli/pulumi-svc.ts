@@ -108,7 +108,8 @@ function idOf(def: ResourceDefinition, item: Props): string {
  * is created again by the next \`up\`: its Read is not given the inputs.)
  */
 const adoptCommand = (urn: string, id: string) => `pulumi-svc recover --adopt '${urn}=${id}'`;
-const dropCommand = (urn: string) => `pulumi state delete '${urn}' (or, when it is the only pending create: pulumi refresh --clear-pending-creates --yes)`;
+/** `pulumi state delete` does not reach a pending create; this drops every one left, so it comes once the others are resolved. */
+const DROP_COMMAND = `pulumi refresh --clear-pending-creates --yes (it drops every pending create left: resolve the others first)`;
 
 async function resolveCreate(def: ResourceDefinition, urn: string, inputs: Props, source: ConfigSource): Promise<Outcome> {
   if (def.singleton) {
@@ -138,11 +139,11 @@ async function resolveCreate(def: ResourceDefinition, urn: string, inputs: Props
   const candidates = objects.filter((o) => sameDeclaredFields(def, o, body)).map((o) => idOf(def, o));
   const why = def.ownerField ? `the program sets ${def.ownerField}, so the create could not mark its object` : `a ${def.noun} cannot carry an owner mark`;
   const lines = [`${urn}: the interrupted create's object cannot be proven (${why}).`];
-  if (candidates.length === 0) lines.push(`  No ${def.noun} has its declared fields: the create most likely made nothing. To drop it: ${dropCommand(urn)}`);
+  if (candidates.length === 0) lines.push(`  No ${def.noun} has its declared fields: the create most likely made nothing. To drop it: ${DROP_COMMAND}`);
   else {
     lines.push(`  Candidates (same declared fields): ${candidates.join(", ")}. To adopt one:`);
     for (const id of candidates) lines.push(`    ${adoptCommand(urn, id)}`);
-    lines.push(`  Or, if none is this resource's, drop the pending create: ${dropCommand(urn)}`);
+    lines.push(`  Or, if none is this resource's, drop the pending create: ${DROP_COMMAND}`);
   }
   return { urn, action: "ask", line: lines.join("\n") };
 }
