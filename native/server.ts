@@ -203,14 +203,15 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
       const r = await ops.read(token, id, profile === undefined ? state.props : { profile }, secretNames);
       if (!r) return new provproto.ReadResponse();
       if (importing) {
-        const unknowable = ops.writeOnlyInputs(token);
+        const unknowable = ops.writeOnlyInputs(token, r.outputs);
         // What the read learnt of them (a custom header's name, never its value) is no value a program could declare:
         // the state holds none, as for a resource that never set them, so the generated code previews with no change.
         for (const { name } of unknowable) {
           delete r.inputs[name];
           r.outputs[name] = null;
         }
-        const message = importWarning(unknowable, new Set(secretIn(schema.resources[token]?.inputProperties)));
+        // No warning for a value the object does not have (an endpoint without custom headers).
+        const message = importWarning(unknowable.filter((f) => f.held), new Set(secretIn(schema.resources[token]?.inputProperties)));
         if (message) await warn(req.getUrn(), message);
       }
       const res = new provproto.ReadResponse().setId(r.id).setProperties(wrap(r.outputs, secretOutputs(token, secretNames)));
