@@ -18,7 +18,9 @@ import * as pluginproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
+import { closest } from "fastest-levenshtein";
 import { apiKeysIn, resolveConnection, InvalidSettingError, PRODUCTS } from "../provider/config";
+import { CONFIG_KEYS } from "../provider/config-keys";
 import { PACKAGE_ROOT, PACKAGE_VERSION } from "../provider/version";
 import * as ops from "./operations";
 import { unwrap, wrap } from "./values";
@@ -134,6 +136,8 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
       const res = new provproto.CheckResponse().setInputs(wrap(props, [...secretIn(schema.provider.inputProperties), ...secretNames]));
       res.setFailuresList([...reasons].map((reason) => new provproto.CheckFailure().setReason(reason)));
       configChecked = true;
+      const unknown = unknownConfigKeys(Object.keys(props));
+      if (unknown.length) await warn(req.getUrn(), unknown.join(" "));
       return res;
     }),
     diffConfig: unary(async (req: provproto.DiffRequest) => {
@@ -256,6 +260,17 @@ function configSource(props: ops.Props): (key: string) => string | undefined {
     if (v === undefined || v === null) return undefined;
     return typeof v === "string" ? v : JSON.stringify(v);
   };
+}
+
+/** The provider's inputs the engine itself may set, beside the stack's `svc:` keys. */
+const ENGINE_INPUTS = new Set(["version", "pluginDownloadURL"]);
+
+/** Each `svc:` key of the stack's config the provider does not read, named with the known key it is closest to. */
+function unknownConfigKeys(keys: string[]): string[] {
+  const known = CONFIG_KEYS.map((k) => k.key.replace(/^svc:/, ""));
+  return keys
+    .filter((key) => !known.includes(key) && !ENGINE_INPUTS.has(key))
+    .map((key) => `Stack config \`svc:${key}\` is not a setting of this provider and is ignored: did you mean \`svc:${closest(key, known)}\`? (\`pulumi config rm svc:${key}\`)`);
 }
 
 const listed = (names: string[]) => names.map((n) => `\`${n}\``).join(", ");
