@@ -138,6 +138,8 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
       configChecked = true;
       const unknown = unknownConfigKeys(Object.keys(props));
       if (unknown.length) await warn(req.getUrn(), unknown.join(" "));
+      const plaintext = plaintextApiKeys(props, secretNames);
+      if (plaintext.length) await warn(req.getUrn(), plaintextKeysWarning(plaintext));
       return res;
     }),
     diffConfig: unary(async (req: provproto.DiffRequest) => {
@@ -152,7 +154,7 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
       // stack's config as given, not with CheckConfig's answer, and stores the same in the state. `pulumi import`
       // does so (pkg/resource/deploy/import.go, registerProviders): refused before the key reaches the state.
       if (config && configChecked) {
-        const plaintext = apiKeysIn(configSource(Object.fromEntries(Object.entries(config.props).filter(([k]) => !config.secretNames.includes(k)))));
+        const plaintext = plaintextApiKeys(config.props, config.secretNames);
         if (plaintext.length) throw new Error(plaintextKeysMessage(plaintext));
       }
       const props = config ? config.props : Object.fromEntries([...req.getVariablesMap().entries()].map(([k, v]) => [k.replace(/^svc:(config:)?/, ""), v]));
@@ -273,6 +275,17 @@ function unknownConfigKeys(keys: string[]): string[] {
     .map((key) => `Stack config \`svc:${key}\` is not a setting of this provider and is ignored: did you mean \`svc:${closest(key, known)}\`? (\`pulumi config rm svc:${key}\`)`);
 }
 
+/** The API keys (`svc:webhooksApiKey`, `svc:profiles.<name>...`) the config holds in plaintext. */
+const plaintextApiKeys = (props: ops.Props, secretNames: readonly string[]) => apiKeysIn(configSource(Object.fromEntries(Object.entries(props).filter(([k]) => !secretNames.includes(k)))));
+
+/** The command that sets the first of `keys` as a secret. */
+const setSecretCommand = (keys: string[]) => `\`pulumi config set --secret ${keys[0]!.startsWith("svc:profiles.") ? "--path " : ""}${keys[0]} <key>\``;
+
+/** Why an API key set in plaintext is a risk even though the provider's state stores it encrypted, and the fix. */
+function plaintextKeysWarning(keys: string[]): string {
+  return `The stack's config holds ${listed(keys)} in plaintext (set without --secret): the provider stores ${keys.length > 1 ? "them" : "it"} encrypted, but Pulumi keeps the stack's config as given in the update history. Set ${keys.length > 1 ? "each key" : "the key"} as a secret: ${setSecretCommand(keys)}.`;
+}
+
 const listed = (names: string[]) => names.map((n) => `\`${n}\``).join(", ");
 
 /** Why a provider configured with plaintext API keys is refused, and what to do: set them as secrets. */
@@ -280,7 +293,7 @@ function plaintextKeysMessage(keys: string[]): string {
   return (
     `The stack's config holds ${listed(keys)} in plaintext (set without --secret), and this command (\`pulumi import\`) would store the provider's configuration in the stack's state as the config gives it, the key${keys.length > 1 ? "s" : ""} in plaintext: ` +
     `Pulumi's import keeps the stack's config, not the provider's checked configuration, where \`pulumi up\` stores the keys as secrets. Nothing was imported. ` +
-    `Set ${keys.length > 1 ? "each key" : "the key"} as a secret (\`pulumi config set --secret ${keys[0]!.startsWith("svc:profiles.") ? "--path " : ""}${keys[0]} <key>\`), then import again.`
+    `Set ${keys.length > 1 ? "each key" : "the key"} as a secret (${setSecretCommand(keys)}), then import again.`
   );
 }
 

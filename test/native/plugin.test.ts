@@ -114,6 +114,9 @@ describe.skipIf(NATIVE_MISSING !== undefined)("pulumi-resource-svc under the rea
     const { "svc:webhooksApiKey": webhooksKey, "svc:inboxesApiKey": inboxesKey, ...secrets } = base.secrets!;
     const up = await runCli({ ...base, config: { ...base.config, "svc:webhooksApiKey": webhooksKey!, "svc:inboxesApiKey": inboxesKey! }, secrets });
     expect(up.ok, up.summary).toBe(true);
+    // Named at up, with the command that sets it as a secret.
+    expect(up.summary).toMatch(/warning: The stack's config holds `svc:webhooksApiKey`, `svc:inboxesApiKey`.* in plaintext \(set without --secret\)/);
+    expect(up.summary).toContain("`pulumi config set --secret svc:webhooksApiKey <key>`");
     const stored = fs.readFileSync(up.stateFile, "utf8");
     expect(stored).toMatch(/"type":\s*"pulumi:providers:svc"/);
     for (const key of [webhooksKey!, inboxesKey!]) {
