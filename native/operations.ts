@@ -112,10 +112,13 @@ export function partialFailureOf(err: unknown): { id: string; properties: Props;
   return { id: err.id, properties: plain(err.properties), reasons: err.reasons };
 }
 
-/** Inputs the service never returns (custom header values, signing secrets, create-only settings): an import cannot learn them. */
-export function writeOnlyInputs(token: string): { name: string; createOnly: boolean }[] {
+/**
+ * Inputs the service never returns (custom header values, signing secrets, create-only settings): an import cannot
+ * learn them. `held`: whether the object, as its read `outputs` show, may hold a value of it (false: it has none).
+ */
+export function writeOnlyInputs(token: string, outputs: Props): { name: string; createOnly: boolean; held: boolean }[] {
   const def = operationsOf(token).definition;
   return Object.entries(def.fields)
     .filter(([, spec]) => spec.writeOnly)
-    .map(([name, spec]) => ({ name, createOnly: spec.mode === "createOnly" }));
+    .map(([name, spec]) => ({ name, createOnly: spec.mode === "createOnly", held: !def.hooks?.holdsNone?.(name, outputs) }));
 }

@@ -18,7 +18,9 @@ import * as pluginproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
+import { closest } from "fastest-levenshtein";
 import { apiKeysIn, resolveConnection, InvalidSettingError, PRODUCTS } from "../provider/config";
+import { CONFIG_KEYS } from "../provider/config-keys";
 import { PACKAGE_ROOT, PACKAGE_VERSION } from "../provider/version";
 import * as ops from "./operations";
 import { unwrap, wrap } from "./values";
@@ -134,6 +136,10 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
       const res = new provproto.CheckResponse().setInputs(wrap(props, [...secretIn(schema.provider.inputProperties), ...secretNames]));
       res.setFailuresList([...reasons].map((reason) => new provproto.CheckFailure().setReason(reason)));
       configChecked = true;
+      const unknown = unknownConfigKeys(Object.keys(props));
+      if (unknown.length) await warn(req.getUrn(), unknown.join(" "));
+      const plaintext = plaintextApiKeys(props, secretNames);
+      if (plaintext.length) await warn(req.getUrn(), plaintextKeysWarning(plaintext));
       return res;
     }),
     diffConfig: unary(async (req: provproto.DiffRequest) => {
@@ -148,7 +154,7 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
       // stack's config as given, not with CheckConfig's answer, and stores the same in the state. `pulumi import`
       // does so (pkg/resource/deploy/import.go, registerProviders): refused before the key reaches the state.
       if (config && configChecked) {
-        const plaintext = apiKeysIn(configSource(Object.fromEntries(Object.entries(config.props).filter(([k]) => !config.secretNames.includes(k)))));
+        const plaintext = plaintextApiKeys(config.props, config.secretNames);
         if (plaintext.length) throw new Error(plaintextKeysMessage(plaintext));
       }
       const props = config ? config.props : Object.fromEntries([...req.getVariablesMap().entries()].map(([k, v]) => [k.replace(/^svc:(config:)?/, ""), v]));
@@ -203,14 +209,15 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
       const r = await ops.read(token, id, profile === undefined ? state.props : { profile }, secretNames);
       if (!r) return new provproto.ReadResponse();
       if (importing) {
-        const unknowable = ops.writeOnlyInputs(token);
+        const unknowable = ops.writeOnlyInputs(token, r.outputs);
         // What the read learnt of them (a custom header's name, never its value) is no value a program could declare:
         // the state holds none, as for a resource that never set them, so the generated code previews with no change.
         for (const { name } of unknowable) {
           delete r.inputs[name];
           r.outputs[name] = null;
         }
-        const message = importWarning(unknowable, new Set(secretIn(schema.resources[token]?.inputProperties)));
+        // No warning for a value the object does not have (an endpoint without custom headers).
+        const message = importWarning(unknowable.filter((f) => f.held), new Set(secretIn(schema.resources[token]?.inputProperties)));
         if (message) await warn(req.getUrn(), message);
       }
       const res = new provproto.ReadResponse().setId(r.id).setProperties(wrap(r.outputs, secretOutputs(token, secretNames)));
@@ -257,6 +264,28 @@ function configSource(props: ops.Props): (key: string) => string | undefined {
   };
 }
 
+/** The provider's inputs the engine itself may set, beside the stack's `svc:` keys. */
+const ENGINE_INPUTS = new Set(["version", "pluginDownloadURL"]);
+
+/** Each `svc:` key of the stack's config the provider does not read, named with the known key it is closest to. */
+function unknownConfigKeys(keys: string[]): string[] {
+  const known = CONFIG_KEYS.map((k) => k.key.replace(/^svc:/, ""));
+  return keys
+    .filter((key) => !known.includes(key) && !ENGINE_INPUTS.has(key))
+    .map((key) => `Stack config \`svc:${key}\` is not a setting of this provider and is ignored: did you mean \`svc:${closest(key, known)}\`? (\`pulumi config rm svc:${key}\`)`);
+}
+
+/** The API keys (`svc:webhooksApiKey`, `svc:profiles.<name>...`) the config holds in plaintext. */
+const plaintextApiKeys = (props: ops.Props, secretNames: readonly string[]) => apiKeysIn(configSource(Object.fromEntries(Object.entries(props).filter(([k]) => !secretNames.includes(k)))));
+
+/** The command that sets the first of `keys` as a secret. */
+const setSecretCommand = (keys: string[]) => `\`pulumi config set --secret ${keys[0]!.startsWith("svc:profiles.") ? "--path " : ""}${keys[0]} <key>\``;
+
+/** Why an API key set in plaintext is a risk even though the provider's state stores it encrypted, and the fix. */
+function plaintextKeysWarning(keys: string[]): string {
+  return `The stack's config holds ${listed(keys)} in plaintext (set without --secret): the provider stores ${keys.length > 1 ? "them" : "it"} encrypted, but Pulumi keeps the stack's config as given in the update history. Set ${keys.length > 1 ? "each key" : "the key"} as a secret: ${setSecretCommand(keys)}.`;
+}
+
 const listed = (names: string[]) => names.map((n) => `\`${n}\``).join(", ");
 
 /** Why a provider configured with plaintext API keys is refused, and what to do: set them as secrets. */
@@ -264,7 +293,7 @@ function plaintextKeysMessage(keys: string[]): string {
   return (
     `The stack's config holds ${listed(keys)} in plaintext (set without --secret), and this command (\`pulumi import\`) would store the provider's configuration in the stack's state as the config gives it, the key${keys.length > 1 ? "s" : ""} in plaintext: ` +
     `Pulumi's import keeps the stack's config, not the provider's checked configuration, where \`pulumi up\` stores the keys as secrets. Nothing was imported. ` +
-    `Set ${keys.length > 1 ? "each key" : "the key"} as a secret (\`pulumi config set --secret ${keys[0]!.startsWith("svc:profiles.") ? "--path " : ""}${keys[0]} <key>\`), then import again.`
+    `Set ${keys.length > 1 ? "each key" : "the key"} as a secret (${setSecretCommand(keys)}), then import again.`
   );
 }
 

@@ -191,6 +191,8 @@ export interface ResourceHooks<F extends Fields = Fields> {
    * field's output and refreshed input. `previous`: the stored outputs.
    */
   refreshWriteOnly?(field: keyof F & string, remote: Props, lastApplied: unknown, previous: OutputsOf<F>): unknown;
+  /** A write-only field the object holds no value of, as its outputs show (an endpoint without custom header names): an import then missed nothing of it. */
+  holdsNone?(field: keyof F & string, outputs: OutputsOf<F>): boolean;
   /** After a create or update succeeded (e.g. verify). May throw a PartialFailure. */
   afterApply?(ctx: ApplyContext, event: { created: boolean; olds: OutputsOf<F> | undefined; news: InputsOf<F>; outputs: OutputsOf<F> }): Promise<OutputsOf<F>>;
   /** A refusal turned into a message naming the reason and the fix; undefined keeps the generic one. */

@@ -146,6 +146,8 @@ export const endpointDefinition = defineResource({
       return names.length === 0 ? null : Object.fromEntries(names.map((n) => [n, null]));
     },
 
+    holdsNone: (field, outputs) => field === "customHeaders" && Array.isArray(outputs.customHeaderNames) && outputs.customHeaderNames.length === 0,
+
     async afterApply(ctx, { created, news, outputs }) {
       if (news.verify !== true || outputs.verified === true) return outputs;
       const res = await ctx.client.request<{ verified: boolean; error?: string | null; failure_reason?: string | null }>({

@@ -115,6 +115,9 @@ describe.skipIf(NATIVE_MISSING !== undefined)("pulumi-resource-svc under the rea
     const { "svc:webhooksApiKey": webhooksKey, "svc:inboxesApiKey": inboxesKey, ...secrets } = base.secrets!;
     const up = await runCli({ ...base, config: { ...base.config, "svc:webhooksApiKey": webhooksKey!, "svc:inboxesApiKey": inboxesKey! }, secrets });
     expect(up.ok, up.summary).toBe(true);
+    // Named at up, with the command that sets it as a secret.
+    expect(up.summary).toMatch(/warning: The stack's config holds `svc:webhooksApiKey`, `svc:inboxesApiKey`.* in plaintext \(set without --secret\)/);
+    expect(up.summary).toContain("`pulumi config set --secret svc:webhooksApiKey <key>`");
     const stored = fs.readFileSync(up.stateFile, "utf8");
     expect(stored).toMatch(/"type":\s*"pulumi:providers:svc"/);
     for (const key of [webhooksKey!, inboxesKey!]) {
@@ -131,6 +134,11 @@ describe.skipIf(NATIVE_MISSING !== undefined)("pulumi-resource-svc under the rea
     expect(bad.ok).toBe(false);
     // Refused by CheckConfig, on the provider itself, before any resource is checked.
     expect(bad.summary).toContain("pulumi:providers:svc resource 'default' has a problem: Stack config `svc:maxConcurrency` is \"lots\"; it must be a whole number of requests in flight from 1 to 10000");
+
+    // A misspelt key is named, with the key meant; the preview goes on.
+    const misspelt = await runCli({ ...s.options("preview"), config: { ...s.options("preview").config, "svc:webhookUrl": "http://127.0.0.1:1/webhooks" } });
+    expect(misspelt.ok, misspelt.summary).toBe(true);
+    expect(misspelt.summary).toContain("Stack config `svc:webhookUrl` is not a setting of this provider and is ignored: did you mean `svc:webhooksUrl`?");
 
     const base = s.options("preview");
     const fromEnv = await runCli({
