@@ -13,7 +13,7 @@
  * Each generated file says so in its first line (schema.json cannot: JSON has no
  * comments). test/schema/generated.test.ts fails when a committed file differs.
  */
-import { readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ResourceDefinition } from "../provider/engine/fields";
 import { DEFINITIONS } from "../provider/registry";
@@ -72,7 +72,10 @@ export function generatedFiles(): Map<string, string> {
 
 if (require.main === module) {
   const files = generatedFiles();
-  for (const dir of GENERATED_DIRS) for (const f of readdirSync(join(ROOT, dir))) if (!files.has(`${dir}/${f}`)) rmSync(join(ROOT, dir, f));
+  for (const dir of GENERATED_DIRS) {
+    mkdirSync(join(ROOT, dir), { recursive: true }); // a deleted folder is made again, as its files are
+    for (const f of readdirSync(join(ROOT, dir))) if (!files.has(`${dir}/${f}`)) rmSync(join(ROOT, dir, f));
+  }
   for (const [file, content] of files) writeFileSync(join(ROOT, file), content);
   process.stdout.write(`wrote ${files.size} files\n`);
 }

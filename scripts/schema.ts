@@ -385,6 +385,11 @@ export function tsAlsoAccepts(def: ResourceDefinition, name: string): string {
   return def.fields[name]?.sdk?.acceptsMap ? " | Map<string, string>" : "";
 }
 
+/** What a TypeScript SDK class says beyond the schema's description of an argument (a Map is a JavaScript notion). */
+export function tsAlsoSays(def: ResourceDefinition, name: string): string {
+  return def.fields[name]?.sdk?.acceptsMap ? " A `Map` is taken as its entries." : "";
+}
+
 /** The object types a property's type names, deepest last. */
 export function objectTypesOf(spec: TypeSpec, schema: Pick<PackageSpec, "types">): string[] {
   const found: string[] = [];

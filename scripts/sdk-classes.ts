@@ -13,7 +13,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fieldEntries, type ResourceDefinition } from "../provider/engine/fields";
 import type { ResourceKind } from "../sdk/tokens";
-import { isArgument, resourceToken, tsType, type ObjectTypeSpec, type PackageSpec, type TypeSpec } from "./schema";
+import { isArgument, resourceToken, tsAlsoSays, tsType, type ObjectTypeSpec, type PackageSpec, type TypeSpec } from "./schema";
 
 const ROOT = join(__dirname, "..");
 const ANY = "pulumi.json#/Any";
@@ -119,7 +119,8 @@ export function renderSdkClass(kind: ResourceKind, def: ResourceDefinition, sche
     const optional = resource.requiredInputs?.includes(name) ? "" : "?";
     const accepts = def.fields[name]?.sdk?.acceptsMap ? ` | Map<string, pulumi.Input<string>>` : "";
     const ts = PLAIN_ARGS.has(name) ? render(prop, schema, "output") : render(prop, schema, "input") + accepts;
-    out.push(...doc(prop.description, "  "), `  ${name}${optional}: ${ts};`);
+    const says = tsAlsoSays(def, name);
+    out.push(...doc(says ? `${prop.description ?? ""}${says}` : prop.description, "  "), `  ${name}${optional}: ${ts};`);
   }
   out.push("}", "");
 

@@ -23,7 +23,7 @@ export interface EndpointInputs {
   projectId: Value<string>;
   /** Free text, at most 1024 characters. Left out, the create writes the owner mark `managed by pulumi-svc (owner <token>)` here, which reads back as unset: a create whose answer was lost then finds its own object by it. */
   description: Value<string>;
-  /** Headers sent with every delivery, test ping and verification: at most 20, each value at most 1024 ASCII characters, names plus values at most 8192 bytes; not `Content-Type`, `User-Agent`, `X-Webhook-*` or hop-by-hop names. The service never returns the values, so the provider compares them with the last applied ones. Always stored as a Pulumi secret. A `Map` is taken as its entries. */
+  /** Headers sent with every delivery, test ping and verification: at most 20, each value at most 1024 ASCII characters, names plus values at most 8192 bytes; not `Content-Type`, `User-Agent`, `X-Webhook-*` or hop-by-hop names. The service never returns the values, so the provider compares them with the last applied ones. Always stored as a Pulumi secret. */
   customHeaders: Value<Record<string, Value<string>>>;
   /** Per-delivery timeout in milliseconds, 1 to 60000. Omit for the service default. */
   deliveryTimeoutMs: Value<number>;

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { DEFINITIONS } from "../../provider/registry";
-import { buildSchema, isArgument, objectTypesOf, resourceToken, tsAlsoAccepts, tsType, type ObjectTypeSpec, type PackageSpec } from "../../scripts/schema";
+import { buildSchema, isArgument, objectTypesOf, resourceToken, tsAlsoAccepts, tsAlsoSays, tsType, type ObjectTypeSpec, type PackageSpec } from "../../scripts/schema";
 import type { ResourceKind } from "../../sdk/tokens";
 
 const ROOT = join(__dirname, "../..");
@@ -144,7 +144,7 @@ describe("the TypeScript SDK classes agree with the schema", () => {
         const expected = Object.fromEntries(
           Object.entries(resource.inputProperties).map(([name, prop]) => [
             name,
-            { type: tsType(prop, schema, "input") + tsAlsoAccepts(def, name), optional: !resource.requiredInputs?.includes(name), doc: prop.description ?? "" },
+            { type: tsType(prop, schema, "input") + tsAlsoAccepts(def, name), optional: !resource.requiredInputs?.includes(name), doc: (prop.description ?? "") + tsAlsoSays(def, name) },
           ]),
         );
         expect(sdk.args).toEqual(expected);
