@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { testLoops } from "./test/support/loops";
+import { testLoops } from "./test/support/loops.mts";
 
 // The inner loop (`npm run test:fast`, `--project fast`) and the rest (`--project cli`), split by imports.
 const loops = testLoops(import.meta.dirname);
