@@ -40,8 +40,9 @@ describe.skipIf(PYTHON_MISSING !== undefined)("a Python program of native resour
   it("creates with one POST each, a rerun and a refresh write nothing, a change is one PATCH each, destroy deletes both; the secrets stay secret", { timeout: 300_000 }, async () => {
     const s = await nativeStack(emu(), "native-python", pythonProgram(PROGRAM));
     const state = await checkNativeLifecycle(emu(), s);
-    // The SDK is the package's version (schema.json's), and asks the engine for the plugin at it.
-    expect(state.find((r) => r.type === "svc:webhooks:Endpoint")?.provider).toContain("::default_0_1_0::");
+    // The SDK is the package's version (schema.json's), and asks the engine for the plugin at it, from the
+    // schema's pluginDownloadURL (the engine names the default provider by both).
+    expect(state.find((r) => r.type === "svc:webhooks:Endpoint")?.provider).toContain("::default_0_1_0_github_/api.github.com/pulumi-svc::");
   });
 
   it("a program that raises: the run fails with the program's traceback, and writes nothing", async () => {

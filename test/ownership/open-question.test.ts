@@ -34,10 +34,11 @@ describe.skipIf(CLI_MISSING !== undefined)("creates lost, their objects made lat
     expect(candidates).toHaveLength(2);
     for (const id of candidates) expect(errorsOf(first)).toContain(id);
 
-    // The next run, with no fault: the question is still there.
+    // The next run, with no fault: the question is still there. The engine starts no step after the first
+    // failure, so a run may name one question and leave the other for the next: never exits 0 past them.
     const again = await s.writes("up", program);
     expect(again.result.ok).toBe(false);
-    for (const id of candidates) expect(errorsOf(again.result)).toContain(id);
+    expect(candidates.filter((id) => errorsOf(again.result).includes(id)).length).toBeGreaterThan(0);
     expect(again.writes).toEqual([]);
     expect(await endpointsHeld()).toEqual(candidates);
 
