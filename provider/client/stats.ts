@@ -17,11 +17,12 @@ export interface ReconcileOutcome {
   kind: string;
   path: string;
   /**
-   * adopted: the object the create made was found and taken; recreated: none existed, sent again; ambiguous: several
-   * matched (failed, naming them); resumed: an interrupted run's create had made it, adopted; late-look-alike: an object
-   * matching a create sent again appeared before the window passed (named, not deleted).
+   * adopted: the object carrying the create's owner mark was found and taken; recreated: none existed, sent again;
+   * ambiguous: unmarked candidates matched (failed, naming them; the state keeps the question); late-look-alike: an
+   * object of a lost attempt appeared before the window passed after the create was sent again (deleted when it
+   * carries the create's mark, named when unmarked).
    */
-  result: "adopted" | "recreated" | "ambiguous" | "resumed" | "late-look-alike";
+  result: "adopted" | "recreated" | "ambiguous" | "late-look-alike";
   id?: string;
   candidates?: string[];
 }
