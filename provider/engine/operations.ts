@@ -326,7 +326,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     const owner = ownerField(def);
     const token = ownerTokenOf(news);
     const marked = markedOwner(def, remote);
-    if (!owner || !token || marked === undefined || marked === token || def.fields[owner.name]!.mode !== "patch" || (news[owner.name] !== undefined && news[owner.name] !== null)) return news;
+    if (!owner?.rewritable || !token || marked === undefined || marked === token || (news[owner.name] !== undefined && news[owner.name] !== null)) return news;
     return { ...news, [owner.name]: ownerMark(token) };
   }
 
@@ -470,8 +470,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
    * Undefined when not read, or gone.
    */
   async function readIfMarked(ctx: ApplyContext, previous: Props): Promise<Props | undefined> {
-    const owner = ownerField(def);
-    if (owner === undefined || def.fields[owner.name]!.mode !== "patch" || ownerTokenOf(previous) === undefined) return undefined;
+    if (!ownerField(def)?.rewritable || ownerTokenOf(previous) === undefined) return undefined;
     try {
       return (await ctx.client.request<Props>({ method: "GET", path: ctx.itemPath })).body ?? {};
     } catch (err) {

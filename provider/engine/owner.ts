@@ -62,10 +62,14 @@ export function markedBody(def: ResourceDefinition, body: Props, inputs: Props):
   return { ...body, [api]: ownerMark(token) };
 }
 
-/** The kind's owner field (program name) and its API name, when it has one. */
-export function ownerField(def: ResourceDefinition): { name: string; api: string } | undefined {
+/**
+ * The kind's owner field (program name) and its API name, when it has one; `rewritable`:
+ * a PATCH can write it, so an adoption can mark the object again (an event type's
+ * description cannot change).
+ */
+export function ownerField(def: ResourceDefinition): { name: string; api: string; rewritable: boolean } | undefined {
   const api = ownerApiField(def);
-  return api === undefined ? undefined : { name: def.ownerField!, api };
+  return api === undefined ? undefined : { name: def.ownerField!, api, rewritable: def.fields[def.ownerField!]!.mode === "patch" };
 }
 
 function ownerApiField(def: ResourceDefinition): string | undefined {
