@@ -24,6 +24,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { CONFIG_KEYS } from "../provider/config-keys";
 import { fieldEntries, isInputField, type FieldSpec, type ResourceDefinition } from "../provider/engine/fields";
+import { READ_FUNCTIONS, type ReadFunction } from "../provider/functions";
 import { DEFINITIONS } from "../provider/registry";
 import type { ResourceKind } from "../sdk/tokens";
 
@@ -259,46 +260,41 @@ function resourceSpec(def: ResourceDefinition, types: TypeMaker): ResourceSpec {
 /* ---------- functions ---------- */
 
 /**
- * The data functions (sdk/<product>/functions.ts) that read one kind's objects as the
- * service reports them, whose answer is that kind's fields the service returns
- * (provider/engine/resource-provider.ts `remoteFields`). Left out: getAuthMe, getPlan,
- * getUsage, getQuota, getQuotaUsage, getQuotas, getVms, getMessages, getDeliveries,
- * getEventTypePolicy and getEventTypes, whose answers are the service's own documents
- * with no definition here to make their types from (each is typed only in its SDK file).
+ * The read functions of provider/functions.ts, which return one kind's objects as the
+ * service reports them (its fields the service returns, `remoteFields`). The SDK's other
+ * functions (getAuthMe, getPlan, getUsage, getQuota, getQuotaUsage, getQuotas, getVms,
+ * getMessages, getDeliveries, getEventTypePolicy, getEventTypes) are left out: their
+ * answers are the service's own documents with no definition here to make their types
+ * from (each is typed only in its SDK file).
  */
-const FUNCTIONS: { kind: ResourceKind; one: string; many: string; manyFilter?: string }[] = [
-  { kind: "webhooks:Endpoint", one: "getEndpoint", many: "getEndpoints", manyFilter: "projectId" },
-  { kind: "webhooks:Source", one: "getSource", many: "getSources", manyFilter: "projectId" },
-  { kind: "inboxes:Inbox", one: "getInbox", many: "getInboxes" },
-];
-
 const PROFILE_INPUT: PropertySpec = { type: "string", description: "Connection profile (see the resources' `profile`); omit for the stack's default connection." };
 
 function functionSpecs(resources: Record<string, ResourceSpec>, typesOf: (module: string) => TypeMaker): Record<string, FunctionSpec> {
   const out: Record<string, FunctionSpec> = {};
-  for (const { kind, one, many, manyFilter } of FUNCTIONS) {
-    const [module, typeName] = kind.split(":") as [string, string];
-    const def = DEFINITIONS[kind]!;
-    const resource = resources[resourceToken(kind)]!;
+  for (const [name, fn] of Object.entries(READ_FUNCTIONS) as [string, ReadFunction][]) {
+    const [module, typeName] = fn.kind.split(":") as [string, string];
+    const def = DEFINITIONS[fn.kind]!;
+    const resource = resources[resourceToken(fn.kind)]!;
     const shown = fieldEntries(def).filter(([, spec]) => spec.api && !spec.writeOnly && spec.mode !== "action" && spec.mode !== "local");
-    const info: ObjectTypeSpec = {
+    const infoRef: TypeSpec = { $ref: typeRef(module, `${typeName}Info`) };
+    typesOf(module).types[`${PACKAGE}:${module}:${typeName}Info`] = {
       type: "object",
       description: `A ${def.noun} as the service reports it (values it never returns are not here).`,
-      properties: { id: { type: "string", description: `The ${def.noun}'s id.` }, ...Object.fromEntries(shown.map(([name]) => [name, resource.properties[name]!])) },
-      required: ["id", ...shown.map(([name]) => name).filter((name) => resource.required?.includes(name))],
+      properties: { id: { type: "string", description: `The ${def.noun}'s id.` }, ...Object.fromEntries(shown.map(([field]) => [field, resource.properties[field]!])) },
+      required: ["id", ...shown.map(([field]) => field).filter((field) => resource.required?.includes(field))],
     };
-    typesOf(module).types[`${PACKAGE}:${module}:${typeName}Info`] = info;
-    const infoRef: TypeSpec = { $ref: typeRef(module, `${typeName}Info`) };
-    out[`${PACKAGE}:${module}:${one}`] = {
-      description: `One ${def.noun} by id. Fails when it does not exist or the key cannot see it.`,
-      inputs: { type: "object", properties: { id: { type: "string", description: `The ${def.noun}'s id.` }, profile: PROFILE_INPUT }, required: ["id"] },
-      outputs: infoRef,
-    };
-    out[`${PACKAGE}:${module}:${many}`] = {
-      description: `Every ${def.noun} the key can see (all pages)${manyFilter ? ", optionally of one project" : ""}.`,
-      inputs: { type: "object", properties: { ...(manyFilter ? { [manyFilter]: { type: "string", description: `Only ${def.noun}s of this project.` } } : {}), profile: PROFILE_INPUT } },
-      outputs: { type: "array", items: infoRef },
-    };
+    out[`${PACKAGE}:${name}`] =
+      fn.shape === "one"
+        ? {
+            description: `One ${def.noun} by id. Fails when it does not exist or the key cannot see it.`,
+            inputs: { type: "object", properties: { id: { type: "string", description: `The ${def.noun}'s id.` }, profile: PROFILE_INPUT }, required: ["id"] },
+            outputs: infoRef,
+          }
+        : {
+            description: `Every ${def.noun} the key can see (all pages)${fn.filter ? `, ${fn.filter.phrase}` : ""}.`,
+            inputs: { type: "object", properties: { ...(fn.filter ? { [fn.filter.arg]: { type: "string", description: fn.filter.description } } : {}), profile: PROFILE_INPUT } },
+            outputs: { type: "array", items: infoRef },
+          };
   }
   return out;
 }

@@ -3,12 +3,12 @@
  * `new pulumi.Config("svc")`, else the environment) and return plain data.
  */
 import { isApiError } from "../../provider/client";
-import { remoteFields } from "../../provider/engine/values";
 import type { InboxPlan, InboxUsage } from "../../provider/inboxes/account";
 import { inboxDefinition } from "../../provider/inboxes/inbox";
 import { settingNames } from "../../provider/config";
-import { programContext } from "../program";
-import { walkList, walkNewestFirst } from "../walk";
+import { READ_FUNCTIONS } from "../../provider/functions";
+import { programConfig, programContext } from "../program";
+import { walkNewestFirst } from "../../provider/walk";
 import type { InboxInfo } from "./inbox";
 
 export type { InboxInfo };
@@ -44,19 +44,16 @@ export interface GetMessagesArgs extends Connection {
 }
 
 const ctxOf = (args: Connection) => programContext("inboxes", args.profile);
-const toInfo = (remote: Record<string, unknown>) => ({ id: String(remote.id), ...remoteFields(inboxDefinition, remote) }) as unknown as InboxInfo;
 const camel = (key: string) => key.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 
 /** One inbox by id. Fails when it is gone (released or expired) or the key cannot see it. */
 export async function getInbox(args: GetInboxArgs): Promise<InboxInfo> {
-  const res = await ctxOf(args).client.request<Record<string, unknown>>({ method: "GET", path: inboxDefinition.paths.item(args.id) });
-  return toInfo(res.body);
+  return (await READ_FUNCTIONS["inboxes:getInbox"].run({ ...args }, programConfig())) as unknown as InboxInfo;
 }
 
 /** Every live inbox (all pages), or the one matching `address`. */
 export async function getInboxes(args: GetInboxesArgs = {}): Promise<InboxInfo[]> {
-  const items = await walkList(ctxOf(args).client, inboxDefinition.paths.create, { address: args.address });
-  return items.map(toInfo);
+  return (await READ_FUNCTIONS["inboxes:getInboxes"].run({ ...args }, programConfig())) as unknown as InboxInfo[];
 }
 
 /** The workspace's plan: limits (null = unlimited) and features (`read_api`, `optional_phrase_gate`). */
@@ -72,7 +69,7 @@ export async function getUsage(args: Connection = {}): Promise<InboxUsage> {
 /**
  * Every message of an inbox, newest first, as they stood when the call began: every
  * page, each message once; messages received during the walk are left for the next
- * call (sdk/walk.ts). Reading messages with an API
+ * call (provider/walk.ts). Reading messages with an API
  * key needs a paid plan (feature `read_api`); on a plan without it this fails saying so.
  */
 export async function getMessages(args: GetMessagesArgs): Promise<InboxMessage[]> {

@@ -8,9 +8,9 @@ import { operationContext } from "../../provider/engine/connection";
 import { remoteFields } from "../../provider/engine/values";
 import type { OperationContext } from "../../provider/engine/fields";
 import { eventTypeDefinition } from "../../provider/webhooks/event-type";
-import { sourceDefinition } from "../../provider/webhooks/source";
-import { walkList, walkNewestFirst } from "../walk";
-import { programConfig } from "./functions";
+import { walkList, walkNewestFirst } from "../../provider/walk";
+import { programConfig } from "../program";
+import { READ_FUNCTIONS } from "../../provider/functions";
 import type { EventTypePolicyValue } from "./event-type-policy";
 import type { SourceInfo } from "./source";
 
@@ -93,18 +93,14 @@ export async function getEventTypes(args: GetEventTypesArgs = {}): Promise<Event
 
 /* ---------- sources ---------- */
 
-const sourceInfo = (s: Record<string, unknown>) => ({ id: String(s.id), ...remoteFields(sourceDefinition, s) }) as unknown as SourceInfo;
-
 /** One source by id. Fails when it does not exist or the key cannot see it. */
 export async function getSource(args: { id: string } & ProfileArgs): Promise<SourceInfo> {
-  const res = await webhooks(args.profile).client.request<Record<string, unknown>>({ method: "GET", path: sourceDefinition.paths.item(args.id) });
-  return sourceInfo(res.body);
+  return (await READ_FUNCTIONS["webhooks:getSource"].run({ ...args }, programConfig())) as unknown as SourceInfo;
 }
 
 /** Every source the key can see (all pages), optionally of one project. */
 export async function getSources(args: { projectId?: string } & ProfileArgs = {}): Promise<SourceInfo[]> {
-  const items = await walkList(webhooks(args.profile).client, "/v1/sources", { project_id: args.projectId });
-  return items.map(sourceInfo);
+  return (await READ_FUNCTIONS["webhooks:getSources"].run({ ...args }, programConfig())) as unknown as SourceInfo[];
 }
 
 /* ---------- deliveries ---------- */
@@ -138,7 +134,7 @@ export interface GetDeliveriesArgs extends ProfileArgs {
 /**
  * Deliveries matching the filters, newest first, as they stood when the call began:
  * every page, each delivery once; deliveries created during the walk are left for the
- * next call (sdk/walk.ts). An unknown status is refused by the service (422 `webhooks.unknown_delivery_status`). */
+ * next call (provider/walk.ts). An unknown status is refused by the service (422 `webhooks.unknown_delivery_status`). */
 export async function getDeliveries(args: GetDeliveriesArgs = {}): Promise<DeliveryInfo[]> {
   const { profile, endpointId, eventType, projectId, ...rest } = args;
   const items = await walkNewestFirst(webhooks(profile).client, "/v1/deliveries", { ...rest, endpoint_id: endpointId, event_type: eventType, project_id: projectId }, "created_at");

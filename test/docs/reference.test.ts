@@ -33,7 +33,7 @@ describe("docs/reference", () => {
   });
 
   // Issue 25, item 10: "say which [walk rule] in the reference page".
-  it("has a functions page listing every data function of the SDK, each with how it reads, and the walk rule of sdk/walk.ts", () => {
+  it("has a functions page listing every data function of the SDK, each with how it reads, and the walk rule of provider/walk.ts", () => {
     const page = pages.get("functions.md")!;
     for (const [product, members] of Object.entries({ webhooks: svc.webhooks, inboxes: svc.inboxes, infra: svc.infra })) {
       const functions = Object.entries(members).filter(([name, value]) => typeof value === "function" && /^get[A-Z]/.test(name));

@@ -1,6 +1,6 @@
 /**
  * The SDK's data functions walk newest-first offset pages while objects keep arriving
- * (sdk/walk.ts): 300 ms from the service, with deliveries published and messages
+ * (provider/walk.ts): 300 ms from the service, with deliveries published and messages
  * received during the walk, every object that existed when the call began comes back
  * exactly once, and nothing comes back twice; with endpoints deleted during the walk,
  * every endpoint still there comes back.

@@ -1,5 +1,5 @@
 /**
- * How the SDK's data functions walk an offset-paged list (`{data, total, limit,
+ * How the read functions (functions.ts, and the SDK's others) walk an offset-paged list (`{data, total, limit,
  * offset}`) while objects keep arriving. The rule (`npm run generate` puts it, from point
  * 1 on, on the reference page docs/reference/functions.md):
  *
@@ -22,7 +22,7 @@
  *    object up to half a page), so deletions never make it miss another object.
  *    Objects deleted during the walk may or may not come back.
  */
-import type { SvcClient, RequestOptions } from "../provider/client";
+import type { SvcClient, RequestOptions } from "./client";
 
 type Item = Record<string, unknown>;
 
