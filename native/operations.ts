@@ -43,7 +43,7 @@ export interface Failure {
   reason: string;
 }
 
-/** `svc:webhooks:Endpoint` -> `webhooks:Endpoint`; throws for a token of another package or an unknown kind. */
+/** `svc:webhooks:Endpoint` -> `webhooks:Endpoint` (and a function's `svc:webhooks:getEndpoint` -> `webhooks:getEndpoint`); throws for a token of another package. */
 export function kindOf(token: string): string {
   if (!token.startsWith("svc:")) throw new Error(`pulumi-resource-svc serves svc:* resources, not ${token}`);
   return token.slice("svc:".length);
@@ -104,6 +104,17 @@ export async function update(token: string, id: string, olds: Props, news: Props
 
 export async function remove(token: string, id: string, props: Props, secretNames: readonly string[]): Promise<void> {
   await operationsOf(token).delete({ id, outputs: withSecretNames(props, secretNames) });
+}
+
+/**
+ * A read function of the schema (`svc:webhooks:getEndpoints`) with the plugin's settings, as the TypeScript SDK's
+ * (provider/functions.ts). A list is returned as the one property `items`: the generated SDKs of a function whose
+ * schema output is not an object take the only property of the answer.
+ */
+export async function invoke(token: string, args: Props): Promise<Props> {
+  const fn = provider().readFunction(kindOf(token));
+  const answer = await fn.run(args);
+  return Array.isArray(answer) ? { items: answer } : answer;
 }
 
 /** A failure after the object was made: it exists with `properties` (the provider's PartialFailure). */

@@ -162,6 +162,12 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
       return new provproto.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(true);
     }),
 
+    // The schema's functions; their answers hold no secret (scripts/schema.ts refuses an Info type with a secret field).
+    invoke: unary(async (req: provproto.InvokeRequest) => {
+      const { props } = unwrap(req.getArgs());
+      return new provproto.InvokeResponse().setReturn(wrap(await ops.invoke(req.getTok(), props), []));
+    }),
+
     check: unary(async (req: provproto.CheckRequest) => {
       const token = typeOf(req);
       const olds = unwrap(req.getOlds());

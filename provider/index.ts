@@ -51,6 +51,7 @@ export { SvcClient, SvcApiError, SvcConnectionError, SvcUnknownOutcomeError, clo
 export { resolveConnection, setPluginConfig, settingNames, MissingSettingError, InvalidSettingError, type ConfigSource, type Connection, type Product } from "./config";
 export { operationContext, clearReadCache } from "./engine/connection";
 export { PartialFailure } from "./engine/errors";
+export { READ_FUNCTIONS, readFunction, type ReadFunction } from "./functions";
 export { UNKNOWN } from "./engine/unknown";
 export { RESOURCE_KEY, resourceIdentity } from "./engine/internal-keys";
 export type { ResourceDefinition, FieldSpec, FieldMode, ResourceHooks } from "./engine/fields";

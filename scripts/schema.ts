@@ -276,6 +276,9 @@ function functionSpecs(resources: Record<string, ResourceSpec>, typesOf: (module
     const def = DEFINITIONS[fn.kind]!;
     const resource = resources[resourceToken(fn.kind)]!;
     const shown = fieldEntries(def).filter(([, spec]) => spec.api && !spec.writeOnly && spec.mode !== "action" && spec.mode !== "local");
+    const secret = shown.filter(([field]) => resource.properties[field]!.secret).map(([field]) => field);
+    // The plugin's Invoke (native/server.ts) returns every answer in plaintext.
+    if (secret.length) throw new Error(`${name} would return the secret ${secret.join(", ")}: mark it secret in the plugin's Invoke before declaring it`);
     const infoRef: TypeSpec = { $ref: typeRef(module, `${typeName}Info`) };
     typesOf(module).types[`${PACKAGE}:${module}:${typeName}Info`] = {
       type: "object",

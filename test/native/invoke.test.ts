@@ -1,0 +1,73 @@
+/**
+ * The native plugin's Invoke, in-process: its gRPC service (dist/native/server.js, so
+ * `npm run build` first) on a loopback port, configured as the engine configures it, and
+ * called as the generated SDKs call it, for every function schema.json declares, against
+ * the emulator. The answers are the read functions' (provider/functions.ts); a list comes
+ * back as the one property the generated SDKs unpack. Python and Go programs call them
+ * under the real CLI (python-lifecycle.test.ts, go-lifecycle.test.ts).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as grpc from "@grpc/grpc-js";
+import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import * as structproto from "google-protobuf/google/protobuf/struct_pb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { READ_FUNCTIONS } from "../../provider/functions";
+import type { Workspace } from "../provider/support";
+import { call, control, useEmulator } from "../support/emulator";
+
+const ROOT = path.resolve(__dirname, "../..");
+const SERVER = path.join(ROOT, "dist/native/server.js");
+const schema = JSON.parse(fs.readFileSync(path.join(ROOT, "schema.json"), "utf8")) as { functions: Record<string, unknown> };
+
+const emu = useEmulator();
+let ws: Workspace;
+let server: grpc.Server;
+let client: provrpc.ResourceProviderClient;
+
+type Json = structproto.JavaScriptValue;
+const unary = <T>(fn: (cb: (err: grpc.ServiceError | null, res: T) => void) => void) => new Promise<T>((resolve, reject) => fn((err, res) => (err ? reject(err) : resolve(res))));
+const invoke = (tok: string, args: Record<string, Json>) =>
+  unary<provproto.InvokeResponse>((cb) => client.invoke(new provproto.InvokeRequest().setTok(tok).setArgs(structproto.Struct.fromJavaScript(args)), cb)).then((r) => r.getReturn()?.toJavaScript());
+
+beforeAll(async () => {
+  ws = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "enterprise" });
+  const { providerService } = require(SERVER) as typeof import("../../native/server");
+  server = new grpc.Server();
+  server.addService(provrpc.ResourceProviderService, providerService(undefined));
+  const port = await new Promise<number>((resolve, reject) => server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))));
+  client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  const settings = { webhooksUrl: emu().webhooksUrl, webhooksApiKey: ws.webhooks.admin, inboxesUrl: emu().inboxesUrl, inboxesApiKey: ws.inboxes.admin };
+  await unary((cb) => client.configure(new provproto.ConfigureRequest().setArgs(structproto.Struct.fromJavaScript(settings)), cb));
+});
+afterAll(() => {
+  client?.close();
+  server?.forceShutdown();
+});
+
+describe("pulumi-resource-svc Invoke", () => {
+  it("serves every function the schema declares, and no other", () => {
+    expect(Object.keys(schema.functions).sort()).toEqual(Object.keys(READ_FUNCTIONS).map((name) => `svc:${name}`).sort());
+  });
+
+  it("answers one object as its properties and a list as the one property `items`, as the TypeScript SDK's functions do", async () => {
+    const endpoint = await call(emu(), "POST", "/webhooks/v1/endpoints", { key: ws.webhooks.admin, body: { url: "https://hooks.example.com/inv", max_attempts: 3 } });
+    const source = await call(emu(), "POST", "/webhooks/v1/sources", { key: ws.webhooks.admin, body: { provider: "generic", name: "inv" } });
+    const inbox = await call(emu(), "POST", "/inboxes/v1/inboxes", { key: ws.inboxes.admin, body: { label: "inv" } });
+    const one = await invoke("svc:webhooks:getEndpoint", { id: endpoint.body.id });
+    expect(one).toMatchObject({ id: endpoint.body.id, url: "https://hooks.example.com/inv", maxAttempts: 3, projectId: ws.project_id });
+    expect(await invoke("svc:webhooks:getEndpoints", { projectId: ws.project_id })).toEqual({ items: [one] });
+    expect(await invoke("svc:webhooks:getSource", { id: source.body.id })).toMatchObject({ id: source.body.id, name: "inv", provider: "generic" });
+    expect(await invoke("svc:webhooks:getSources", {})).toEqual({ items: [expect.objectContaining({ id: source.body.id })] });
+    expect(await invoke("svc:inboxes:getInbox", { id: inbox.body.id })).toMatchObject({ id: inbox.body.id, label: "inv" });
+    expect(await invoke("svc:inboxes:getInboxes", {})).toEqual({ items: [expect.objectContaining({ id: inbox.body.id })] });
+    expect(JSON.stringify(one)).not.toMatch(/whsec_/);
+  });
+
+  it("fails as the functions fail: an object the key cannot see, an unknown token named with the functions there are", async () => {
+    await expect(invoke("svc:webhooks:getEndpoint", { id: "ep_missing" })).rejects.toThrow("getEndpoint: no endpoint ep_missing is visible to the API key in use. Check the id and the profile.");
+    await expect(invoke("svc:webhooks:getEndpiont", {})).rejects.toThrow("pulumi-svc has no function svc:webhooks:getEndpiont; its functions are svc:webhooks:getEndpoint,");
+    await expect(invoke("aws:index:getRegion", {})).rejects.toThrow("pulumi-resource-svc serves svc:* resources, not aws:index:getRegion");
+  });
+});
