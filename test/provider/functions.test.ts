@@ -58,7 +58,7 @@ describe("the read functions (provider/functions.ts)", () => {
     await expect(READ_FUNCTIONS["webhooks:getEndpoints"].run({ projectId: "proj_none" }, config)).rejects.toThrow("The project proj_none does not exist in the workspace, or the key cannot see it. Check projectId.");
 
     const source = await post("webhooks", ws.webhooks.admin, "/v1/sources", { provider: "payments", secret: "pay-secret-f1", name: "pay" });
-    const sources = await READ_FUNCTIONS["webhooks:getSources"].run({ projectId: ws.project_id }, config);
+    const sources = (await READ_FUNCTIONS["webhooks:getSources"].run({ projectId: ws.project_id }, config)) as Record<string, unknown>[];
     expect(sources).toEqual([expect.objectContaining({ id: source.body.id, name: "pay", provider: "payments" })]);
     expect(JSON.stringify(sources)).not.toContain("pay-secret-f1");
     expect(await READ_FUNCTIONS["webhooks:getSource"].run({ id: source.body.id }, config)).toEqual(sources[0]);
