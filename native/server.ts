@@ -174,7 +174,7 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
       const news = unwrap(req.getNews());
       const { inputs, failures } = await ops.check(token, olds.props, news.props, news.secretNames, req.getUrn().split("::").pop());
       const res = new provproto.CheckResponse().setInputs(wrap(inputs, secretInputs(token, news.secretNames)));
-      res.setFailuresList(failures.map((f) => new provproto.CheckFailure().setProperty(f.property).setReason(f.reason)));
+      res.setFailuresList(failures.map((f) => checkFailure(f, news.props, news.secretNames)));
       return res;
     }),
     diff: unary(async (req: provproto.DiffRequest) => {
@@ -244,6 +244,25 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
       return new emptyproto.Empty();
     }),
   } as Partial<provrpc.IResourceProviderServer> as provrpc.IResourceProviderServer;
+}
+
+/**
+ * A check failure as the engine shows it. The engine prints a failure's property with the value of the top-level
+ * input of that name (`property limits.vms value {<nil>}` for a nested one): a nested property is said in the reason
+ * instead, with its value (or `[secret]` inside a secret input), and the engine names the resource.
+ */
+function checkFailure(f: ops.Failure, inputs: Record<string, unknown>, secretNames: readonly string[]): provproto.CheckFailure {
+  const path = propertyPath(f.property);
+  if (path.length < 2) return new provproto.CheckFailure().setProperty(f.property).setReason(f.reason);
+  const value = secretNames.includes(String(path[0])) ? "[secret]" : JSON.stringify(path.reduce<unknown>((v, seg) => (v && typeof v === "object" ? (v as Record<string, unknown>)[seg] : undefined), inputs)) ?? "missing";
+  return new provproto.CheckFailure().setReason(`property ${f.property} is ${value}: ${f.reason}`);
+}
+
+/** The segments of a property path as the provider writes it (`limits.vms`, `subscriptions[0].eventType`, `customHeaders["X-A"]`). */
+function propertyPath(property: string): (string | number)[] {
+  const segments: (string | number)[] = [];
+  for (const m of property.matchAll(/(?:^|\.)([A-Za-z_$][\w$]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/g)) segments.push(m[1] ?? (m[2] !== undefined ? Number(m[2]) : (JSON.parse(m[3]!) as string)));
+  return segments;
 }
 
 const absent = (v: unknown) => v === undefined || v === null;

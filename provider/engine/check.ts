@@ -28,12 +28,15 @@ export function checkInputs(def: ResourceDefinition, news: Props): { inputs: Pro
     if (value === undefined || !spec.input) continue;
     failures.push(...schemaFailures(name, spec.input, value));
   }
-  // Shared rules see the API's body; a field the schema already refused is not re-judged.
+  // Shared rules see the API's body; a field the schema already refused is not re-judged (left out of the body, it
+  // would read as missing: one failure per problem).
   if (def.rules) {
-    const { body, unknowns } = apiBodyForRules(def, inputs, failedFields(failures));
+    const refused = failedFields(failures);
+    const { body, unknowns } = apiBodyForRules(def, inputs, refused);
     for (const v of def.rules(body)) {
       if (touchesUnknown(v.path, unknowns)) continue;
-      failures.push(violationFailure(def, v));
+      const failure = violationFailure(def, v);
+      if (!refused.has(topField(failure.property))) failures.push(failure);
     }
   }
   failures.push(...missingRequired(def, inputs, failures));
@@ -52,7 +55,8 @@ function missingRequired(def: ResourceDefinition, inputs: Props, failures: Check
 }
 
 /** The top-level fields the failures name (`subscriptions[1].eventType` → `subscriptions`). */
-const failedFields = (failures: CheckFailure[]) => new Set(failures.map((f) => f.property.split(/[.[]/)[0]));
+const failedFields = (failures: CheckFailure[]) => new Set(failures.map((f) => topField(f.property)));
+const topField = (property: string) => property.split(/[.[]/)[0];
 
 /**
  * A misspelled argument (`transprot`) would otherwise be dropped silently (an email

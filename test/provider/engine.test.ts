@@ -10,6 +10,7 @@ import { asIs, formatPropertyPath, listOf, renamedObject, type ResourceDefinitio
 import { jsonEqual, toPlainJson } from "../../provider/engine/json";
 import { planUpdate } from "../../provider/engine/plan";
 import { UNKNOWN } from "../../provider/engine/unknown";
+import { quotaLimitsDefinition } from "../../provider/infra/quota-limits";
 import { endpointDefinition as endpoint } from "../../provider/webhooks/endpoint";
 
 /** A small resource using every mode, to test the engine apart from any real one. */
@@ -81,6 +82,17 @@ describe("check: endpoint with the shared rules", () => {
     const secretValue = "s3cr3t-" + "v".repeat(1100);
     const { failures } = checkInputs(endpoint, { ...ok, customHeaders: { Authorization: secretValue } });
     expect(JSON.stringify(failures)).not.toContain("s3cr3t");
+  });
+});
+
+describe("check: one failure per problem", () => {
+  it.each([
+    { name: "a string among the limits", limits: { vms: "80" }, want: /expected number, given string/ },
+    { name: "a fraction among the limits", limits: { vms: 1.5 }, want: /expected int, given number/ },
+  ])("$name: named once, not also as a missing field by the shared rules", ({ limits, want }) => {
+    const { failures } = checkInputs(quotaLimitsDefinition, { service: "compute", region: "eu-west", limits });
+    expect(failures.map((f) => f.property)).toEqual(["limits.vms"]);
+    expect(failures[0]!.reason).toMatch(want);
   });
 });
 

@@ -1,8 +1,8 @@
 /**
- * The native plugin's Invoke, in-process: its gRPC service (dist/native/server.js, so
- * `npm run build` first) on a loopback port, configured as the engine configures it, and
- * called as the generated SDKs call it, for every function schema.json declares, against
- * the emulator. The answers are the read functions' (provider/functions.ts); a list comes
+ * The native plugin's gRPC service in-process (dist/native/server.js, so `npm run build`
+ * first) on a loopback port, configured as the engine configures it, against the emulator:
+ * Invoke called as the generated SDKs call it, for every function schema.json declares,
+ * and Check's failures as the engine prints them. The answers are the read functions' (provider/functions.ts); a list comes
  * back as the one property the generated SDKs unpack. Python and Go programs call them
  * under the real CLI (python-lifecycle.test.ts, go-lifecycle.test.ts).
  */
@@ -38,7 +38,7 @@ beforeAll(async () => {
   server.addService(provrpc.ResourceProviderService, providerService(undefined));
   const port = await new Promise<number>((resolve, reject) => server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))));
   client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-  const settings = { webhooksUrl: emu().webhooksUrl, webhooksApiKey: ws.webhooks.admin, inboxesUrl: emu().inboxesUrl, inboxesApiKey: ws.inboxes.admin };
+  const settings = { webhooksUrl: emu().webhooksUrl, webhooksApiKey: ws.webhooks.admin, inboxesUrl: emu().inboxesUrl, inboxesApiKey: ws.inboxes.admin, infraUrl: emu().infraUrl, infraApiKey: ws.infra.admin };
   await unary((cb) => client.configure(new provproto.ConfigureRequest().setArgs(structproto.Struct.fromJavaScript(settings)), cb));
 });
 afterAll(() => {
@@ -69,5 +69,31 @@ describe("pulumi-resource-svc Invoke", () => {
     await expect(invoke("svc:webhooks:getEndpoint", { id: "ep_missing" })).rejects.toThrow("getEndpoint: no endpoint ep_missing is visible to the API key in use. Check the id and the profile.");
     await expect(invoke("svc:webhooks:getEndpiont", {})).rejects.toThrow("pulumi-svc has no function svc:webhooks:getEndpiont; its functions are svc:webhooks:getEndpoint,");
     await expect(invoke("aws:index:getRegion", {})).rejects.toThrow("pulumi-resource-svc serves svc:* resources, not aws:index:getRegion");
+  });
+});
+
+const SECRET = (value: Json) => ({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value }) as Json;
+
+describe("pulumi-resource-svc Check", () => {
+  const check = async (type: string, news: Record<string, Json>) => {
+    const req = new provproto.CheckRequest().setUrn(`urn:pulumi:dev::p::${type}::r`).setType(type).setOlds(structproto.Struct.fromJavaScript({})).setNews(structproto.Struct.fromJavaScript(news));
+    const res = await unary<provproto.CheckResponse>((cb) => client.check(req, cb));
+    return res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() }));
+  };
+
+  it("a nested property's failure names the property and its value (the engine prints a property's top-level value), once", async () => {
+    expect(await check("svc:infra:QuotaLimits", { service: "compute", region: "eu-west", limits: { vms: "80" } })).toEqual([
+      { property: "", reason: 'property limits.vms is "80": Invalid input: expected number, received string (type, expected number, given string)' },
+    ]);
+    const [failure] = await check("svc:webhooks:Endpoint", { url: "https://hooks.example.com/a", subscriptions: [{ eventType: 5 }] });
+    expect(failure).toEqual({ property: "", reason: expect.stringMatching(/^property subscriptions\[0\]\.eventType is 5: Invalid input: expected string/) });
+    // A top-level one keeps its property: the engine prints its value (redacted when secret).
+    expect((await check("svc:webhooks:Endpoint", { url: "http://hooks.example.com/a" })).map((f) => f.property)).toEqual(["url"]);
+  });
+
+  it("a nested value inside a secret input is never printed", async () => {
+    const failures = await check("svc:webhooks:Endpoint", { url: "https://hooks.example.com/a", customHeaders: SECRET({ "X-Team": "s3cr3t", "X-Count": 5 }) });
+    expect(failures).toEqual([{ property: "", reason: 'property customHeaders["X-Count"] is [secret]: Invalid input: expected string, received number (type, expected string, given number)' }]);
+    expect(JSON.stringify(failures)).not.toContain("s3cr3t");
   });
 });
