@@ -81,7 +81,7 @@ function schemaLimits(spec: FieldSpec): string {
 
 function adoptionOf(def: ResourceDefinition): string {
   if (def.singleton) {
-    return "This setting always exists: `pulumi up` takes it over (what it found is kept in the outputs), and deleting the resource writes the values found before back. Nothing to adopt.";
+    return "This setting always exists: `pulumi up` takes it over (what it found is kept in the outputs), and deleting the resource writes the values found before back. Nothing to adopt. `pulumi import` (native plugin) takes it into the stack by its id with no write; an imported setting has no earlier value, so deleting it from the stack leaves it as it is.";
   }
   const lines = ["`pulumi import` works with the native plugin (`pulumi-resource-svc`), not with the TypeScript SDK's dynamic resources."];
   if (def.adoption) lines.push("Set `adoptExisting: true` to take over an object that already exists in its scope instead of failing the preview.");
@@ -119,7 +119,8 @@ function kindPage(kind: ResourceKind, def: ResourceDefinition, schema: PackageSp
   out.push(`# ${classPath(kind)}`, "");
   out.push(resource.description ?? "", "");
   out.push(`Product: ${def.product} (config \`svc:${def.product}Url\`, \`svc:${def.product}ApiKey\`; see [configuration](configuration.md)).`, "");
-  if (def.idDescription) out.push(`Its id (for \`get\` and \`pulumi import\`) is ${def.idDescription}.`, "");
+  const id = def.idDescription ?? `the ${def.noun}'s id as the service gives it`;
+  out.push(`Its id (for \`get\` and \`pulumi import\`) is ${id}; one of a named profile (\`svc:profiles\`) is imported as \`profile:<name>/<id>\`.`, "");
 
   out.push("## Arguments", "");
   out.push("| argument | type | required | default | limits | a change | secret | description |", "|---|---|---|---|---|---|---|---|");

@@ -164,6 +164,7 @@ export const quotaLimitsDefinition = defineResource({
   kind: "infra:QuotaLimits",
   description: "Quota limits. The resource manages only the quota names it declares, in its own region and project: `pulumi destroy` writes each of them back to the value it had before this resource first set it (one PATCH in that region and project), unless someone else changed it since (left as it is, with a warning). Other names, other regions and other resources' limits are left as they are; the service-wide `POST /api/v1/quota/{service}/reset` is never sent.",
   product: "infra",
+  idDescription: "its scope: `<service>/<region>`, or `<service>` for a service with only project-wide quotas",
   noun: "quota limits",
   // 2: limitsBefore keeps only the names the resource manages (it writes them back on delete; 0.1.0 reset the whole service).
   upgrade: [limitsBeforeOfDeclaredNames],

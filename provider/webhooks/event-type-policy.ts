@@ -25,6 +25,7 @@ export const eventTypePolicyDefinition = defineResource({
   kind: "webhooks:EventTypePolicy",
   description: "`svc.webhooks.EventTypePolicy`: whether unregistered event types are refused (`strict`) or added to the catalog (`lenient`), for the workspace or one project.",
   product: "webhooks",
+  idDescription: "its scope: `workspace` or `project/<projectId>`",
   noun: "event type policy",
   changeNote: "The value found before is restored on delete.",
   paths: { create: POLICY_PATH, item: (id) => `${POLICY_PATH}${projectQuery(projectOfScopeId(id).projectId)}` },

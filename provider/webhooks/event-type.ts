@@ -113,7 +113,7 @@ export const eventTypeDefinition = defineResource({
   description: "`svc.webhooks.EventType`: an entry of the Webhooks event type catalog.",
   product: "webhooks",
   noun: "event type",
-  idDescription: "`workspace/<name>` or `project/<projectId>/<name>`",
+  idDescription: "`workspace/<name>` or `project/<projectId>/<name>` (the ids Pulumi makes; a bare `<name>` names the workspace-wide entry too, and an import by it keeps that id)",
   changeNote: "A replacement deletes first when the name stays. Schemas compare ignoring key order and formatting.",
   paths: { create: "/v1/event-types", item: eventTypePath },
   idField: "name",

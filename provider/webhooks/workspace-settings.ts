@@ -21,6 +21,7 @@ export const workspaceSettingsDefinition = defineResource({
   kind: "webhooks:WorkspaceSettings",
   description: "`svc.webhooks.WorkspaceSettings`: settings of the Webhooks workspace.",
   product: "webhooks",
+  idDescription: "`workspace` (one setting per workspace)",
   noun: "workspace settings",
   changeNote: "The previous value is restored on delete.",
   paths: { create: "/v1/workspace", item: () => "/v1/workspace" },

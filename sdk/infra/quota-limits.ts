@@ -58,7 +58,7 @@ export class QuotaLimits extends dynamic.Resource {
   /** The type token, so `@pulumi/policy`'s `validateResourceOfType(QuotaLimits, ...)` matches. */
   static readonly __pulumiType: string = TYPE_TOKENS[KIND];
 
-  /** Read an existing quota limits into the program (no changes are made to it). */
+  /** Read an existing quota limits into the program (no changes are made to it); the id is its scope: `<service>/<region>`, or `<service>` for a service with only project-wide quotas. */
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions, state?: QuotaLimitsState): QuotaLimits {
     return new QuotaLimits(name, { ...(state ?? {}) } as QuotaLimitsArgs, { ...opts, id });
   }

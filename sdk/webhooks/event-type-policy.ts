@@ -49,7 +49,7 @@ export class EventTypePolicy extends dynamic.Resource {
   /** The type token, so `@pulumi/policy`'s `validateResourceOfType(EventTypePolicy, ...)` matches. */
   static readonly __pulumiType: string = TYPE_TOKENS[KIND];
 
-  /** Read an existing event type policy into the program (no changes are made to it). */
+  /** Read an existing event type policy into the program (no changes are made to it); the id is its scope: `workspace` or `project/<projectId>`. */
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions, state?: EventTypePolicyState): EventTypePolicy {
     return new EventTypePolicy(name, { ...(state ?? {}) } as EventTypePolicyArgs, { ...opts, id });
   }

@@ -55,7 +55,7 @@ export class EventType extends dynamic.Resource {
   /** The type token, so `@pulumi/policy`'s `validateResourceOfType(EventType, ...)` matches. */
   static readonly __pulumiType: string = TYPE_TOKENS[KIND];
 
-  /** Read an existing event type into the program (no changes are made to it); the id is `workspace/<name>` or `project/<projectId>/<name>`. */
+  /** Read an existing event type into the program (no changes are made to it); the id is `workspace/<name>` or `project/<projectId>/<name>` (the ids Pulumi makes; a bare `<name>` names the workspace-wide entry too, and an import by it keeps that id). */
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions, state?: EventTypeState): EventType {
     return new EventType(name, { ...(state ?? {}) } as EventTypeArgs, { ...opts, id });
   }

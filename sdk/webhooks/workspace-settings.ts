@@ -39,7 +39,7 @@ export class WorkspaceSettings extends dynamic.Resource {
   /** The type token, so `@pulumi/policy`'s `validateResourceOfType(WorkspaceSettings, ...)` matches. */
   static readonly __pulumiType: string = TYPE_TOKENS[KIND];
 
-  /** Read an existing workspace settings into the program (no changes are made to it). */
+  /** Read an existing workspace settings into the program (no changes are made to it); the id is `workspace` (one setting per workspace). */
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions, state?: WorkspaceSettingsState): WorkspaceSettings {
     return new WorkspaceSettings(name, { ...(state ?? {}) } as WorkspaceSettingsArgs, { ...opts, id });
   }

@@ -19,6 +19,8 @@ describe("docs/reference", () => {
       }
       expect(page).toContain("## Example");
       expect(page).toContain("## Adoption");
+      // What `pulumi import` takes, for every kind (the settings by scope).
+      expect(page, kind).toMatch(/^Its id \(for `get` and `pulumi import`\) is .*; one of a named profile \(`svc:profiles`\) is imported as `profile:<name>\/<id>`\.$/m);
     }
     expect(pages.get("configuration.md")).toContain("`svc:webhooksApiKey`");
   });
@@ -30,6 +32,8 @@ describe("docs/reference", () => {
     expect(endpoint).toMatch(/^\| `customHeaders` .*\| secret \|/m);
     expect(endpoint).toMatch(/^\| `signingSecret` .*\| secret \|/m);
     expect(pages.get("inboxes-inbox.md")!).toContain("String should have at most 200 characters");
+    expect(pages.get("webhooks-event-type.md")!).toContain("a bare `<name>` names the workspace-wide entry too, and an import by it keeps that id");
+    expect(pages.get("infra-quota-limits.md")!).toContain("is its scope: `<service>/<region>`");
   });
 
   // Issue 25, item 10: "say which [walk rule] in the reference page".

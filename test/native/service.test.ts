@@ -2,7 +2,7 @@
  * The native plugin's gRPC service in-process (dist/native/server.js, so `npm run build`
  * first) on a loopback port, configured as the engine configures it, against the emulator:
  * Invoke called as the generated SDKs call it, for every function schema.json declares,
- * and Check's failures as the engine prints them. The answers are the read functions' (provider/functions.ts); a list comes
+ * Check's failures as the engine prints them, and Read of an import by the id the reference pages give. The answers are the read functions' (provider/functions.ts); a list comes
  * back as the one property the generated SDKs unpack. Python and Go programs call them
  * under the real CLI (python-lifecycle.test.ts, go-lifecycle.test.ts).
  */
@@ -95,5 +95,15 @@ describe("pulumi-resource-svc Check", () => {
     const failures = await check("svc:webhooks:Endpoint", { url: "https://hooks.example.com/a", customHeaders: SECRET({ "X-Team": "s3cr3t", "X-Count": 5 }) });
     expect(failures).toEqual([{ property: "", reason: 'property customHeaders["X-Count"] is [secret]: Invalid input: expected string, received number (type, expected string, given number)' }]);
     expect(JSON.stringify(failures)).not.toContain("s3cr3t");
+  });
+});
+
+describe("pulumi-resource-svc Read of an import", () => {
+  it("an event type imported by its bare name is the workspace-wide entry, under that id (docs/reference/webhooks-event-type.md)", async () => {
+    await call(emu(), "POST", "/webhooks/v1/event-types", { key: ws.webhooks.admin, body: { name: "order.imported", description: "d" } });
+    const req = new provproto.ReadRequest().setId("order.imported").setUrn("urn:pulumi:dev::p::svc:webhooks:EventType::t").setType("svc:webhooks:EventType").setProperties(structproto.Struct.fromJavaScript({}));
+    const res = await unary<provproto.ReadResponse>((cb) => client.read(req, cb));
+    expect(res.getId()).toBe("order.imported");
+    expect(res.getInputs()?.toJavaScript()).toMatchObject({ name: "order.imported", description: "d" });
   });
 });
