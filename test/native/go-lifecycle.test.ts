@@ -88,7 +88,7 @@ describe.skipIf(GO_MISSING !== undefined)("a Go program of native resources unde
 
   it("creates with one POST each, a rerun and a refresh write nothing, a change is one PATCH each, destroy deletes both; the secret header stays secret", async () => {
     const s = await nativeStack(emu(), "native-go", goProject(prebuilt()));
-    await checkNativeLifecycle(emu(), s);
+    await checkNativeLifecycle(emu(), s, { listedUrls: ["https://hooks.example.com/orders"] });
   });
 
   it("without a prebuilt binary, the host builds the program with `go build` and previews its resources", async () => {

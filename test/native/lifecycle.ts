@@ -19,8 +19,11 @@ import { writesOf, type NativeStack } from "./support";
 
 const TOKEN = "Bearer tok-4242-native-secret";
 
-/** Runs the lifecycle on `s`'s program, asserting each step; gives back the state after the update (decrypted). */
-export async function checkNativeLifecycle(emu: RunningEmulator, s: NativeStack): Promise<ResourceState[]> {
+/**
+ * Runs the lifecycle on `s`'s program, asserting each step; gives back the state after the update (decrypted).
+ * `exported`: further outputs the program exports, as the first `up` must give them (a read function's answer).
+ */
+export async function checkNativeLifecycle(emu: RunningEmulator, s: NativeStack, exported: Record<string, unknown> = {}): Promise<ResourceState[]> {
   const secrets = { token: TOKEN };
   let since = await lastSeq(emu);
 
@@ -28,6 +31,7 @@ export async function checkNativeLifecycle(emu: RunningEmulator, s: NativeStack)
   expect(up.ok, up.summary).toBe(true);
   expect(writesOf(await requestsSince(emu, since)).sort()).toEqual(["POST /inboxes/v1/inboxes", "POST /webhooks/v1/endpoints"]);
   const { endpointId, inboxId } = up.outputs as { endpointId: string; inboxId: string };
+  expect(up.outputs).toMatchObject(exported);
   expect(endpointId).toMatch(/^ep_/);
 
   since = await lastSeq(emu);

@@ -31,6 +31,7 @@ inbox = svc.inboxes.Inbox("bin", label=config.require("label"))
 
 pulumi.export("endpointId", orders.id)
 pulumi.export("inboxId", inbox.id)
+pulumi.export("lookedUpUrl", svc.webhooks.get_endpoint_output(id=orders.id).url)
 `;
 
 requirePython();
@@ -39,7 +40,7 @@ describe.skipIf(PYTHON_MISSING !== undefined)("a Python program of native resour
   // Six runs of the CLI, each starting Python, under a shared machine's load: more than the default 120 s allows.
   it("creates with one POST each, a rerun and a refresh write nothing, a change is one PATCH each, destroy deletes both; the secrets stay secret", { timeout: 300_000 }, async () => {
     const s = await nativeStack(emu(), "native-python", pythonProgram(PROGRAM));
-    const state = await checkNativeLifecycle(emu(), s);
+    const state = await checkNativeLifecycle(emu(), s, { lookedUpUrl: "https://hooks.example.com/orders" });
     // The SDK is the package's version (schema.json's), and asks the engine for the plugin at it, from the
     // schema's pluginDownloadURL (the engine names the default provider by both).
     expect(state.find((r) => r.type === "svc:webhooks:Endpoint")?.provider).toContain("::default_0_1_0_github_/api.github.com/pulumi-svc::");

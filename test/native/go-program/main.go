@@ -1,6 +1,6 @@
 // A Go program of native resources, for test/native/go-lifecycle.test.ts: the same
 // endpoint and inbox as the YAML program of yaml-lifecycle.test.ts, through the Go SDK
-// that `pulumi package gen-sdk --language go` makes from schema.json.
+// that `pulumi package gen-sdk --language go` makes from schema.json, and a read function.
 package main
 
 import (
@@ -33,6 +33,15 @@ func main() {
 		}
 		ctx.Export("endpointId", orders.ID())
 		ctx.Export("inboxId", bin.ID())
+		// A read function (the plugin's Invoke), once the endpoint exists: every endpoint of its project.
+		listed := webhooks.GetEndpointsOutput(ctx, webhooks.GetEndpointsOutputArgs{ProjectId: orders.ProjectId})
+		ctx.Export("listedUrls", listed.ApplyT(func(eps []webhooks.EndpointInfo) []string {
+			urls := []string{}
+			for _, ep := range eps {
+				urls = append(urls, ep.Url)
+			}
+			return urls
+		}).(pulumi.StringArrayOutput))
 		return nil
 	})
 }
