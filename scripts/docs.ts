@@ -260,6 +260,8 @@ function functionsPage(): string {
   out.push(
     "Read-only functions a program calls for plain data (not Outputs). They run in the program process: settings come from the stack config (`svc:<product>Url`, `svc:<product>ApiKey`, `svc:profiles`), else the environment; `profile` picks a connection profile. See [configuration](configuration.md).",
     "",
+    `Python and Go programs (the native plugin \`pulumi-resource-svc\`) have the schema's functions, ${Object.keys(READ_FUNCTIONS).map((name) => code(`svc:${name}`)).join(", ")} (\`get_endpoint\`, ... in Python), served by the plugin with the stack's \`svc:\` config: the same implementation (provider/functions.ts), paging and errors as these.`,
+    "",
   );
   out.push("## How lists are walked", "", "A list the service pages by offset (`limit`, `offset`) shifts when objects arrive during a walk. Every function that walks one follows this rule (provider/walk.ts):", "", walkRule(), "");
   for (const product of PRODUCTS) {
