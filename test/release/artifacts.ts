@@ -1,0 +1,59 @@
+/**
+ * The release artifacts (scripts/release.ts) for the suites that take a user's path through
+ * them, built once per content of what goes into them: each part into its own directory of
+ * node_modules/.cache/pulumi-svc-release/<key>/, where key hashes the release script, the
+ * package's manifest, schema.json and the build (dist/, so `npm run build` first). A part is
+ * built in a staging directory and renamed into place, so parallel test files never see one
+ * half made (the second builder's rename loses, and its build is dropped).
+ */
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { buildGoModule, buildNpmTarball, buildPluginArchives, buildWheel } from "../../scripts/release";
+
+const ROOT = path.resolve(__dirname, "../..");
+
+function jsFilesUnder(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return e.name === "release" ? [] : jsFilesUnder(p);
+    return e.name.endsWith(".js") ? [p] : [];
+  });
+}
+
+let key: string | undefined;
+function cacheKey(): string {
+  if (!key) {
+    const hash = createHash("sha256");
+    for (const f of ["scripts/release.ts", "package.json", "schema.json"]) hash.update(fs.readFileSync(path.join(ROOT, f)));
+    for (const f of jsFilesUnder(path.join(ROOT, "dist")).sort()) hash.update(f).update(fs.readFileSync(f));
+    key = hash.digest("hex").slice(0, 16);
+  }
+  return key;
+}
+
+const PARTS = {
+  plugin: (out: string) => buildPluginArchives(out),
+  npm: (out: string) => buildNpmTarball(out),
+  wheel: (out: string) => buildWheel(out),
+  go: (out: string) => buildGoModule(out),
+};
+
+/** The directory holding `part` of the release, built on first call for this content. */
+export async function releasePart(part: keyof typeof PARTS): Promise<string> {
+  const dir = path.join(ROOT, "node_modules", ".cache", "pulumi-svc-release", cacheKey(), part);
+  if (fs.existsSync(dir)) return dir;
+  const staging = `${dir}.partial-${process.pid}`;
+  fs.rmSync(staging, { recursive: true, force: true });
+  fs.mkdirSync(staging, { recursive: true });
+  const started = Date.now();
+  await PARTS[part](staging);
+  console.log(`release artifacts: ${part} built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  try {
+    fs.renameSync(staging, dir);
+  } catch (e) {
+    fs.rmSync(staging, { recursive: true, force: true });
+    if (!fs.existsSync(dir)) throw e;
+  }
+  return dir;
+}
