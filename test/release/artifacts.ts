@@ -9,7 +9,9 @@
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { buildGoModule, buildNpmTarball, buildPluginArchives, buildWheel } from "../../scripts/release";
+import { spawnSync } from "node:child_process";
+import { locatePython, systemPython } from "../../scripts/pulumi-cli/python";
+import { buildGoModule, buildNpmTarball, buildPluginArchives, buildWheel, wheelName } from "../../scripts/release";
 
 const ROOT = path.resolve(__dirname, "../..");
 
@@ -32,11 +34,38 @@ function cacheKey(): string {
   return key;
 }
 
+function python(args: string[], what: string): string {
+  const [cmd, ...rest] = args;
+  const r = spawnSync(cmd!, rest, { encoding: "utf8" });
+  if (r.error || r.status !== 0) throw new Error(`${what} failed: ${args.join(" ")}\n${r.stderr}${r.stdout}`);
+  return r.stdout.trim();
+}
+
+/**
+ * A user's virtual environment: `python3 -m venv`, then `pip install` of the wheel. PyPI is not
+ * reachable here, so the wheel's requirements (pulumi and what it needs) come from the
+ * virtualenv `npm run pulumi:install` built with the pinned packages, on the new one's path
+ * through a .pth file after its own site-packages (where the wheel's pulumi_svc is).
+ */
+async function wheelVenv(out: string): Promise<void> {
+  const wheel = path.join(await releasePart("wheel"), wheelName());
+  const py = systemPython();
+  const pinned = locatePython();
+  if ("missing" in py) throw new Error(py.missing);
+  if ("missing" in pinned) throw new Error(pinned.missing);
+  const purelib = (venv: string) => python([path.join(venv, "bin", "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], "sysconfig");
+  python([py.python, "-m", "venv", out], "python3 -m venv");
+  python([path.join(out, "bin", "python"), "-m", "pip", "install", "--quiet", "--no-index", "--no-deps", wheel], "pip install of the wheel");
+  // After the install: pip would otherwise find the pinned virtualenv's own pulumi_svc (generated there) satisfying the wheel.
+  fs.writeFileSync(path.join(purelib(out), "pulumi-requirements.pth"), `${purelib(pinned.venv)}\n`);
+}
+
 const PARTS = {
   plugin: (out: string) => buildPluginArchives(out),
   npm: (out: string) => buildNpmTarball(out),
   wheel: (out: string) => buildWheel(out),
   go: (out: string) => buildGoModule(out),
+  venv: wheelVenv,
 };
 
 /** The directory holding `part` of the release, built on first call for this content. */

@@ -13,66 +13,36 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PLATFORMS, VERSION, pluginArchiveName } from "../../scripts/release";
 import { lastSeq, requestsSince, useEmulator } from "../support/emulator";
-import { cliBinDir, pulumiAsync, runCli } from "../support/pulumi-cli";
+import { pulumiAsync, runCli } from "../support/pulumi-cli";
 import { NATIVE_MISSING, nativeStack, writesOf } from "../native/support";
-import { releasePart } from "./artifacts";
+import { PLATFORM, useReleaseHost, userPath } from "./host";
 
 const emu = useEmulator();
+const host = useReleaseHost();
 
 const KINDS = ["svc:inboxes:Inbox", "svc:infra:QuotaLimits", "svc:infra:QuotaRequest", "svc:webhooks:Endpoint", "svc:webhooks:EventType", "svc:webhooks:EventTypePolicy", "svc:webhooks:OperationalEndpoint", "svc:webhooks:Source", "svc:webhooks:WorkspaceSettings"];
 
-/** This machine's platform as the CLI names it in a plugin archive's name. */
-const PLATFORM = `${process.platform === "win32" ? "windows" : process.platform}-${process.arch === "x64" ? "amd64" : process.arch}`;
-
-/**
- * PATH for a user who has the CLI and Node, and no plugin: the CLI's directory (the YAML
- * host), node's, and the system's; none holds a `pulumi-resource-svc`.
- */
-const USER_PATH = [cliBinDir(), path.dirname(process.execPath), "/usr/bin", "/bin"].join(path.delimiter);
-
-/** The environment of a CLI run with the plugin nowhere but where the CLI fetches it from. */
-const downloading = { PATH: USER_PATH, PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "false" };
-
 describe.skipIf(NATIVE_MISSING !== undefined)("the released plugin archives under the real CLI", () => {
-  let archives = "";
-  let server: http.Server;
-  let baseUrl = "";
-  const served: string[] = [];
-
-  beforeAll(async () => {
-    archives = await releasePart("plugin");
-    server = http.createServer((req, res) => {
-      served.push(`${req.method} ${req.url}`);
-      const file = path.join(archives, decodeURIComponent(path.basename(req.url ?? "")));
-      if (!fs.existsSync(file)) return res.writeHead(404).end();
-      res.writeHead(200, { "content-type": "application/gzip", "content-length": fs.statSync(file).size });
-      fs.createReadStream(file).pipe(res);
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  });
-  afterAll(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+  const archive = () => path.join(host().archives, pluginArchiveName(PLATFORM));
 
   it("are one per platform, each holding the launchers, one bundle beside recheck's, package.json and schema.json: no node_modules", () => {
-    expect(fs.readdirSync(archives).sort()).toEqual(PLATFORMS.map(pluginArchiveName).sort());
-    const listing = spawnSync("tar", ["-tzvf", path.join(archives, pluginArchiveName(PLATFORM))], { encoding: "utf8" }).stdout;
+    expect(fs.readdirSync(host().archives).sort()).toEqual(PLATFORMS.map(pluginArchiveName).sort());
+    const listing = spawnSync("tar", ["-tzvf", archive()], { encoding: "utf8" }).stdout;
     const names = listing.trim().split("\n").map((l) => l.split(/\s+/).pop());
     expect(names.sort()).toEqual(["LICENSE", "package.json", "pulumi-resource-svc", "pulumi-resource-svc.cmd", "pulumi-resource-svc.js", "recheck.js", "schema.json"]);
     // The Unix launcher is executable as extracted.
     expect(listing).toMatch(/^-rwx.* pulumi-resource-svc$/m);
-    for (const platform of PLATFORMS) console.log(`${pluginArchiveName(platform)}: ${(fs.statSync(path.join(archives, pluginArchiveName(platform))).size / 1024).toFixed(0)} KiB`);
+    for (const platform of PLATFORMS) console.log(`${pluginArchiveName(platform)}: ${(fs.statSync(path.join(host().archives, pluginArchiveName(platform))).size / 1024).toFixed(0)} KiB`);
   });
 
   it("the launcher without node on PATH says what it needs", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-release-nonode-"));
-    spawnSync("tar", ["-xzf", path.join(archives, pluginArchiveName(PLATFORM)), "-C", dir]);
+    spawnSync("tar", ["-xzf", archive(), "-C", dir]);
     const r = spawnSync("/bin/sh", [path.join(dir, "pulumi-resource-svc")], { encoding: "utf8", env: { PATH: "/nonexistent" } });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain("pulumi-resource-svc needs Node.js >= 20 on PATH (https://nodejs.org): node was not found");
@@ -80,7 +50,7 @@ describe.skipIf(NATIVE_MISSING !== undefined)("the released plugin archives unde
 
   it("starts to its port line (printed beside dist/native/main.js's)", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-release-start-"));
-    spawnSync("tar", ["-xzf", path.join(archives, pluginArchiveName(PLATFORM)), "-C", dir]);
+    spawnSync("tar", ["-xzf", archive(), "-C", dir]);
     const portLine = async (args: string[]) => {
       const started = process.hrtime.bigint();
       const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
@@ -107,15 +77,17 @@ resources:
       label: fetched
     options:
       version: ${VERSION}
-      pluginDownloadURL: ${baseUrl}
+      pluginDownloadURL: ${host().url}
 outputs:
   inboxId: \${bin.id}
 `;
     const s = await nativeStack(emu(), "release-download", program);
     const opts = s.options("up");
-    const env = { ...opts.env, ...downloading };
-    expect(spawnSync("/bin/sh", ["-c", "command -v pulumi-resource-svc"], { env: { PATH: USER_PATH } }).status).not.toBe(0);
+    // The program names the host itself: no redirect.
+    const env = { ...opts.env, ...host().env(), PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: "" };
+    expect(spawnSync("/bin/sh", ["-c", "command -v pulumi-resource-svc"], { env: { PATH: userPath() } }).status).not.toBe(0);
     const since = await lastSeq(emu());
+    const served = host().served;
     served.length = 0;
     const started = Date.now();
     const up = await runCli({ ...opts, env });
@@ -134,8 +106,8 @@ outputs:
 
   it("`pulumi plugin install resource svc <version> --file <archive>` installs it, and `get-schema svc` by name lists the nine kinds", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-release-install-"));
-    const user = { cwd: dir, stack: "dev", stateFile: path.join(dir, "state.json"), env: { PATH: USER_PATH } };
-    const install = await pulumiAsync(user, ["plugin", "install", "resource", "svc", VERSION, "--file", path.join(archives, pluginArchiveName(PLATFORM))]);
+    const user = { cwd: dir, stack: "dev", stateFile: path.join(dir, "state.json"), env: { PATH: userPath() } };
+    const install = await pulumiAsync(user, ["plugin", "install", "resource", "svc", VERSION, "--file", archive()]);
     expect(install.code, install.output + install.stderr).toBe(0);
     const listed = await pulumiAsync(user, ["plugin", "ls"]);
     expect(listed.output).toMatch(new RegExp(`svc\\s+resource\\s+${VERSION.replace(/\./g, "\\.")}`));
