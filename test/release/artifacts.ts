@@ -2,14 +2,16 @@
  * The release artifacts (scripts/release.ts) for the suites that take a user's path through
  * them, built once per content of what goes into them: each part into its own directory of
  * node_modules/.cache/pulumi-svc-release/<key>/, where key hashes the release script, the
- * package's manifest, schema.json and the build (dist/, so `npm run build` first). A part is
- * built in a staging directory and renamed into place, so parallel test files never see one
- * half made (the second builder's rename loses, and its build is dropped).
+ * package's manifest, schema.json and the build (dist/, so `npm run build` first), and by
+ * what the part is built with (variantOf). One process builds a part (a lock directory beside
+ * it; the others wait), in a staging directory renamed into place, so no test file sees one
+ * half made.
  */
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { spawnSync } from "node:child_process";
+import { locatePulumiCli } from "../../scripts/pulumi-cli/locate";
 import { locatePython, systemPython } from "../../scripts/pulumi-cli/python";
 import { buildGoModule, buildNpmTarball, buildPluginArchives, buildWheel, wheelName } from "../../scripts/release";
 
@@ -68,21 +70,47 @@ const PARTS = {
   venv: wheelVenv,
 };
 
-/** The directory holding `part` of the release, built on first call for this content. */
+/**
+ * What a part is built with beyond the release's sources, as a suffix of its directory: the
+ * wheel and the virtualenv, the Python side of pulumi:install (the generator; the pinned
+ * virtualenv the .pth file reaches), the Go module, the CLI's build (its Go generator).
+ */
+function variantOf(part: keyof typeof PARTS): string {
+  const located = part === "wheel" || part === "venv" ? locatePython() : part === "go" ? locatePulumiCli() : undefined;
+  return located && !("missing" in located) ? `-${createHash("sha256").update(located.binDir).digest("hex").slice(0, 8)}` : "";
+}
+
+/** A builder that has held a part's lock this long is taken for dead (killed mid-build), and its lock for stale. */
+const STALE_LOCK_MS = 10 * 60_000;
+
+/** The directory holding `part` of the release, built on first call for this content, by one process at a time. */
 export async function releasePart(part: keyof typeof PARTS): Promise<string> {
-  const dir = path.join(ROOT, "node_modules", ".cache", "pulumi-svc-release", cacheKey(), part);
-  if (fs.existsSync(dir)) return dir;
-  const staging = `${dir}.partial-${process.pid}`;
-  fs.rmSync(staging, { recursive: true, force: true });
-  fs.mkdirSync(staging, { recursive: true });
-  const started = Date.now();
-  await PARTS[part](staging);
-  console.log(`release artifacts: ${part} built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  try {
-    fs.renameSync(staging, dir);
-  } catch (e) {
-    fs.rmSync(staging, { recursive: true, force: true });
-    if (!fs.existsSync(dir)) throw e;
+  const dir = path.join(ROOT, "node_modules", ".cache", "pulumi-svc-release", cacheKey(), `${part}${variantOf(part)}`);
+  const lock = `${dir}.lock`;
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  for (;;) {
+    if (fs.existsSync(dir)) return dir;
+    try {
+      fs.mkdirSync(lock);
+      break;
+    } catch {
+      // Another process builds it: wait for its rename, or take over a lock it left behind.
+      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > STALE_LOCK_MS) fs.rmSync(lock, { recursive: true, force: true });
+      else await new Promise((r) => setTimeout(r, 200));
+    }
   }
-  return dir;
+  try {
+    if (fs.existsSync(dir)) return dir;
+    const staging = `${dir}.partial-${process.pid}`;
+    fs.rmSync(staging, { recursive: true, force: true });
+    fs.mkdirSync(staging, { recursive: true });
+    const started = Date.now();
+    await PARTS[part](staging);
+    console.log(`release artifacts: ${part} built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    fs.renameSync(staging, dir);
+    return dir;
+  } finally {
+    fs.rmSync(lock, { recursive: true, force: true });
+  }
 }
