@@ -9,8 +9,9 @@
 //                                                      module-proxy layout (`GOPROXY=file://…/goproxy` serves it to `go get`)
 //
 // The plugin archives are what the CLI downloads from the schema's pluginDownloadURL (README,
-// "Releases"): a tarball of `pulumi-resource-svc` (a launcher for Unix), `pulumi-resource-svc.cmd`
-// (for Windows: the CLI looks for .exe or .cmd there), the bundle `pulumi-resource-svc.js`, and the
+// "The native provider", "Getting it"): a tarball of `pulumi-resource-svc` (a launcher for Unix), `pulumi-resource-svc.cmd`
+// (for Windows: the CLI looks for .exe or .cmd there), the bundle `pulumi-resource-svc.js` (and
+// `recheck.js`, required only when an event schema's pattern is checked), and the
 // package.json and schema.json the plugin reads its version and schema from.
 
 import { spawnSync, type SpawnSyncOptions } from "node:child_process";

@@ -1,7 +1,7 @@
 /**
  * A Go program of native resources (./go-program/main.go) under the real CLI, our Go language
  * host (`pulumi-language-go`, scripts/pulumi-cli/go-host) and the emulator, taking a Go user's
- * path from the released artifacts (README, "Go"): the program's go.mod requires the Go SDK
+ * path from the released artifacts (README, "Go programs"): the program's go.mod requires the Go SDK
  * module of `npm run release` at the release's version, which `go` fetches from a module proxy
  * (GOPROXY=file:// of the release's goproxy/, the modules it needs beyond from the machine's
  * module cache: offline), and no plugin on PATH: the CLI downloads it from the schema's

@@ -1,7 +1,7 @@
 /**
  * A Python program of native resources through the real CLI, our Python language host
  * (`pulumi-language-python`, scripts/pulumi-cli/python-host.ts) and the emulator, taking a
- * Python user's path from the released artifacts (README, "Python"): a virtualenv with the
+ * Python user's path from the released artifacts (README, "Python programs"): a virtualenv with the
  * wheel of `npm run release` pip-installed (test/release/artifacts.ts), and no plugin on PATH:
  * the CLI downloads it from the schema's pluginDownloadURL (the release host, a loopback
  * server here: test/release/host.ts). The lifecycle of lifecycle.ts, as the YAML program's

@@ -1,5 +1,5 @@
 /**
- * A loopback HTTP server standing in for the release host (README, "Releases"): it serves
+ * A loopback HTTP server standing in for the release host (README, "The native provider", "Getting it"): it serves
  * the plugin archives of `npm run release` by name and keeps the requests it got. And the
  * environment of a user who has the CLI and Node but no plugin, whose CLI fetches the plugin
  * from there: the schema's `pluginDownloadURL` (GitHub releases) redirected to the server by
