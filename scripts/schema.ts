@@ -90,7 +90,7 @@ export interface PackageSpec {
   language: {
     nodejs: { packageName: string };
     python: { packageName: string; respectSchemaVersion: boolean };
-    go: { importBasePath: string; generateResourceContainerTypes: boolean };
+    go: { importBasePath: string; generateResourceContainerTypes: boolean; respectSchemaVersion: boolean };
   };
 }
 
@@ -342,10 +342,10 @@ export function buildSchema(): PackageSpec {
     pluginDownloadURL: "github://api.github.com/pulumi-svc",
     language: {
       nodejs: { packageName: "pulumi-svc" },
-      // The Python SDK's version is the package's (else 0.0.0, meant to be replaced by a release
-      // script), so its resources ask the engine for the plugin at the version it reports.
+      // The Python and Go SDKs' version is the package's (else 0.0.0 for Python, none for Go: meant to be
+      // replaced by a release script), so their resources ask the engine for the plugin at that version.
       python: { packageName: "pulumi_svc", respectSchemaVersion: true },
-      go: { importBasePath: "github.com/pulumi-svc/pulumi-svc/sdk/go/svc", generateResourceContainerTypes: true },
+      go: { importBasePath: "github.com/pulumi-svc/pulumi-svc/sdk/go/svc", generateResourceContainerTypes: true, respectSchemaVersion: true },
     },
   };
 }

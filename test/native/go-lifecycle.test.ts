@@ -1,13 +1,17 @@
 /**
  * A Go program of native resources (./go-program/main.go) under the real CLI, our Go language
- * host (`pulumi-language-go`, scripts/pulumi-cli/go-host) and `pulumi-resource-svc` on PATH,
- * against the emulator, through the Go SDK that `pulumi package gen-sdk --language go` makes
- * from schema.json: the lifecycle of ./lifecycle.ts, and the host building the program itself.
+ * host (`pulumi-language-go`, scripts/pulumi-cli/go-host) and the emulator, taking a Go user's
+ * path from the released artifacts (README, "Go programs"): the program's go.mod requires the Go SDK
+ * module of `npm run release` at the release's version, which `go` fetches from a module proxy
+ * (GOPROXY=file:// of the release's goproxy/, the modules it needs beyond from the machine's
+ * module cache: offline), and no plugin on PATH: the CLI downloads it from the schema's
+ * pluginDownloadURL (a loopback release host here: test/release/host.ts). The lifecycle of
+ * ./lifecycle.ts, and the host building the program itself.
  *
- * The SDK and the program are built once for this file, into a temporary directory: the SDK
- * is a build output, not a source. The program's go.mod takes the module versions of the
- * host's (the CLI's), and its build the CLI's tags, so Go's build cache already holds most
- * of what it compiles after `npm run pulumi:install`.
+ * The program is built once for this file, into a temporary directory, with a module cache of
+ * its own there (a module cache keeps a version once fetched: a release rebuilt at the same
+ * version would not be seen). Its go.mod takes the module versions of the host's (the CLI's),
+ * and its build the CLI's tags, so Go's build cache already holds most of what it compiles.
  */
 import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -15,26 +19,28 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GO_HOST_MODULE_DIR } from "../../scripts/pulumi-cli/go-host/install";
-import { pinnedCliVersion } from "../../scripts/pulumi-cli/locate";
+import { GO_MODULE, VERSION, pluginArchiveName } from "../../scripts/release";
+import { releasePart } from "../release/artifacts";
+import { PLATFORM, useReleaseHost } from "../release/host";
 import { call, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { cliBinDir, runCli } from "../support/pulumi-cli";
 import { checkNativeLifecycle } from "./lifecycle";
-import { NATIVE_MISSING, nativePath, nativeStack, writesOf, type ProgramFiles } from "./support";
+import { NATIVE_MISSING, nativeStack, writesOf, type ProgramFiles } from "./support";
 
 const emu = useEmulator();
+const host = useReleaseHost();
 
-const SCHEMA = path.resolve(__dirname, "../../schema.json");
 const PROGRAM_DIR = path.resolve(__dirname, "go-program");
-/** The import path gen-sdk gives the SDK: the schema's `language.go.importBasePath`. */
-const SDK_MODULE = "github.com/pulumi-svc/pulumi-svc/sdk/go/svc";
 /** The CLI's build tags (scripts/pulumi-install.ts): packages compiled for it are reused. */
 const GOFLAGS = `${process.env["GOFLAGS"] ?? ""} -tags=osusergo,grpcnotrace -trimpath`.trim();
 /** The program's config, for the cases that only preview it. */
 const CONFIG = { description: "v1", label: "first" };
 const SECRETS = { token: "Bearer tok-4242-native-go-secret" };
-/** A Go project whose Pulumi.yaml says `runtime` (YAML flow style); its sources are copied in where a case needs them. */
-const goProject = (runtime: string): ProgramFiles => ({ project: `runtime: ${runtime}\n`, files: {}, binDirs: [] });
+/** A Go project whose Pulumi.yaml says `runtime` (YAML flow style); its sources are copied in where a case needs them. `go` is on PATH for the host. */
+const goProject = (runtime: string): ProgramFiles => ({ project: `runtime: ${runtime}\n`, files: {}, binDirs: [GO_BIN_DIR] });
 
+/** Where `go` is: the user's PATH (test/release/host.ts) holds only the system's directories besides the CLI's and node's. */
+const GO_BIN_DIR = path.join(spawnSync("go", ["env", "GOROOT"], { encoding: "utf8" }).stdout.trim(), "bin");
 const goMissing = (): string | undefined =>
   spawnSync("go", ["env", "GOVERSION"]).status !== 0
     ? "Go is not installed: the Go SDK's program needs Go >= 1.26 (https://go.dev/dl/)"
@@ -55,15 +61,12 @@ function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): 
   );
 }
 
-/** Copies the program's sources into `dir`, with a go.mod that takes the SDK from `sdkDir`. */
-function writeProgram(dir: string, sdkDir: string): void {
+/** Copies the program's sources into `dir`, with a go.mod that requires the released SDK module. */
+function writeProgram(dir: string): void {
   fs.mkdirSync(dir, { recursive: true });
   fs.copyFileSync(path.join(PROGRAM_DIR, "main.go"), path.join(dir, "main.go"));
   const hostMod = fs.readFileSync(path.join(GO_HOST_MODULE_DIR, "go.mod"), "utf8");
-  fs.writeFileSync(
-    path.join(dir, "go.mod"),
-    `${hostMod.replace(/^module .*$/m, "module svc-go-program")}\nrequire ${SDK_MODULE} v0.0.0\n\nreplace ${SDK_MODULE} => ${sdkDir}\n`,
-  );
+  fs.writeFileSync(path.join(dir, "go.mod"), `${hostMod.replace(/^module .*$/m, "module svc-go-program")}\nrequire ${GO_MODULE} v${VERSION}\n`);
   fs.copyFileSync(path.join(GO_HOST_MODULE_DIR, "go.sum"), path.join(dir, "go.sum"));
 }
 
@@ -73,31 +76,42 @@ describe.skipIf(GO_MISSING !== undefined)("a Go program of native resources unde
   let binary = "";
   const prebuilt = () => `{ name: go, options: { binary: ${JSON.stringify(binary)} } }`;
 
+  /** What `go` gets, beside the CLI's tags: the release's module proxy, then the machine's module cache as one (offline), into a module cache of this file's. */
+  let goEnv: Record<string, string> = {};
+
   beforeAll(async () => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), "svc-native-go-"));
-    const env = { ...process.env, PATH: nativePath(), PULUMI_HOME: path.join(root, "home"), PULUMI_SKIP_UPDATE_CHECK: "true" };
-    await run(path.join(cliBinDir(), "pulumi"), ["package", "gen-sdk", SCHEMA, "--language", "go", "--out", path.join(root, "sdk")], root, env);
-    const sdkDir = path.join(root, "sdk", "go", "svc");
-    // gen-sdk writes no go.mod for a schema without `supportPack`: the SDK's module is made here.
-    fs.writeFileSync(path.join(sdkDir, "go.mod"), `module ${SDK_MODULE}\n\ngo 1.26\n\nrequire github.com/pulumi/pulumi/sdk/v3 v${pinnedCliVersion()}\n`);
-    writeProgram(path.join(root, "program"), sdkDir);
+    const modCache = spawnSync("go", ["env", "GOMODCACHE"], { encoding: "utf8" }).stdout.trim();
+    goEnv = {
+      GOFLAGS: `${GOFLAGS} -mod=mod -modcacherw`,
+      GOPROXY: `file://${path.join(await releasePart("go"), "goproxy")},file://${path.join(modCache, "cache", "download")}`,
+      GOMODCACHE: path.join(root, "gomodcache"),
+      // Offline: no checksum database to ask (the release's module is in none; the others were verified into the machine's cache).
+      GOSUMDB: "off",
+    };
+    writeProgram(path.join(root, "program"));
     binary = path.join(root, "svc-go-program");
     // The flags of the host's own `go build`, so the host's build of the same program below is a cache hit.
-    await run("go", ["build", "-mod=mod", "-buildvcs=false", "-ldflags", "-w -s", "-o", binary, "."], path.join(root, "program"), { ...process.env, GOFLAGS });
+    await run("go", ["build", "-buildvcs=false", "-ldflags", "-w -s", "-o", binary, "."], path.join(root, "program"), { ...process.env, ...goEnv });
   }, 15 * 60_000);
+  const userStack = (program: ProgramFiles) => nativeStack(emu(), "native-go", program, { env: host().env() });
 
   it("creates with one POST each, a rerun and a refresh write nothing, a change is one PATCH each, destroy deletes both; the secret header stays secret", async () => {
-    const s = await nativeStack(emu(), "native-go", goProject(prebuilt()));
-    await checkNativeLifecycle(emu(), s, { listedUrls: ["https://hooks.example.com/orders"] });
+    const s = await userStack(goProject(prebuilt()));
+    const state = await checkNativeLifecycle(emu(), s, { listedUrls: ["https://hooks.example.com/orders"] });
+    // The plugin came from the release host, into the stack's fresh PULUMI_HOME.
+    expect(host().served).toContain(`GET /${pluginArchiveName(PLATFORM)}`);
+    // The SDK asks for the plugin at its own version (the schema's: respectSchemaVersion) from the schema's pluginDownloadURL.
+    expect(state.find((r) => r.type === "svc:webhooks:Endpoint")?.provider).toContain(`::default_${VERSION.replace(/\./g, "_")}_github_/api.github.com/pulumi-svc::`);
   });
 
   it("without a prebuilt binary, the host builds the program with `go build` and previews its resources", async () => {
-    const s = await nativeStack(emu(), "native-go", goProject("go"));
+    const s = await userStack(goProject("go"));
     // The module as the build above left it (go.mod and go.sum completed by -mod=mod).
     for (const f of ["main.go", "go.mod", "go.sum"]) fs.copyFileSync(path.join(root, "program", f), path.join(s.dir, f));
     const since = await lastSeq(emu());
     const opts = s.options("preview", CONFIG, SECRETS);
-    const preview = await runCli({ ...opts, env: { ...opts.env, GOFLAGS } });
+    const preview = await runCli({ ...opts, env: { ...opts.env, ...goEnv } });
     expect(preview.ok, preview.summary).toBe(true);
     const planned = preview.steps.filter((st) => st.type.startsWith("svc:")).map((st) => `${st.op} ${st.type}`);
     expect(planned.sort()).toEqual(["create svc:inboxes:Inbox", "create svc:webhooks:Endpoint"]);
@@ -105,7 +119,7 @@ describe.skipIf(GO_MISSING !== undefined)("a Go program of native resources unde
   });
 
   it("`pulumi import` in a Go project takes the object over with no write and prints its Go code", async () => {
-    const s = await nativeStack(emu(), "native-go", goProject(prebuilt()));
+    const s = await userStack(goProject(prebuilt()));
     // The stack exists before the import: a preview makes it, and writes nothing.
     expect((await s.run("preview", CONFIG, SECRETS)).ok).toBe(true);
     const inbox = await call(emu(), "POST", "/inboxes/v1/inboxes", { key: s.ws.inboxes.admin, body: { label: "archive" } });
@@ -121,7 +135,7 @@ describe.skipIf(GO_MISSING !== undefined)("a Go program of native resources unde
   });
 
   it("a runtime option of the wrong type fails the run naming the option", async () => {
-    const s = await nativeStack(emu(), "native-go", goProject("{ name: go, options: { binary: 42 } }"));
+    const s = await userStack(goProject("{ name: go, options: { binary: 42 } }"));
     const preview = await s.run("preview", CONFIG, SECRETS);
     expect(preview.ok).toBe(false);
     expect(preview.summary).toContain("runtime option binary must be a string, got 42");

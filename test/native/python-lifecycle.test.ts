@@ -1,19 +1,27 @@
 /**
  * A Python program of native resources through the real CLI, our Python language host
- * (`pulumi-language-python`, scripts/pulumi-cli/python-host.ts) and `pulumi-resource-svc`
- * on PATH, against the emulator: the `pulumi_svc` SDK that `pulumi package gen-sdk
- * --language python` generated from schema.json, installed with `pulumi` from PyPI into the
- * virtualenv `npm run pulumi:install` built. The lifecycle of lifecycle.ts, as the YAML
- * program's (create, a no-op, a refresh, an update, destroy, with the API calls counted,
- * and the secrets nowhere in plaintext), then a program's error and a bad runtime option.
+ * (`pulumi-language-python`, scripts/pulumi-cli/python-host.ts) and the emulator, taking a
+ * Python user's path from the released artifacts (README, "Python programs"): a virtualenv with the
+ * wheel of `npm run release` pip-installed (test/release/artifacts.ts), and no plugin on PATH:
+ * the CLI downloads it from the schema's pluginDownloadURL (the release host, a loopback
+ * server here: test/release/host.ts). The lifecycle of lifecycle.ts, as the YAML program's
+ * (create, a no-op, a refresh, an update, destroy, with the API calls counted, and the
+ * secrets nowhere in plaintext), then a program's error and a bad runtime option.
  */
-import { describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import * as path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { PACKAGE_VERSION } from "../../provider/version";
+import { pluginArchiveName } from "../../scripts/release";
+import { releasePart } from "../release/artifacts";
+import { PLATFORM, useReleaseHost } from "../release/host";
 import { lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { checkNativeLifecycle } from "./lifecycle";
 import { PYTHON_MISSING, pythonProgram, requirePython } from "./python";
 import { nativeStack, writesOf, type ProgramFiles } from "./support";
 
 const emu = useEmulator();
+const host = useReleaseHost();
 
 const PROGRAM = `
 import pulumi
@@ -37,17 +45,32 @@ pulumi.export("lookedUpUrl", svc.webhooks.get_endpoint_output(id=orders.id).url)
 requirePython();
 if (PYTHON_MISSING) console.log(`a Python program under the real CLI: skipped: ${PYTHON_MISSING}`);
 describe.skipIf(PYTHON_MISSING !== undefined)("a Python program of native resources under the real CLI", () => {
+  let venv = "";
+  beforeAll(async () => {
+    venv = await releasePart("venv");
+  }, 300_000);
+  const userStack = (name: string, main: string) => nativeStack(emu(), name, pythonProgram(main, venv), { env: host().env() });
+
+  it("the virtualenv's pulumi_svc is the wheel's, at the package's version", () => {
+    const r = spawnSync(path.join(venv, "bin", "python"), ["-c", "import importlib.metadata as m, pulumi_svc; print(pulumi_svc.__file__); print(m.version('pulumi_svc'))"], { encoding: "utf8" });
+    const [file, version] = r.stdout.trim().split("\n");
+    expect(file?.startsWith(`${venv}/lib/`), r.stdout + r.stderr).toBe(true);
+    expect(version).toBe(PACKAGE_VERSION);
+  });
+
   // Six runs of the CLI, each starting Python, under a shared machine's load: more than the default 120 s allows.
   it("creates with one POST each, a rerun and a refresh write nothing, a change is one PATCH each, destroy deletes both; the secrets stay secret", { timeout: 300_000 }, async () => {
-    const s = await nativeStack(emu(), "native-python", pythonProgram(PROGRAM));
+    const s = await userStack("native-python", PROGRAM);
     const state = await checkNativeLifecycle(emu(), s, { lookedUpUrl: "https://hooks.example.com/orders" });
+    // The plugin came from the release host, into the stack's fresh PULUMI_HOME.
+    expect(host().served).toContain(`GET /${pluginArchiveName(PLATFORM)}`);
     // The SDK is the package's version (schema.json's), and asks the engine for the plugin at it, from the
     // schema's pluginDownloadURL (the engine names the default provider by both).
     expect(state.find((r) => r.type === "svc:webhooks:Endpoint")?.provider).toContain("::default_0_1_0_github_/api.github.com/pulumi-svc::");
   });
 
   it("a program that raises: the run fails with the program's traceback, and writes nothing", async () => {
-    const s = await nativeStack(emu(), "native-python-raises", pythonProgram(`import pulumi_svc as svc\n\nraise ValueError("no team named " + "platfrom")\n`));
+    const s = await userStack("native-python-raises", `import pulumi_svc as svc\n\nraise ValueError("no team named " + "platfrom")\n`);
     const since = await lastSeq(emu());
     const up = await s.run("up");
     expect(up.ok).toBe(false);
@@ -62,7 +85,7 @@ describe.skipIf(PYTHON_MISSING !== undefined)("a Python program of native resour
   });
 
   it("a virtualenv option that is not a virtual environment: the preview fails naming the option and the directory", async () => {
-    const program = pythonProgram("import pulumi\n");
+    const program = pythonProgram("import pulumi\n", venv);
     const missing: ProgramFiles = { ...program, project: "runtime:\n  name: python\n  options:\n    virtualenv: no-such-venv\n" };
     const s = await nativeStack(emu(), "native-python-novenv", missing);
     const preview = await s.run("preview");

@@ -1,8 +1,7 @@
 /**
- * Python programs of native resources under the real CLI: what the Python side of
- * `npm run pulumi:install` built (our Python host, a virtualenv with `pulumi` and the
- * generated `pulumi_svc`), found apart from support.ts so that only the Python suite asks
- * python3 about itself.
+ * Python programs of native resources under the real CLI: our Python host, which the Python
+ * side of `npm run pulumi:install` built (with a virtualenv of the pinned `pulumi`), found
+ * apart from support.ts so that only the Python suite asks python3 about itself.
  */
 import { locatePython } from "../../scripts/pulumi-cli/python";
 import { PULUMI_CLI_MISSING } from "../support/pulumi-cli";
@@ -22,11 +21,14 @@ export function requirePython(): void {
   if (PYTHON_MISSING && process.env["PULUMI_SVC_REQUIRE_CLI"] === "1") throw new Error(`PULUMI_SVC_REQUIRE_CLI=1 but ${PYTHON_MISSING}`);
 }
 
-/** A Python program, `__main__.py`, run with the virtualenv pulumi:install built (the `virtualenv` runtime option, as a user sets it). */
-export function pythonProgram(main: string): ProgramFiles {
+/**
+ * A Python program, `__main__.py`, run with the virtualenv `venv` (the `virtualenv` runtime option, as a user
+ * sets it): the one a user makes by `pip install` of the released wheel (test/release/artifacts.ts, part "venv").
+ */
+export function pythonProgram(main: string, venv: string): ProgramFiles {
   if ("missing" in python) throw new Error(python.missing);
   return {
-    project: `runtime:\n  name: python\n  options:\n    virtualenv: ${JSON.stringify(python.venv)}\n`,
+    project: `runtime:\n  name: python\n  options:\n    virtualenv: ${JSON.stringify(venv)}\n`,
     files: { "__main__.py": main },
     binDirs: [python.binDir],
   };

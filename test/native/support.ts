@@ -43,8 +43,15 @@ export interface ProgramFiles {
  * A fresh workspace of the emulator and a stack of `program`: a YAML program (Pulumi.yaml's
  * text after `name` and `runtime`), or the files of a program in another language.
  * `plaintextKeys`: the stack's API keys are set without `--secret`, as a careless user sets them.
+ * `env`: the CLI's environment over the default; its PATH (after the program's `binDirs`) replaces the one
+ * with the plugin's launcher, for a plugin the CLI fetches itself.
  */
-export async function nativeStack(emu: RunningEmulator, name: string, program: string | ProgramFiles, shared: { ws?: Workspace; plaintextKeys?: boolean } = {}): Promise<NativeStack> {
+export async function nativeStack(
+  emu: RunningEmulator,
+  name: string,
+  program: string | ProgramFiles,
+  shared: { ws?: Workspace; plaintextKeys?: boolean; env?: Record<string, string> } = {},
+): Promise<NativeStack> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `svc-native-${name}-`));
   const { project, files, binDirs }: ProgramFiles = typeof program === "string" ? { project: `runtime: yaml\n${program}`, files: {}, binDirs: [] } : program;
   fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\n${project}`);
@@ -53,8 +60,9 @@ export async function nativeStack(emu: RunningEmulator, name: string, program: s
   const stateFile = path.join(dir, "state", "stack.json");
   const keys = { "svc:webhooksApiKey": ws.webhooks.admin, "svc:inboxesApiKey": ws.inboxes.admin, "svc:infraApiKey": ws.infra.member };
   const env = {
-    PATH: [...binDirs, nativePath()].join(path.delimiter),
     ...{ SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_API_KEY: "", SVC_WEBHOOKS_URL: "", SVC_INBOXES_URL: "", SVC_INFRA_URL: "" },
+    ...shared.env,
+    PATH: [...binDirs, shared.env?.["PATH"] ?? nativePath()].join(path.delimiter),
   };
   const options = (verb: Verb, config: Record<string, string> = {}, secrets: Record<string, string> = {}): EngineOptions => ({
     verb,

@@ -1,6 +1,6 @@
 // A Go program of native resources, for test/native/go-lifecycle.test.ts: the same
-// endpoint and inbox as the YAML program of yaml-lifecycle.test.ts, through the Go SDK
-// that `pulumi package gen-sdk --language go` makes from schema.json, and a read function.
+// endpoint and inbox as the YAML program of yaml-lifecycle.test.ts, through the released
+// Go SDK module (github.com/pulumi-svc/pulumi-svc/sdk, `npm run release`), and a read function.
 package main
 
 import (
