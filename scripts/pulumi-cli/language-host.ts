@@ -149,6 +149,7 @@ class NodeHost extends ProgramHost {
 }
 
 serveLanguageHost(
+  "Node.js",
   (engineAddress, children) => new NodeHost(engineAddress, children),
   (host) => ({
     runPlugin: (call: grpc.ServerWritableStream<langproto.RunPluginRequest, langproto.RunPluginResponse>) => host.runPlugin(call),
