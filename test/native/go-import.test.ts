@@ -4,7 +4,7 @@
  * of the schema generates the SDK into the project (a module of its own) and adds a replace
  * directive for it to go.mod; `pulumi import --out main.go` writes the Go program of what it
  * imported; `pulumi install` (`go mod tidy`) completes go.mod for it; and that program,
- * built by the host, previews with no change. Go modules come from the Go module proxy and
+ * built by the host, previews with no change; `pulumi convert` writes a Go project. Go modules come from the Go module proxy and
  * the module cache, as for any Go program.
  */
 import * as fs from "node:fs";
@@ -14,6 +14,7 @@ import { pinnedCliVersion } from "../../scripts/pulumi-cli/locate";
 import { SCHEMA_FILE } from "../../scripts/pulumi-cli/python";
 import { call, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { pulumiAsync, runCli, stackArgs } from "../support/pulumi-cli";
+import { convert } from "./convert";
 import { GOFLAGS, GO_MISSING, requireGo } from "./go";
 import { nativeStack, writesOf, type NativeStack, type ProgramFiles } from "./support";
 
@@ -77,6 +78,15 @@ describe.skipIf(GO_MISSING !== undefined)("pulumi package add, import and instal
     expect(preview.steps.filter((st) => st.op !== "same"), preview.summary).toEqual([]);
     expect(preview.steps.filter((st) => st.type.startsWith("svc:")).map((st) => st.type)).toEqual(["svc:inboxes:Inbox"]);
     expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
+  });
+
+  it("`pulumi convert --language go` writes a project whose program declares the resources with the SDK", async () => {
+    const s = await nativeStack(emu(), "native-go-convert", project);
+    const out = await convert(s, "go");
+    const code = fs.readFileSync(path.join(out, "main.go"), "utf8");
+    expect(code).toContain(`"github.com/pulumi-svc/pulumi-svc/sdk/go/svc/inboxes"`);
+    expect(code).toMatch(/inboxes\.NewInbox\(ctx, "bin", &inboxes\.InboxArgs\{\s+Label: pulumi\.String\("first"\),/);
+    expect(fs.existsSync(path.join(out, "go.mod"))).toBe(true);
   });
 
   it("a call the host does not serve says so in one line naming the command", async () => {

@@ -5,7 +5,7 @@
  * and that code, as the program, previews with no change; `pulumi package add` of the
  * schema generates the SDK into the project, adds it to requirements.txt and installs it
  * into the project's virtualenv; `pulumi install` makes that virtualenv again from
- * requirements.txt. pip downloads from the index pip is configured with (PyPI, or
+ * requirements.txt; `pulumi convert` writes a Python project. pip downloads from the index pip is configured with (PyPI, or
  * PIP_FIND_LINKS/PIP_INDEX_URL), as Pulumi's host does.
  */
 import * as fs from "node:fs";
@@ -13,6 +13,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { PYTHON_REQUIREMENTS, SCHEMA_FILE } from "../../scripts/pulumi-cli/python";
 import { call, lastSeq, requestsSince, useEmulator } from "../support/emulator";
+import { convert } from "./convert";
 import { PYTHON_MISSING, pythonProgram, requirePython } from "./python";
 import { nativeStack, writesOf, type NativeStack, type ProgramFiles } from "./support";
 
@@ -97,6 +98,14 @@ describe.skipIf(PYTHON_MISSING !== undefined)("pulumi import, package add and in
     expect(preview.ok, preview.summary).toBe(true);
     expect(preview.steps.filter((st) => st.type.startsWith("svc:")).map((st) => `${st.op} ${st.type}`)).toEqual(["create svc:inboxes:Inbox"]);
     expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
+  });
+
+  it("`pulumi convert --language python` writes a project whose program declares the resources with the SDK", async () => {
+    const s = await nativeStack(emu(), "native-python-convert", pythonProgram("import pulumi\n"));
+    const out = await convert(s, "python");
+    expect(fs.readFileSync(path.join(out, "__main__.py"), "utf8")).toMatch(/import pulumi_svc as svc\n\nbin = svc\.inboxes\.Inbox\("bin", label="first"\)/);
+    expect(fs.readFileSync(path.join(out, "Pulumi.yaml"), "utf8")).toContain("name: python");
+    expect(fs.existsSync(path.join(out, "requirements.txt"))).toBe(true);
   });
 
   it("a call the host does not serve says so in one line naming the command", async () => {
