@@ -60,6 +60,15 @@ export function failCall<T>(cb: grpc.sendUnaryData<T>, e: unknown): void {
   cb({ code: grpc.status.UNKNOWN, details: messageOf(e) } as grpc.ServiceError, null);
 }
 
+/**
+ * Ends a server-streaming call with `e` as its status (`code`, else UNKNOWN). Not `destroy`:
+ * a destroyed stream never sends its status, and the CLI waits for it forever; grpc-js ends
+ * the call with the status of an `error` event.
+ */
+export function failStream(call: grpc.ServerWritableStream<unknown, unknown>, e: unknown, code: grpc.status = grpc.status.UNKNOWN): void {
+  call.emit("error", Object.assign(new Error(messageOf(e)), { code }));
+}
+
 type Handler = grpc.UntypedServiceImplementation[string];
 
 /** A language's host: how it runs a program, given the engine's address and the children to track. */
@@ -120,7 +129,7 @@ function languageService(language: string, version: string, children: Children, 
     template: unsupported("template"),
     about: unsupported("about"),
     getProgramDependencies: answer(() => new langproto.GetProgramDependenciesResponse()),
-    runPlugin: (call: grpc.ServerWritableStream<unknown, unknown>) => call.destroy(lacks("runPlugin")),
+    runPlugin: (call: grpc.ServerWritableStream<unknown, unknown>) => failStream(call, lacks("runPlugin"), grpc.status.UNIMPLEMENTED),
     generateProgram: unsupported("generateProgram"),
     generateProject: unsupported("generateProject"),
     generatePackage: unsupported("generatePackage"),

@@ -12,7 +12,7 @@ loop whose default executor has room for the requested parallelism.
 
 Exit codes, as the host reads them: 0 done; 1 a failure the SDK has reported to the engine;
 32 (the hosts' "bail") the program raised and its traceback has been reported, or it was
-interrupted (below).
+interrupted (below), or the engine stopped the run (the resource monitor went away).
 
 An interrupt (SIGINT) ends the program at once and quietly. The CLI sends one to the language
 host's whole process group, this program included, when it closes the host, and after a
@@ -36,6 +36,11 @@ import traceback
 from concurrent.futures import ThreadPoolExecutor
 
 EXIT_AFTER_USER_MESSAGE = 32
+
+# The SDK's error for an RPC the resource monitor no longer answers (pulumi/runtime/settings.py,
+# grpc_error_to_exception): the engine has stopped the run and reported why, so the program
+# ends without adding an error of its own ("one failure per problem"). Pulumi's runner logs it.
+MONITOR_TERMINATED = "Resource monitor has terminated, shutting down"
 
 try:
     import pulumi
@@ -122,6 +127,9 @@ def main() -> int:
         loop.run_until_complete(pulumi.runtime.run_in_stack(lambda: runpy.run_path(program, run_name="__main__")))
         return 0
     except pulumi.RunError as e:
+        if str(e) == MONITOR_TERMINATED:
+            # The engine stopped the run (a failed step, a cancel) and has said why.
+            return EXIT_AFTER_USER_MESSAGE
         pulumi.log.error(str(e))
         return 1
     except Exception:  # noqa: BLE001 -- any error of the program is the user's to see

@@ -33,11 +33,12 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import * as langproto from "@pulumi/pulumi/proto/language_pb";
-import { ProgramHost, failCall, messageOf, programResult, serveLanguageHost } from "./host-common";
+import { ProgramHost, failCall, failStream, messageOf, programResult, serveLanguageHost } from "./host-common";
 
 /** The runner and the Go half (pygen), installed beside this host's bundle. */
 const RUNNER = path.join(__dirname, "pulumi-language-python-exec");
-const GENERATOR = path.join(__dirname, "pulumi-svc-python-gen");
+const GENERATOR_NAME = "pulumi-svc-python-gen";
+const GENERATOR = path.join(__dirname, GENERATOR_NAME);
 
 /** The Python a program runs with, and the environment it gets. */
 interface Interpreter {
@@ -131,26 +132,38 @@ class PythonHost extends ProgramHost {
 
   /**
    * `pulumi install` (and the end of `pulumi package add`): the Go half runs pip's
-   * InstallDependencies, as Pulumi's host does; its output goes to the CLI as it comes.
+   * InstallDependencies, as Pulumi's host does; its output goes to the CLI line by line as it
+   * comes. A failure is the Go half's line `pulumi-svc-python-gen: <error>`: the call fails with
+   * that error's first line (what follows repeats pip's output, already shown).
    */
   installDependencies(rpc: grpc.ServerWritableStream<langproto.InstallDependenciesRequest, langproto.InstallDependenciesResponse>): void {
     const child = this.children.track(spawn(GENERATOR, ["install"], { stdio: ["pipe", "pipe", "pipe"] }));
-    let lastError = "";
     const send = (set: (r: langproto.InstallDependenciesResponse) => void) => {
       const r = new langproto.InstallDependenciesResponse();
       set(r);
       rpc.write(r);
     };
     child.stdout?.on("data", (b: Buffer) => send((r) => r.setStdout(b)));
+    let failure: string | undefined;
+    let partial = "";
+    const stderrLine = (line: string) => {
+      if (failure !== undefined) return;
+      if (line.startsWith(`${GENERATOR_NAME}: `)) failure = line.slice(GENERATOR_NAME.length + 2);
+      else send((r) => r.setStderr(Buffer.from(`${line}\n`)));
+    };
     child.stderr?.on("data", (b: Buffer) => {
-      const failure = /^pulumi-svc-python-gen: (.*)$/m.exec(b.toString());
-      if (failure) lastError = failure[1]!;
-      else send((r) => r.setStderr(b));
+      const lines = (partial + b.toString()).split("\n");
+      partial = lines.pop()!;
+      lines.forEach(stderrLine);
     });
     child.stdin?.end(Buffer.from(rpc.request.serializeBinary()));
-    const fail = (message: string) => rpc.destroy(Object.assign(new Error(message), { code: grpc.status.UNKNOWN }));
-    child.once("error", (e) => fail(`pulumi install: could not run ${GENERATOR}: ${e.message}`));
-    child.once("close", (code) => (code === 0 ? rpc.end() : fail(lastError || `pulumi install: ${GENERATOR} exited with code ${code}`)));
+    const fail = (message: string) => failStream(rpc, message);
+    child.once("error", (e) => fail(`could not run ${GENERATOR}: ${e.message}`));
+    child.once("close", (code) => {
+      if (partial) stderrLine(partial);
+      if (code === 0) rpc.end();
+      else fail(failure ?? `${GENERATOR} install exited with code ${code}`);
+    });
   }
 }
 

@@ -98,6 +98,15 @@ describe.skipIf(PYTHON_MISSING !== undefined)("pulumi import, package add and in
     expect(preview.ok, preview.summary).toBe(true);
     expect(preview.steps.filter((st) => st.type.startsWith("svc:")).map((st) => `${st.op} ${st.type}`)).toEqual(["create svc:inboxes:Inbox"]);
     expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
+
+    // A requirement pip cannot install: `pulumi install` ends (it hung before the host ended the call with its
+    // error) and fails with pip's error; the host's own failure line is the call's error, not more output.
+    fs.appendFileSync(path.join(s.dir, "requirements.txt"), "./no-such-sdk\n");
+    const failed = await s.pulumi(["install", "--color", "never"], { withStack: false });
+    expect(failed.code).not.toBe(0);
+    const failure = failed.output + failed.stderr;
+    expect(failure).toMatch(/error: installing dependencies: installing dependencies via '.*pip install -r requirements\.txt': exit status 1: ERROR: Invalid requirement: '.\/no-such-sdk'/);
+    expect(failure).not.toContain("pulumi-svc-python-gen");
   });
 
   it("`pulumi convert --language python` writes a project whose program declares the resources with the SDK", async () => {
