@@ -60,6 +60,15 @@ export function failCall<T>(cb: grpc.sendUnaryData<T>, e: unknown): void {
   cb({ code: grpc.status.UNKNOWN, details: messageOf(e) } as grpc.ServiceError, null);
 }
 
+/**
+ * Ends a server-streaming call with `e` as its status (`code`, else UNKNOWN). Not `destroy`:
+ * a destroyed stream never sends its status, and the CLI waits for it forever; grpc-js ends
+ * the call with the status of an `error` event.
+ */
+export function failStream(call: grpc.ServerWritableStream<unknown, unknown>, e: unknown, code: grpc.status = grpc.status.UNKNOWN): void {
+  call.emit("error", Object.assign(new Error(messageOf(e)), { code }));
+}
+
 type Handler = grpc.UntypedServiceImplementation[string];
 
 /** A language's host: how it runs a program, given the engine's address and the children to track. */
@@ -73,21 +82,42 @@ export abstract class ProgramHost {
 }
 
 /**
+ * What each call this service may answer "not supported" to serves, named as the user meets
+ * it: the one line such an answer reads. The code stays UNIMPLEMENTED, which the CLI knows
+ * (it goes on without a Handshake, or a Template for `pulumi new`).
+ */
+const COMMANDS = {
+  handshake: "the handshake of newer CLIs",
+  template: "`pulumi new` with a template",
+  about: "`pulumi about`",
+  runPlugin: "running a plugin or policy pack",
+  generateProgram: "`pulumi import`'s code (and --out)",
+  generateProject: "`pulumi convert`",
+  generatePackage: "`pulumi package gen-sdk`",
+  pack: "`pulumi package pack-sdk`",
+  link: "`pulumi package add`",
+} as const;
+
+/**
  * The LanguageRuntime service: Run by `host`, `own` (the other calls a language answers its
  * own way) over the answers every host of ours gives: no required plugins or packages (each
  * plugin our programs use is on PATH or beside the CLI, and the engine loads a provider
  * when a resource first names it), no dependency installation, this version, Cancel
- * stopping the children, and UNIMPLEMENTED for the rest.
+ * stopping the children, and for the rest (COMMANDS) that `language`'s host does not support the command.
  */
-function languageService(version: string, children: Children, host: ProgramHost, own: Record<string, Handler>): grpc.UntypedServiceImplementation {
-  const unimplemented = (_call: unknown, cb: grpc.sendUnaryData<unknown>) =>
-    cb({ code: grpc.status.UNIMPLEMENTED, details: "not implemented by this language host" } as grpc.ServiceError, null);
+function languageService(language: string, version: string, children: Children, host: ProgramHost, own: Record<string, Handler>): grpc.UntypedServiceImplementation {
+  const lacks = (method: keyof typeof COMMANDS) =>
+    Object.assign(new Error(`${COMMANDS[method]} is not supported by pulumi-svc's ${language} language host`), { code: grpc.status.UNIMPLEMENTED });
+  const unsupported =
+    (method: keyof typeof COMMANDS) =>
+    (_call: unknown, cb: grpc.sendUnaryData<unknown>) =>
+      cb(lacks(method), null);
   const answer =
     <T>(make: () => T) =>
     (_call: unknown, cb: grpc.sendUnaryData<T>) =>
       cb(null, make());
   return {
-    handshake: unimplemented,
+    handshake: unsupported("handshake"),
     getRequiredPlugins: answer(() => new langproto.GetRequiredPluginsResponse()),
     getRequiredPackages: answer(() => new langproto.GetRequiredPackagesResponse()),
     run: (call: grpc.ServerUnaryCall<langproto.RunRequest, langproto.RunResponse>, cb: grpc.sendUnaryData<langproto.RunResponse>) => {
@@ -96,16 +126,15 @@ function languageService(version: string, children: Children, host: ProgramHost,
     getPluginInfo: answer(() => new pluginproto.PluginInfo().setVersion(version)),
     installDependencies: (call: grpc.ServerWritableStream<unknown, unknown>) => call.end(),
     runtimeOptionsPrompts: answer(() => new langproto.RuntimeOptionsResponse()),
-    template: unimplemented,
-    about: unimplemented,
+    template: unsupported("template"),
+    about: unsupported("about"),
     getProgramDependencies: answer(() => new langproto.GetProgramDependenciesResponse()),
-    runPlugin: (call: grpc.ServerWritableStream<unknown, unknown>) =>
-      call.destroy(Object.assign(new Error("not implemented by this language host"), { code: grpc.status.UNIMPLEMENTED })),
-    generateProgram: unimplemented,
-    generateProject: unimplemented,
-    generatePackage: unimplemented,
-    pack: unimplemented,
-    link: unimplemented,
+    runPlugin: (call: grpc.ServerWritableStream<unknown, unknown>) => failStream(call, lacks("runPlugin"), grpc.status.UNIMPLEMENTED),
+    generateProgram: unsupported("generateProgram"),
+    generateProject: unsupported("generateProject"),
+    generatePackage: unsupported("generatePackage"),
+    pack: unsupported("pack"),
+    link: unsupported("link"),
     cancel: (_call: unknown, cb: grpc.sendUnaryData<emptyproto.Empty>) => {
       children.stop("SIGINT");
       cb(null, new emptyproto.Empty());
@@ -116,12 +145,13 @@ function languageService(version: string, children: Children, host: ProgramHost,
 
 /**
  * A host's main: `-version` prints the version; otherwise serve the LanguageRuntime service
- * of `makeHost(engineAddress, children)` and its `own` other calls on a free port of
+ * (of `language`'s host, as its answers name it) of `makeHost(engineAddress, children)` and its `own` other calls on a free port of
  * 127.0.0.1 and print the port, the one line the CLI reads, until SIGINT or SIGTERM, or
  * until the CLI that started it is gone. pulumi:install's launcher sets
  * PULUMI_SVC_LANGUAGE_HOST_VERSION to the CLI's version.
  */
 export function serveLanguageHost<H extends ProgramHost>(
+  language: string,
   makeHost: (engineAddress: string, children: Children) => H,
   own: (host: H) => Record<string, Handler> = () => ({}),
 ): void {
@@ -144,7 +174,7 @@ export function serveLanguageHost<H extends ProgramHost>(
   }
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
   const host = makeHost(positional[0] ?? "", children);
-  server.addService(langrpc.LanguageRuntimeService as unknown as grpc.ServiceDefinition, languageService(version, children, host, own(host)));
+  server.addService(langrpc.LanguageRuntimeService as unknown as grpc.ServiceDefinition, languageService(language, version, children, host, own(host)));
   server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) => {
     if (err) {
       console.error(`could not start language host RPC server: ${err.message}`);

@@ -25,7 +25,7 @@ import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import * as langproto from "@pulumi/pulumi/proto/language_pb";
 import { parse as shellSplit } from "shell-quote";
-import { ProgramHost, messageOf, programResult, serveLanguageHost } from "./host-common";
+import { ProgramHost, failStream, messageOf, programResult, serveLanguageHost } from "./host-common";
 
 interface NodeOptions {
   typescript: boolean;
@@ -128,7 +128,7 @@ class NodeHost extends ProgramHost {
       }
       child = this.children.track(spawn(process.execPath, args, { cwd: isPolicyPack ? programDir : req.getPwd(), env, stdio: ["ignore", "pipe", "pipe"] }));
     } catch (e) {
-      call.destroy(Object.assign(new Error(messageOf(e)), { code: grpc.status.UNKNOWN }));
+      failStream(call, e);
       return;
     }
     const send = (set: (r: langproto.RunPluginResponse) => void) => {
@@ -138,7 +138,7 @@ class NodeHost extends ProgramHost {
     };
     child.stdout?.on("data", (b: Buffer) => send((r) => r.setStdout(b)));
     child.stderr?.on("data", (b: Buffer) => send((r) => r.setStderr(b)));
-    child.once("error", (e) => call.destroy(Object.assign(e, { code: grpc.status.UNKNOWN })));
+    child.once("error", (e) => failStream(call, e));
     child.once("close", (code) => {
       send((r) => r.setExitcode(code ?? 1));
       call.end();
@@ -149,6 +149,7 @@ class NodeHost extends ProgramHost {
 }
 
 serveLanguageHost(
+  "Node.js",
   (engineAddress, children) => new NodeHost(engineAddress, children),
   (host) => ({
     runPlugin: (call: grpc.ServerWritableStream<langproto.RunPluginRequest, langproto.RunPluginResponse>) => host.runPlugin(call),

@@ -11,7 +11,18 @@ config and settings first, then the program inside the root stack resource, on a
 loop whose default executor has room for the requested parallelism.
 
 Exit codes, as the host reads them: 0 done; 1 a failure the SDK has reported to the engine;
-32 (the hosts' "bail") the program raised and its traceback has been reported.
+32 (the hosts' "bail") the program raised and its traceback has been reported, or it was
+interrupted (below), or the engine stopped the run (the resource monitor went away).
+
+An interrupt (SIGINT) ends the program at once and quietly. The CLI sends one to the language
+host's whole process group, this program included, when it closes the host, and after a
+failed step it does so without waiting for the program: the engine stops the resource monitor,
+cancels the program's source with a context already cancelled (pkg/resource/deploy,
+deploymentExecutor.Execute) and closes the plugins (pkg/resource/plugin, InterruptChildren).
+The program is then still unwinding its RPCs ("resource monitor shut down"), and Python's
+default for SIGINT, KeyboardInterrupt, printed their traceback above the step's diagnostic.
+Pulumi's own runner has the same default; the engine has already said what went wrong, and
+the same holds for a cancel (the host's Cancel interrupts the program too).
 """
 
 import argparse
@@ -19,11 +30,17 @@ import asyncio
 import logging
 import os
 import runpy
+import signal
 import sys
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 
 EXIT_AFTER_USER_MESSAGE = 32
+
+# The SDK's error for an RPC the resource monitor no longer answers (pulumi/runtime/settings.py,
+# grpc_error_to_exception): the engine has stopped the run and reported why, so the program
+# ends without adding an error of its own ("one failure per problem"). Pulumi's runner logs it.
+MONITOR_TERMINATED = "Resource monitor has terminated, shutting down"
 
 try:
     import pulumi
@@ -37,6 +54,17 @@ except ImportError:
         file=sys.stderr,
     )
     sys.exit(1)
+
+
+def interrupted(_signum: int, _frame: object) -> None:
+    """SIGINT: the engine is done with this program (see above). Exits without unwinding, so
+    that no thread of the SDK and no finally clause can print what it was doing."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # noqa: BLE001 -- a stream the interrupt found mid-write; nothing more to show
+            pass
+    os._exit(EXIT_AFTER_USER_MESSAGE)
 
 
 def arguments() -> argparse.Namespace:
@@ -65,6 +93,7 @@ def program_traceback(program: str) -> str:
 
 
 def main() -> int:
+    signal.signal(signal.SIGINT, interrupted)
     args = arguments()
     pulumi.runtime.set_all_config(pulumi.runtime.get_config_env(), pulumi.runtime.get_config_secret_keys_env())
     parallel = int(args.parallel) if args.parallel else None
@@ -98,6 +127,9 @@ def main() -> int:
         loop.run_until_complete(pulumi.runtime.run_in_stack(lambda: runpy.run_path(program, run_name="__main__")))
         return 0
     except pulumi.RunError as e:
+        if str(e) == MONITOR_TERMINATED:
+            # The engine stopped the run (a failed step, a cancel) and has said why.
+            return EXIT_AFTER_USER_MESSAGE
         pulumi.log.error(str(e))
         return 1
     except Exception:  # noqa: BLE001 -- any error of the program is the user's to see

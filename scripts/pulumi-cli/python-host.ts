@@ -13,14 +13,17 @@
 //   program runner, Pulumi's is a file of its host's module), with the arguments and
 //   environment Pulumi's host gives its runner (read from its main.go: constructArguments,
 //   constructConfig, constructConfigSecretKeys; toolchain.ActivateVirtualEnv).
-// - GeneratePackage: hands the request to pulumi-svc-python-gen (pygen/main.go), Pulumi's
-//   Python code generator built from the CLI's own module.
+// - GeneratePackage (`pulumi package gen-sdk`), GenerateProgram (`pulumi import`'s code),
+//   GenerateProject (`pulumi convert`), Link (`pulumi package add`) and InstallDependencies
+//   (`pulumi install`): handed to pulumi-svc-python-gen (go-host/pygen/main.go), which
+//   answers them as Pulumi's host does, with Pulumi's Python code generator and pip
+//   toolchain from the modules the Go module proxy serves.
 //
 // Left out, because nothing here needs them: the poetry and uv toolchains, type checkers,
-// debuggers, dependency installation (pulumi:install builds the virtualenv), Python
-// plugins and policy packs (RunPlugin), required-plugin discovery from installed packages
-// (the engine loads a provider when a resource first names it), and `pulumi new`/
-// `convert` code generation.
+// debuggers, Python plugins and policy packs (RunPlugin), `pulumi package pack-sdk` (Pack),
+// required-plugin discovery from installed packages (the engine loads a provider when a
+// resource first names it) and `pulumi new` templates; each answers that it is not
+// supported, naming the command (host-common.ts).
 //
 // pulumi:install bundles this file with esbuild beside the runner and the generator, so it
 // depends on no checkout of this repository at run time.
@@ -30,11 +33,12 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import * as langproto from "@pulumi/pulumi/proto/language_pb";
-import { ProgramHost, failCall, messageOf, programResult, serveLanguageHost } from "./host-common";
+import { ProgramHost, failCall, failStream, messageOf, programResult, serveLanguageHost } from "./host-common";
 
-/** The runner and the generator, installed beside this host's bundle. */
+/** The runner and the Go half (pygen), installed beside this host's bundle. */
 const RUNNER = path.join(__dirname, "pulumi-language-python-exec");
-const GENERATOR = path.join(__dirname, "pulumi-svc-python-gen");
+const GENERATOR_NAME = "pulumi-svc-python-gen";
+const GENERATOR = path.join(__dirname, GENERATOR_NAME);
 
 /** The Python a program runs with, and the environment it gets. */
 interface Interpreter {
@@ -99,31 +103,77 @@ class PythonHost extends ProgramHost {
     return programResult(this.children.track(spawn(py.python, args, { env, stdio: ["ignore", "pipe", "pipe"] })));
   }
 
-  generatePackage(req: langproto.GeneratePackageRequest): Promise<langproto.GeneratePackageResponse> {
-    const child = this.children.track(spawn(GENERATOR, [], { stdio: ["pipe", "pipe", "pipe"] }));
+  /** The Go half's answer to `call`: the request goes in serialized, the response comes out serialized (pygen/main.go). */
+  private generator(call: GeneratorCall, request: Uint8Array): Promise<Uint8Array> {
+    const child = this.children.track(spawn(GENERATOR, [call], { stdio: ["pipe", "pipe", "pipe"] }));
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout?.on("data", (b: Buffer) => out.push(b));
     child.stderr?.on("data", (b: Buffer) => err.push(b));
-    child.stdin?.end(Buffer.from(req.serializeBinary()));
+    child.stdin?.end(Buffer.from(request));
     return new Promise((resolve, reject) => {
       child.once("error", (e) => reject(new Error(`could not run ${GENERATOR}: ${e.message}`)));
       child.once("close", (code) => {
-        if (code === 0) resolve(langproto.GeneratePackageResponse.deserializeBinary(new Uint8Array(Buffer.concat(out))));
-        else reject(new Error(Buffer.concat(err).toString().trim() || `${GENERATOR} exited with code ${code}`));
+        if (code === 0) resolve(new Uint8Array(Buffer.concat(out)));
+        else reject(new Error(Buffer.concat(err).toString().trim() || `${GENERATOR} ${call} exited with code ${code}`));
       });
+    });
+  }
+
+  /** A unary call the Go half answers. */
+  unary<Req extends { serializeBinary(): Uint8Array }, Res>(call: GeneratorCall, decode: (bytes: Uint8Array) => Res) {
+    return (rpc: grpc.ServerUnaryCall<Req, Res>, cb: grpc.sendUnaryData<Res>) => {
+      this.generator(call, rpc.request.serializeBinary()).then(
+        (bytes) => cb(null, decode(bytes)),
+        (e: unknown) => failCall(cb, e),
+      );
+    };
+  }
+
+  /**
+   * `pulumi install` (and the end of `pulumi package add`): the Go half runs pip's
+   * InstallDependencies, as Pulumi's host does; its output goes to the CLI line by line as it
+   * comes. A failure is the Go half's line `pulumi-svc-python-gen: <error>`: the call fails with
+   * that error's first line (what follows repeats pip's output, already shown).
+   */
+  installDependencies(rpc: grpc.ServerWritableStream<langproto.InstallDependenciesRequest, langproto.InstallDependenciesResponse>): void {
+    const child = this.children.track(spawn(GENERATOR, ["install"], { stdio: ["pipe", "pipe", "pipe"] }));
+    const send = (set: (r: langproto.InstallDependenciesResponse) => void) => {
+      const r = new langproto.InstallDependenciesResponse();
+      set(r);
+      rpc.write(r);
+    };
+    child.stdout?.on("data", (b: Buffer) => send((r) => r.setStdout(b)));
+    let failure: string | undefined;
+    let partial = "";
+    const stderrLine = (line: string) => {
+      if (failure !== undefined) return;
+      if (line.startsWith(`${GENERATOR_NAME}: `)) failure = line.slice(GENERATOR_NAME.length + 2);
+      else send((r) => r.setStderr(Buffer.from(`${line}\n`)));
+    };
+    child.stderr?.on("data", (b: Buffer) => {
+      const lines = (partial + b.toString()).split("\n");
+      partial = lines.pop()!;
+      lines.forEach(stderrLine);
+    });
+    child.stdin?.end(Buffer.from(rpc.request.serializeBinary()));
+    const fail = (message: string) => failStream(rpc, message);
+    child.once("error", (e) => fail(`could not run ${GENERATOR}: ${e.message}`));
+    child.once("close", (code) => {
+      if (partial) stderrLine(partial);
+      if (code === 0) rpc.end();
+      else fail(failure ?? `${GENERATOR} install exited with code ${code}`);
     });
   }
 }
 
-serveLanguageHost(
-  (engineAddress, children) => new PythonHost(engineAddress, children),
-  (host) => ({
-    generatePackage: (call: grpc.ServerUnaryCall<langproto.GeneratePackageRequest, langproto.GeneratePackageResponse>, cb: grpc.sendUnaryData<langproto.GeneratePackageResponse>) => {
-      host.generatePackage(call.request).then(
-        (r) => cb(null, r),
-        (e: unknown) => failCall(cb, e),
-      );
-    },
-  }),
-);
+/** The calls pulumi-svc-python-gen answers (pygen/main.go). */
+type GeneratorCall = "package" | "program" | "project" | "link";
+
+serveLanguageHost("Python", (engineAddress, children) => new PythonHost(engineAddress, children), (host) => ({
+  generatePackage: host.unary("package", (b) => langproto.GeneratePackageResponse.deserializeBinary(b)),
+  generateProgram: host.unary("program", (b) => langproto.GenerateProgramResponse.deserializeBinary(b)),
+  generateProject: host.unary("project", (b) => langproto.GenerateProjectResponse.deserializeBinary(b)),
+  link: host.unary("link", (b) => langproto.LinkResponse.deserializeBinary(b)),
+  installDependencies: (rpc: grpc.ServerWritableStream<langproto.InstallDependenciesRequest, langproto.InstallDependenciesResponse>) => host.installDependencies(rpc),
+}));

@@ -1,6 +1,7 @@
 // The Python part of `npm run pulumi:install` (see python.ts for what goes where): our
-// Python language host bundled by esbuild with its runner, Pulumi's Python code generator
-// built from the CLI's module (the Go build cache has compiled it with the CLI: seconds),
+// Python language host bundled by esbuild with its runner, its Go half (Pulumi's Python code
+// generator and pip toolchain: go-host/pygen, built in the Go host's module, whose packages the
+// Go build cache holds from the CLI's build: seconds),
 // a virtual environment with the `pulumi` package from PyPI (python-requirements.txt), and the SDK that
 // `pulumi package gen-sdk --language python` generates from schema.json, installed into it.
 // Built in a staging directory and renamed into place, so a build that fails or races
@@ -11,6 +12,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { bundleLanguageHost } from "./bundle-host";
+import { GO_HOST_MODULE_DIR } from "./go-host/install";
 import { CLI_MODULE_DIR, pinnedCliVersion } from "./locate";
 import { PYTHON_REQUIREMENTS, SCHEMA_FILE, pythonCacheDir, systemPython } from "./python";
 
@@ -39,8 +41,8 @@ export async function installPython(cliBinDir: string): Promise<string | undefin
 
   await bundleLanguageHost("python-host.ts", bin, "pulumi-language-python", pinnedCliVersion());
   fs.copyFileSync(path.join(CLI_MODULE_DIR, "python-exec.py"), path.join(bin, "pulumi-language-python-exec"));
-  run("go build of the Python code generator", "go", ["build", "-tags", "osusergo,grpcnotrace", "-trimpath", "-o", path.join(bin, "pulumi-svc-python-gen"), "./pygen"], {
-    cwd: CLI_MODULE_DIR,
+  run("go build of the Python host's Go half (pygen)", "go", ["build", "-tags", "osusergo,grpcnotrace", "-trimpath", "-o", path.join(bin, "pulumi-svc-python-gen"), "./pygen"], {
+    cwd: GO_HOST_MODULE_DIR,
     env: { ...process.env, GOFLAGS: `${process.env["GOFLAGS"] ?? ""} -mod=readonly`.trim() },
   });
 

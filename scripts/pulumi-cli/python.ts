@@ -13,10 +13,14 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { GO_HOST_MODULE_DIR, SHARED_GO_SOURCES } from "./go-host/install";
 import { CLI_MODULE_DIR, cliCacheRoot } from "./locate";
 
 /** schema.json, which the SDK is generated from. */
 export const SCHEMA_FILE = path.resolve(CLI_MODULE_DIR, "../../schema.json");
+
+/** The Python host's Go half (pulumi-svc-python-gen), a package of the Go host's module. */
+const PYTHON_GEN_MAIN = path.join(GO_HOST_MODULE_DIR, "pygen", "main.go");
 
 /** The virtualenv's packages, pinned (the file says why `pulumi` is at its version). */
 export const PYTHON_REQUIREMENTS = path.join(CLI_MODULE_DIR, "python-requirements.txt");
@@ -37,7 +41,8 @@ export function systemPython(): { python: string; version: string } | { missing:
 /** The cache directory for this build of the Python side, for the given python3. */
 export function pythonCacheDir(py: { python: string; version: string }): string {
   const hash = createHash("sha256");
-  for (const f of ["python-host.ts", "host-common.ts", "bundle-host.ts", "python-exec.py", "pygen/main.go", "go.mod", "go.sum", "python-requirements.txt"]) hash.update(fs.readFileSync(path.join(CLI_MODULE_DIR, f)));
+  const ours = ["python-host.ts", "host-common.ts", "bundle-host.ts", "python-exec.py", "python-requirements.txt"].map((f) => path.join(CLI_MODULE_DIR, f));
+  for (const f of [...ours, PYTHON_GEN_MAIN, ...SHARED_GO_SOURCES]) hash.update(fs.readFileSync(f));
   hash.update(fs.readFileSync(SCHEMA_FILE));
   hash.update(`${py.python} ${py.version}`);
   return path.join(cliCacheRoot(), `python-${hash.digest("hex").slice(0, 12)}`);

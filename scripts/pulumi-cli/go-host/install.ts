@@ -12,11 +12,13 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 
 export const GO_HOST_MODULE_DIR = __dirname;
-const SOURCES = ["main.go", "go.mod", "go.sum"];
+/** What the Go host and the Python host's Go half (pygen/) both build from: the module and the code they share. */
+export const SHARED_GO_SOURCES = ["hostgen/hostgen.go", "go.mod", "go.sum"].map((f) => path.join(GO_HOST_MODULE_DIR, f));
+const SOURCES = [path.join(GO_HOST_MODULE_DIR, "main.go"), ...SHARED_GO_SOURCES];
 
 function stampOf(version: string): string {
   const hash = createHash("sha256").update(version);
-  for (const f of SOURCES) hash.update(fs.readFileSync(path.join(GO_HOST_MODULE_DIR, f)));
+  for (const f of SOURCES) hash.update(fs.readFileSync(f));
   return hash.digest("hex");
 }
 

@@ -13,11 +13,14 @@
 // options is run), and started with the PULUMI_* variables the Go SDK reads
 // (sdk/go/pulumi/run.go). The engine, the SDK and the code generator stay Pulumi's.
 //
-// It also writes the Go code `pulumi import` shows for what it imported
-// (GenerateProgram). Left out, because nothing here needs them: required-plugin discovery
-// through `go list` (the provider plugin is found on PATH), dependency installation (`go
-// mod tidy`), debuggers, `go run` (PULUMI_GO_USE_RUN), plugins and policy packs written
-// in Go, and whole projects (`pulumi convert`, `pulumi new`).
+// It also answers, as Pulumi's host does and with Pulumi's Go code generator (the code it
+// shares with our Python host's Go half is in ./hostgen): GenerateProgram (the Go code
+// `pulumi import` prints or writes with --out), GenerateProject (`pulumi convert`), Link
+// (`pulumi package add`: a replace directive in go.mod) and InstallDependencies (`pulumi
+// install`: `go mod tidy`). Left out, because nothing here needs them: required-plugin
+// discovery through `go list` (the provider plugin is found on PATH), debuggers, `go run`
+// (PULUMI_GO_USE_RUN), and, each answering that it is not supported, naming the command:
+// plugins and policy packs written in Go, `pulumi package pack-sdk`, `pulumi new` templates.
 package main
 
 import (
@@ -29,6 +32,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -36,17 +40,20 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/emptypb"
 
+	"golang.org/x/mod/modfile"
+
 	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
-	"github.com/pulumi/pulumi/pkg/v3/codegen/hcl2/syntax"
-	"github.com/pulumi/pulumi/pkg/v3/codegen/pcl"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
-	"github.com/pulumi/pulumi/pkg/v3/resource/plugin"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/constant"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+
+	"pulumi-svc/pulumi-cli/go-host/hostgen"
 )
 
 // version is the CLI's (set by scripts/pulumi-install.ts with -ldflags -X): the engine
@@ -250,83 +257,105 @@ func programEnv(req *pulumirpc.RunRequest, engine string) ([]string, error) {
 	return env, nil
 }
 
-// GeneratePackage writes the Go SDK of a schema: Pulumi's Go code generator, with the
-// CLI's schema loader for any package the schema refers to.
+// GeneratePackage writes the Go SDK of a schema (`pulumi package gen-sdk`): Pulumi's Go code generator.
 func (h *host) GeneratePackage(ctx context.Context, req *pulumirpc.GeneratePackageRequest) (*pulumirpc.GeneratePackageResponse, error) {
 	if len(req.GetExtraFiles()) > 0 {
 		return nil, errors.New("overlays (extra files) are not supported for Go SDKs")
 	}
-	var spec schema.PackageSpec
-	if err := json.Unmarshal([]byte(req.GetSchema()), &spec); err != nil {
-		return nil, fmt.Errorf("the schema is not a package schema: %w", err)
-	}
-	loader, err := schema.NewLoaderClient(req.GetLoaderTarget())
-	if err != nil {
-		return nil, err
-	}
-	defer loader.Close()
-	pkg, diags, err := schema.BindSpec(spec, schema.NewCachedLoader(loader), schema.ValidationOptions{AllowDanglingReferences: true})
-	if err != nil {
-		return nil, err
-	}
-	res := &pulumirpc.GeneratePackageResponse{Diagnostics: plugin.HclDiagnosticsToRPCDiagnostics(diags)}
-	if diags.HasErrors() {
-		return res, nil
-	}
-	files, err := gogen.GeneratePackage("pulumi-language-go", pkg, req.GetLocalDependencies())
-	if err != nil {
-		return nil, err
-	}
-	for name, data := range files {
-		out := filepath.Join(req.GetDirectory(), name)
-		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-			return nil, err
-		}
-		if err := os.WriteFile(out, data, 0o644); err != nil {
-			return nil, err
-		}
-	}
-	return res, nil
+	return hostgen.GeneratePackage(req, func(pkg *schema.Package, _ schema.ReferenceLoader) (map[string][]byte, error) {
+		return gogen.GeneratePackage("pulumi-language-go", pkg, req.GetLocalDependencies())
+	})
 }
 
 // GenerateProgram turns a program in Pulumi's intermediate language (PCL) into Go: what
 // `pulumi import` prints (or writes to --out) for the resources it imported.
 func (h *host) GenerateProgram(ctx context.Context, req *pulumirpc.GenerateProgramRequest) (*pulumirpc.GenerateProgramResponse, error) {
-	loader, err := schema.NewLoaderClient(req.GetLoaderTarget())
+	return hostgen.GenerateProgram(req, gogen.GenerateProgram)
+}
+
+// GenerateProject writes a whole Go project (main.go, go.mod, Pulumi.yaml) from a PCL
+// directory: what `pulumi convert --language go` asks for.
+func (h *host) GenerateProject(ctx context.Context, req *pulumirpc.GenerateProjectRequest) (*pulumirpc.GenerateProjectResponse, error) {
+	return hostgen.GenerateProject(req, gogen.GenerateProject)
+}
+
+// Link adds a local SDK to the program (`pulumi package add`), as Pulumi's host does: a
+// replace directive in go.mod from the SDK's module path to its directory (the CLI then
+// runs InstallDependencies), and the import lines to use.
+func (h *host) Link(ctx context.Context, req *pulumirpc.LinkRequest) (*pulumirpc.LinkResponse, error) {
+	linked, sdkPath, err := hostgen.LinkedPackages(ctx, req, map[string]schema.Language{"go": gogen.Importer})
 	if err != nil {
 		return nil, err
 	}
-	defer loader.Close()
-	parser := syntax.NewParser()
-	for name, text := range req.GetSource() {
-		if err := parser.ParseFile(strings.NewReader(text), name); err != nil {
-			return nil, err
+	replaces := map[string]string{}
+	if sdkPath != "" {
+		replaces["github.com/pulumi/pulumi/sdk/v3"] = sdkPath
+	}
+	var imports strings.Builder
+	for _, l := range linked {
+		info, _ := l.Package.Language["go"].(gogen.GoPackageInfo)
+		modulePath, importPath := info.ModulePath, info.ImportBasePath
+		if modulePath == "" && importPath != "" {
+			modulePath = path.Dir(importPath)
+		}
+		if modulePath == "" {
+			modulePath = gogen.ExtractModulePath(l.Package.Reference())
+		}
+		if importPath == "" {
+			importPath = gogen.ExtractImportBasePath(l.Package.Reference())
+		}
+		replaces[modulePath] = l.Path
+		fmt.Fprintf(&imports, "    %q\n", importPath)
+	}
+	gomodFile := filepath.Join(req.GetInfo().GetProgramDirectory(), "go.mod")
+	text, err := os.ReadFile(gomodFile)
+	if err != nil {
+		return nil, fmt.Errorf("pulumi package add: the Go program has no go.mod to add the SDK to: %w", err)
+	}
+	gomod, err := modfile.Parse(gomodFile, text, nil)
+	if err != nil {
+		return nil, err
+	}
+	for module, dir := range replaces {
+		// A replace directive's directory must start with ./ (https://go.dev/ref/mod#go-mod-file-replace).
+		if !filepath.IsAbs(dir) && !strings.HasPrefix(dir, "./") && !strings.HasPrefix(dir, "../") {
+			dir = "./" + dir
+		}
+		if err := gomod.AddReplace(module, "", dir, ""); err != nil {
+			return nil, fmt.Errorf("could not add the replace directive for %s: %w", module, err)
 		}
 	}
-	if parser.Diagnostics.HasErrors() {
-		return &pulumirpc.GenerateProgramResponse{Diagnostics: plugin.HclDiagnosticsToRPCDiagnostics(parser.Diagnostics)}, nil
-	}
-	bindOptions := []pcl.BindOption{pcl.PreferOutputVersionedInvokes}
-	// The CLI asks for a lenient bind for `pulumi import`: its code may name a parent or
-	// provider the snippet does not declare.
-	if !req.GetStrict() {
-		bindOptions = append(bindOptions, pcl.NonStrictBindOptions()...)
-	}
-	program, diags, err := pcl.BindProgram(parser.Files, schema.NewCachedLoader(loader), bindOptions...)
+	out, err := gomod.Format()
 	if err != nil {
 		return nil, err
 	}
-	res := &pulumirpc.GenerateProgramResponse{Diagnostics: plugin.HclDiagnosticsToRPCDiagnostics(diags)}
-	if diags.HasErrors() {
-		return res, nil
-	}
-	files, genDiags, err := gogen.GenerateProgram(program)
-	if err != nil {
+	if err := os.WriteFile(gomodFile, out, 0o644); err != nil {
 		return nil, err
 	}
-	res.Source = files
-	res.Diagnostics = append(res.Diagnostics, plugin.HclDiagnosticsToRPCDiagnostics(genDiags)...)
-	return res, nil
+	what := "the SDK"
+	if len(linked) > 1 {
+		what = "the SDKs"
+	}
+	return &pulumirpc.LinkResponse{ImportInstructions: fmt.Sprintf("You can import %s in your Go code with:\n\n  import (\n%s  )\n", what, imports.String())}, nil
+}
+
+// InstallDependencies is `pulumi install` (and the end of `pulumi package add`): `go mod
+// tidy` in the program's directory, as Pulumi's host runs it, its output streamed to the CLI.
+func (h *host) InstallDependencies(req *pulumirpc.InstallDependenciesRequest, server pulumirpc.LanguageRuntime_InstallDependenciesServer) error {
+	closer, stdout, stderr, err := rpcutil.MakeInstallDependenciesStreams(server, req.GetIsTerminal())
+	if err != nil {
+		return err
+	}
+	defer closer.Close()
+	fmt.Fprintln(stdout, "Installing dependencies...")
+	cmd := exec.CommandContext(server.Context(), "go", "mod", "tidy", "-compat=1.18")
+	cmd.Dir = req.GetInfo().GetProgramDirectory()
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("pulumi install: `go mod tidy` in %s failed (%v): see its output above", cmd.Dir, err)
+	}
+	fmt.Fprintln(stdout, "Finished installing dependencies")
+	return closer.Close()
 }
 
 func (h *host) GetRequiredPlugins(context.Context, *pulumirpc.GetRequiredPluginsRequest) (*pulumirpc.GetRequiredPluginsResponse, error) {
@@ -359,4 +388,22 @@ func (h *host) Cancel(context.Context, *emptypb.Empty) (*emptypb.Empty, error) {
 
 func (h *host) RuntimeOptionsPrompts(context.Context, *pulumirpc.RuntimeOptionsRequest) (*pulumirpc.RuntimeOptionsResponse, error) {
 	return &pulumirpc.RuntimeOptionsResponse{}, nil
+}
+
+// lacks is the answer to a call this host does not serve: one line naming the command, with
+// the UNIMPLEMENTED code the CLI knows (Pulumi's own Go host is refused by the Go module proxy).
+func lacks(command string) error {
+	return status.Errorf(codes.Unimplemented, "%s is not supported by pulumi-svc's Go language host", command)
+}
+
+func (h *host) Pack(context.Context, *pulumirpc.PackRequest) (*pulumirpc.PackResponse, error) {
+	return nil, lacks("`pulumi package pack-sdk` for Go")
+}
+
+func (h *host) RunPlugin(*pulumirpc.RunPluginRequest, pulumirpc.LanguageRuntime_RunPluginServer) error {
+	return lacks("running a plugin or policy pack written in Go")
+}
+
+func (h *host) Template(context.Context, *pulumirpc.TemplateRequest) (*pulumirpc.TemplateResponse, error) {
+	return nil, lacks("`pulumi new` with a Go template")
 }

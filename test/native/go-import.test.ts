@@ -1,0 +1,98 @@
+/**
+ * A Go user's path beside running a program, under the real CLI and our Go language host
+ * (scripts/pulumi-cli/go-host, which answers as Pulumi's host does): `pulumi package add`
+ * of the schema generates the SDK into the project (a module of its own) and adds a replace
+ * directive for it to go.mod; `pulumi import --out main.go` writes the Go program of what it
+ * imported; `pulumi install` (`go mod tidy`) completes go.mod for it; and that program,
+ * built by the host, previews with no change; `pulumi convert` writes a Go project. Go modules come from the Go module proxy and
+ * the module cache, as for any Go program.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { pinnedCliVersion } from "../../scripts/pulumi-cli/locate";
+import { SCHEMA_FILE } from "../../scripts/pulumi-cli/python";
+import { call, lastSeq, requestsSince, useEmulator } from "../support/emulator";
+import { pulumiAsync, runCli, stackArgs } from "../support/pulumi-cli";
+import { convert } from "./convert";
+import { GOFLAGS, GO_MISSING, requireGo } from "./go";
+import { nativeStack, writesOf, type NativeStack, type ProgramFiles } from "./support";
+
+const emu = useEmulator();
+
+const EMPTY_PROGRAM = `package main
+
+import "github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+
+func main() {
+	pulumi.Run(func(ctx *pulumi.Context) error { return nil })
+}
+`;
+
+const project: ProgramFiles = {
+  project: "runtime: go\n",
+  files: { "main.go": EMPTY_PROGRAM, "go.mod": `module svc-go-import\n\ngo 1.26\n\nrequire github.com/pulumi/pulumi/sdk/v3 v${pinnedCliVersion()}\n` },
+  binDirs: [],
+};
+
+/** `pulumi ARGS` in the stack's directory with the CLI's build flags (the host's `go build` reuses its packages), which must succeed: all it printed. */
+async function pulumiOk(s: NativeStack, args: string[], withStack = true): Promise<string> {
+  const opts = s.options("preview");
+  const run = await pulumiAsync({ ...opts, env: { ...opts.env, GOFLAGS } }, [...args, "--color", "never", ...(withStack ? stackArgs(opts) : [])]);
+  const output = run.output + run.stderr;
+  expect(run.code, output).toBe(0);
+  return output;
+}
+
+requireGo();
+if (GO_MISSING) console.log(`pulumi package add, import and install in a Go project: skipped: ${GO_MISSING}`);
+describe.skipIf(GO_MISSING !== undefined)("pulumi package add, import and install in a Go project", () => {
+  it("package add links the generated SDK; import --out writes a program that, after pulumi install, previews with no change", { timeout: 900_000 }, async () => {
+    const s = await nativeStack(emu(), "native-go-import", project);
+    const added = await pulumiOk(s, ["package", "add", SCHEMA_FILE], false);
+    expect(added).toContain("You can import the SDK in your Go code with:");
+    expect(added).toContain('"github.com/pulumi-svc/pulumi-svc/sdk/go/svc"');
+    expect(fs.existsSync(path.join(s.dir, "sdks", "svc", "go.mod"))).toBe(true);
+    expect(fs.readFileSync(path.join(s.dir, "go.mod"), "utf8")).toMatch(/^replace \S+ => \.\/sdks\/svc$/m);
+
+    // The stack exists before the import (the empty program's up).
+    const up = s.options("up");
+    const made = await runCli({ ...up, env: { ...up.env, GOFLAGS } });
+    expect(made.ok, made.summary).toBe(true);
+    const inbox = await call(emu(), "POST", "/inboxes/v1/inboxes", { key: s.ws.inboxes.admin, body: { label: "archive" } });
+    expect(inbox.status, inbox.text).toBe(201);
+    let since = await lastSeq(emu());
+    const imported = await pulumiOk(s, ["import", "svc:inboxes:Inbox", "archive", String(inbox.body["id"]), "--out", path.join(s.dir, "main.go"), "--yes"]);
+    expect(imported).not.toContain("not supported");
+    expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
+    const code = fs.readFileSync(path.join(s.dir, "main.go"), "utf8");
+    expect(code).toContain(`"github.com/pulumi-svc/pulumi-svc/sdk/go/svc/inboxes"`);
+    expect(code).toContain(`inboxes.NewInbox(ctx, "archive", &inboxes.InboxArgs{`);
+
+    // The program now imports the SDK: `pulumi install` completes go.mod, and the host builds the program.
+    expect(await pulumiOk(s, ["install"], false)).toContain("Finished installing dependencies");
+    since = await lastSeq(emu());
+    const opts = s.options("preview");
+    const preview = await runCli({ ...opts, env: { ...opts.env, GOFLAGS } });
+    expect(preview.ok, preview.summary).toBe(true);
+    expect(preview.steps.filter((st) => st.op !== "same"), preview.summary).toEqual([]);
+    expect(preview.steps.filter((st) => st.type.startsWith("svc:")).map((st) => st.type)).toEqual(["svc:inboxes:Inbox"]);
+    expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
+  });
+
+  it("`pulumi convert --language go` writes a project whose program declares the resources with the SDK", async () => {
+    const s = await nativeStack(emu(), "native-go-convert", project);
+    const out = await convert(s, "go");
+    const code = fs.readFileSync(path.join(out, "main.go"), "utf8");
+    expect(code).toContain(`"github.com/pulumi-svc/pulumi-svc/sdk/go/svc/inboxes"`);
+    expect(code).toMatch(/inboxes\.NewInbox\(ctx, "bin", &inboxes\.InboxArgs\{\s+Label: pulumi\.String\("first"\),/);
+    expect(fs.existsSync(path.join(out, "go.mod"))).toBe(true);
+  });
+
+  it("a call the host does not serve says so in one line naming the command", async () => {
+    const s = await nativeStack(emu(), "native-go-pack", project);
+    const run = await s.pulumi(["package", "pack-sdk", "go", path.join(s.dir, "nosuchsdk"), "--color", "never"], { withStack: false });
+    expect(run.code).not.toBe(0);
+    expect(run.output + run.stderr).toContain("`pulumi package pack-sdk` for Go is not supported by pulumi-svc's Go language host");
+  });
+});

@@ -1,0 +1,126 @@
+/**
+ * What a Python user does beside running a program, under the real CLI and our Python
+ * language host (scripts/pulumi-cli/python-host.ts, whose Go half answers as Pulumi's host
+ * does: go-host/pygen): `pulumi import --out` writes the Python code of what it imported,
+ * and that code, as the program, previews with no change; `pulumi package add` of the
+ * schema generates the SDK into the project, adds it to requirements.txt and installs it
+ * into the project's virtualenv; `pulumi install` makes that virtualenv again from
+ * requirements.txt; `pulumi convert` writes a Python project. pip downloads from the index pip is configured with (PyPI, or
+ * PIP_FIND_LINKS/PIP_INDEX_URL), as Pulumi's host does.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { PYTHON_REQUIREMENTS, SCHEMA_FILE } from "../../scripts/pulumi-cli/python";
+import { call, lastSeq, requestsSince, useEmulator } from "../support/emulator";
+import { convert } from "./convert";
+import { PYTHON_MISSING, pythonProgram, requirePython } from "./python";
+import { nativeStack, writesOf, type NativeStack, type ProgramFiles } from "./support";
+
+const emu = useEmulator();
+
+/** `pulumi ARGS` in the stack's directory, which must succeed: all it printed. */
+async function pulumiOk(s: NativeStack, args: string[], opts?: Parameters<NativeStack["pulumi"]>[1]): Promise<string> {
+  const run = await s.pulumi([...args, "--color", "never"], opts);
+  const output = run.output + run.stderr;
+  expect(run.code, output).toBe(0);
+  return output;
+}
+
+/** The `pulumi` version the virtualenv of the suites pins (python-requirements.txt): the one the generated SDK is tested with. */
+const PULUMI_PIN = /^pulumi==\S+$/m.exec(fs.readFileSync(PYTHON_REQUIREMENTS, "utf8"))![0];
+
+requirePython();
+if (PYTHON_MISSING) console.log(`pulumi import, package add and install in a Python project: skipped: ${PYTHON_MISSING}`);
+describe.skipIf(PYTHON_MISSING !== undefined)("pulumi import, package add and install in a Python project", () => {
+  it("`pulumi import --out` writes Python code that, as the program, previews with no change and writes nothing", { timeout: 240_000 }, async () => {
+    const s = await nativeStack(emu(), "native-python-import", pythonProgram("import pulumi\n"));
+    // The stack exists before the import (the empty program's up).
+    expect((await s.run("up")).ok).toBe(true);
+    const inbox = await call(emu(), "POST", "/inboxes/v1/inboxes", { key: s.ws.inboxes.admin, body: { label: "archive" } });
+    expect(inbox.status, inbox.text).toBe(201);
+    const endpoint = await call(emu(), "POST", "/webhooks/v1/endpoints", { key: s.ws.webhooks.admin, body: { url: "https://hooks.example.com/orders", max_attempts: 7 } });
+    expect(endpoint.status, endpoint.text).toBeLessThan(300);
+    const file = path.join(s.dir, "import.json");
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        resources: [
+          { type: "svc:inboxes:Inbox", name: "archive", id: String(inbox.body["id"]) },
+          { type: "svc:webhooks:Endpoint", name: "orders", id: String(endpoint.body["id"]) },
+        ],
+      }),
+    );
+    const out = path.join(s.dir, "imported.py");
+    let since = await lastSeq(emu());
+    const output = await pulumiOk(s, ["import", "--file", file, "--out", out, "--yes"]);
+    expect(output).not.toContain("not supported");
+    expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
+
+    const code = fs.readFileSync(out, "utf8");
+    expect(code).toContain("import pulumi_svc as svc");
+    expect(code).toMatch(/archive = svc\.inboxes\.Inbox\("archive",\s+label="archive"/);
+    expect(code).toMatch(/orders = svc\.webhooks\.Endpoint\("orders",[^)]*url="https:\/\/hooks\.example\.com\/orders"/s);
+
+    // The generated code is the program now: the preview shows no change, and nothing is written.
+    fs.copyFileSync(out, path.join(s.dir, "__main__.py"));
+    since = await lastSeq(emu());
+    const preview = await s.run("preview");
+    expect(preview.ok, preview.summary).toBe(true);
+    expect(preview.steps.filter((st) => st.op !== "same"), preview.summary).toEqual([]);
+    expect(preview.steps.filter((st) => st.type.startsWith("svc:")).map((st) => st.type).sort()).toEqual(["svc:inboxes:Inbox", "svc:webhooks:Endpoint"]);
+    expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
+  });
+
+  it("`pulumi package add` generates the SDK, adds it to requirements.txt and installs it; `pulumi install` makes the virtualenv from requirements.txt", { timeout: 600_000 }, async () => {
+    const project: ProgramFiles = {
+      ...pythonProgram(`import pulumi\nimport pulumi_svc as svc\n\ninbox = svc.inboxes.Inbox("bin", label="first")\npulumi.export("label", inbox.label)\n`),
+      // The project's own virtualenv, which `pulumi install` makes (as `pulumi new` sets it up).
+      project: "runtime:\n  name: python\n  options:\n    virtualenv: venv\n",
+    };
+    project.files["requirements.txt"] = `${PULUMI_PIN}\n`;
+    const s = await nativeStack(emu(), "native-python-add", project);
+    const venvPython = path.join(s.dir, "venv", "bin", "python");
+
+    const added = await pulumiOk(s, ["package", "add", SCHEMA_FILE], { withStack: false });
+    expect(added).toContain("You can import the SDK in your Python code with:");
+    expect(added).toContain("import pulumi_svc as pulumi_svc");
+    expect(fs.existsSync(path.join(s.dir, "sdks", "svc", "pulumi_svc", "__init__.py"))).toBe(true);
+    expect(fs.readFileSync(path.join(s.dir, "requirements.txt"), "utf8")).toBe(`${PULUMI_PIN}\nsdks/svc\n`);
+    expect(fs.existsSync(venvPython), added).toBe(true);
+
+    // `pulumi install` from nothing: the virtualenv made again, with the SDK; the program previews its inbox.
+    fs.rmSync(path.join(s.dir, "venv"), { recursive: true });
+    const installed = await pulumiOk(s, ["install"], { withStack: false });
+    expect(installed).toContain("Finished installing dependencies");
+    const since = await lastSeq(emu());
+    const preview = await s.run("preview");
+    expect(preview.ok, preview.summary).toBe(true);
+    expect(preview.steps.filter((st) => st.type.startsWith("svc:")).map((st) => `${st.op} ${st.type}`)).toEqual(["create svc:inboxes:Inbox"]);
+    expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
+
+    // A requirement pip cannot install: `pulumi install` ends (it hung before the host ended the call with its
+    // error) and fails with pip's error; the host's own failure line is the call's error, not more output.
+    fs.appendFileSync(path.join(s.dir, "requirements.txt"), "./no-such-sdk\n");
+    const failed = await s.pulumi(["install", "--color", "never"], { withStack: false });
+    expect(failed.code).not.toBe(0);
+    const failure = failed.output + failed.stderr;
+    expect(failure).toMatch(/error: installing dependencies: installing dependencies via '.*pip install -r requirements\.txt': exit status 1: ERROR: Invalid requirement: '.\/no-such-sdk'/);
+    expect(failure).not.toContain("pulumi-svc-python-gen");
+  });
+
+  it("`pulumi convert --language python` writes a project whose program declares the resources with the SDK", async () => {
+    const s = await nativeStack(emu(), "native-python-convert", pythonProgram("import pulumi\n"));
+    const out = await convert(s, "python");
+    expect(fs.readFileSync(path.join(out, "__main__.py"), "utf8")).toMatch(/import pulumi_svc as svc\n\nbin = svc\.inboxes\.Inbox\("bin", label="first"\)/);
+    expect(fs.readFileSync(path.join(out, "Pulumi.yaml"), "utf8")).toContain("name: python");
+    expect(fs.existsSync(path.join(out, "requirements.txt"))).toBe(true);
+  });
+
+  it("a call the host does not serve says so in one line naming the command", async () => {
+    const s = await nativeStack(emu(), "native-python-pack", pythonProgram("import pulumi\n"));
+    const run = await s.pulumi(["package", "pack-sdk", "python", path.join(s.dir, "nosuchsdk"), "--color", "never"], { withStack: false });
+    expect(run.code).not.toBe(0);
+    expect(run.output + run.stderr).toContain("`pulumi package pack-sdk` is not supported by pulumi-svc's Python language host");
+  });
+});
