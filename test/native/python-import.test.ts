@@ -10,7 +10,8 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { releasePart } from "../release/artifacts";
 import { PYTHON_REQUIREMENTS, SCHEMA_FILE } from "../../scripts/pulumi-cli/python";
 import { call, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { convert } from "./convert";
@@ -33,8 +34,14 @@ const PULUMI_PIN = /^pulumi==\S+$/m.exec(fs.readFileSync(PYTHON_REQUIREMENTS, "u
 requirePython();
 if (PYTHON_MISSING) console.log(`pulumi import, package add and install in a Python project: skipped: ${PYTHON_MISSING}`);
 describe.skipIf(PYTHON_MISSING !== undefined)("pulumi import, package add and install in a Python project", () => {
+  // The virtualenv a user makes: the released wheel pip-installed (test/release/artifacts.ts).
+  let venv = "";
+  beforeAll(async () => {
+    venv = await releasePart("venv");
+  }, 300_000);
+
   it("`pulumi import --out` writes Python code that, as the program, previews with no change and writes nothing", { timeout: 240_000 }, async () => {
-    const s = await nativeStack(emu(), "native-python-import", pythonProgram("import pulumi\n"));
+    const s = await nativeStack(emu(), "native-python-import", pythonProgram("import pulumi\n", venv));
     // The stack exists before the import (the empty program's up).
     expect((await s.run("up")).ok).toBe(true);
     const inbox = await call(emu(), "POST", "/inboxes/v1/inboxes", { key: s.ws.inboxes.admin, body: { label: "archive" } });
@@ -74,7 +81,7 @@ describe.skipIf(PYTHON_MISSING !== undefined)("pulumi import, package add and in
 
   it("`pulumi package add` generates the SDK, adds it to requirements.txt and installs it; `pulumi install` makes the virtualenv from requirements.txt", { timeout: 600_000 }, async () => {
     const project: ProgramFiles = {
-      ...pythonProgram(`import pulumi\nimport pulumi_svc as svc\n\ninbox = svc.inboxes.Inbox("bin", label="first")\npulumi.export("label", inbox.label)\n`),
+      ...pythonProgram(`import pulumi\nimport pulumi_svc as svc\n\ninbox = svc.inboxes.Inbox("bin", label="first")\npulumi.export("label", inbox.label)\n`, venv),
       // The project's own virtualenv, which `pulumi install` makes (as `pulumi new` sets it up).
       project: "runtime:\n  name: python\n  options:\n    virtualenv: venv\n",
     };
@@ -110,7 +117,7 @@ describe.skipIf(PYTHON_MISSING !== undefined)("pulumi import, package add and in
   });
 
   it("`pulumi convert --language python` writes a project whose program declares the resources with the SDK", async () => {
-    const s = await nativeStack(emu(), "native-python-convert", pythonProgram("import pulumi\n"));
+    const s = await nativeStack(emu(), "native-python-convert", pythonProgram("import pulumi\n", venv));
     const out = await convert(s, "python");
     expect(fs.readFileSync(path.join(out, "__main__.py"), "utf8")).toMatch(/import pulumi_svc as svc\n\nbin = svc\.inboxes\.Inbox\("bin", label="first"\)/);
     expect(fs.readFileSync(path.join(out, "Pulumi.yaml"), "utf8")).toContain("name: python");
@@ -118,7 +125,7 @@ describe.skipIf(PYTHON_MISSING !== undefined)("pulumi import, package add and in
   });
 
   it("a call the host does not serve says so in one line naming the command", async () => {
-    const s = await nativeStack(emu(), "native-python-pack", pythonProgram("import pulumi\n"));
+    const s = await nativeStack(emu(), "native-python-pack", pythonProgram("import pulumi\n", venv));
     const run = await s.pulumi(["package", "pack-sdk", "python", path.join(s.dir, "nosuchsdk"), "--color", "never"], { withStack: false });
     expect(run.code).not.toBe(0);
     expect(run.output + run.stderr).toContain("`pulumi package pack-sdk` is not supported by pulumi-svc's Python language host");

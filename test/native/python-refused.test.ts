@@ -7,7 +7,8 @@
  * previews printed Python's KeyboardInterrupt traceback (`_InactiveRpcError ... resource
  * monitor shut down`) above it. Several runs, because it depends on timing.
  */
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { releasePart } from "../release/artifacts";
 import { lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { PYTHON_MISSING, pythonProgram, requirePython } from "./python";
 import { nativeStack, writesOf } from "./support";
@@ -28,8 +29,14 @@ const RUNS = 8;
 requirePython();
 if (PYTHON_MISSING) console.log(`refused Python previews: skipped: ${PYTHON_MISSING}`);
 describe.skipIf(PYTHON_MISSING !== undefined)("refused previews of a Python program", () => {
+  // The virtualenv a user makes: the released wheel pip-installed (test/release/artifacts.ts).
+  let venv = "";
+  beforeAll(async () => {
+    venv = await releasePart("venv");
+  }, 300_000);
+
   it(`${RUNS} refused previews each print the provider's diagnostic and no traceback`, { timeout: 300_000 }, async () => {
-    const s = await nativeStack(emu(), "native-python-refused", pythonProgram(PROGRAM));
+    const s = await nativeStack(emu(), "native-python-refused", pythonProgram(PROGRAM, venv));
     const since = await lastSeq(emu());
     for (let i = 0; i < RUNS; i++) {
       const preview = await s.run("preview");
