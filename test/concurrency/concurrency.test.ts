@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stackKinds } from "../../bench/stack";
 import { DEFINITIONS } from "../../provider/registry";
 import { runEngine, type EngineResult } from "../engine/engine";
-import type { EngineOptions } from "../engine/types";
+import type { EngineOptions } from "../support/run-types";
 import { describeWithCli } from "../support/cli-suite";
 import { runCli } from "../support/pulumi-cli";
 import { call, control, useEmulator } from "../support/emulator";

@@ -10,7 +10,7 @@
 
 import { killChildren } from "./children";
 import { runEngine } from "./engine";
-import type { EngineOptions, Verb } from "./types";
+import type { EngineOptions, Verb } from "../support/run-types";
 
 const VERBS: readonly Verb[] = ["preview", "up", "refresh", "destroy"];
 

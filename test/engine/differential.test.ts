@@ -12,8 +12,9 @@
  */
 import { describe, expect, test } from "vitest";
 import { kvScenarios, type KvScenario, type KvSpec, type RunExtra } from "./kv-scenario";
-import { cliRunner, standInRunner, type StackRunner } from "./runner";
-import type { EngineResult, Verb } from "./types";
+import { cliRunner, type StackRunner } from "../support/runner";
+import { standInRunner } from "./runner";
+import type { EngineResult, Verb } from "../support/run-types";
 
 type Act = { run: Verb; spec: KvSpec[]; extra?: RunExtra } | { edit: (s: KvScenario) => void };
 

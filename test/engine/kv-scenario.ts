@@ -6,9 +6,10 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach } from "vitest";
-import { standInRunner, type StackRunner } from "./runner";
-import type { Checkpoint } from "./state";
-import type { EngineOptions, EngineResult, Step, Verb } from "./types";
+import type { StackRunner } from "../support/runner";
+import { standInRunner } from "./runner";
+import type { Checkpoint } from "../support/state";
+import type { EngineOptions, EngineResult, Step, Verb } from "../support/run-types";
 
 export const KV_PROGRAM = path.join(__dirname, "fixtures", "kv");
 

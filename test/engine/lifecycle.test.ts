@@ -5,7 +5,7 @@ import * as fs from "node:fs";
 import { describe, expect, test } from "vitest";
 import { runEngine } from "./engine";
 import { kvScenarios, errors, opsByName, stepOf, type KvSpec } from "./kv-scenario";
-import { UNKNOWN } from "./values";
+import { UNKNOWN } from "../support/values";
 
 const scenario = kvScenarios();
 

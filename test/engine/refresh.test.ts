@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { expect, test } from "vitest";
 import { kvScenarios, errors, opsByName } from "./kv-scenario";
-import type { Checkpoint } from "./state";
+import type { Checkpoint } from "../support/state";
 
 const scenario = kvScenarios();
 

@@ -3,7 +3,8 @@
 
 import { describe, expect, test } from "vitest";
 import { kvScenarios, errors, opsByName, type KvSpec } from "./kv-scenario";
-import { cliRunner, standInRunner, type StackRunner } from "./runner";
+import { cliRunner, type StackRunner } from "../support/runner";
+import { standInRunner } from "./runner";
 
 const scenario = kvScenarios();
 

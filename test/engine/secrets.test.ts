@@ -4,7 +4,7 @@
 import { expect, test } from "vitest";
 import { runEngine } from "./engine";
 import { kvScenarios, errors, stepOf, type KvSpec } from "./kv-scenario";
-import { SIG_KEY, SECRET_SIG } from "./values";
+import { SIG_KEY, SECRET_SIG } from "../support/values";
 
 const API_KEY = "sekrit-api-key-1234";
 const SECRET_INPUT = "s3cr3t-input-5678";

@@ -4,7 +4,7 @@
 
 import { expect, test } from "vitest";
 import { kvScenarios, errors, opsByName } from "./kv-scenario";
-import { SIG_KEY } from "./values";
+import { SIG_KEY } from "../support/values";
 
 const scenario = kvScenarios();
 const URN = (name: string) => `urn:pulumi:dev::kvtest::pulumi-nodejs:dynamic/kv:Object::${name}`;

@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { providers } from "../../provider";
-import type { EngineResult } from "../engine/types";
+import type { EngineResult } from "../support/run-types";
 import { describeWithCli } from "../support/cli-suite";
 import { runCli } from "../support/pulumi-cli";
 import { configure, type Workspace } from "../provider/support";

@@ -31,9 +31,9 @@ import { fieldEntries, isInputField, type ResourceDefinition } from "../../provi
 import { createBody, remoteFields } from "../../provider/engine/resource-provider";
 import { DEFINITIONS } from "../../provider/registry";
 import { RESOURCE_KINDS, type ResourceKind } from "../../sdk/tokens";
-import type { EngineResult } from "../engine/engine";
-import { cliRunner, type StackRunner } from "../engine/runner";
-import type { ResourceState } from "../engine/state";
+import type { EngineResult } from "../support/run-types";
+import { cliRunner, type StackRunner } from "../support/runner";
+import type { ResourceState } from "../support/state";
 import type { Workspace } from "../provider/support";
 import { call, control, lastSeq, useEmulator } from "../support/emulator";
 import { FIXTURES, type FixtureContext, type KindFixture, type Props } from "./fixtures";

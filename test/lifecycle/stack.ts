@@ -1,15 +1,12 @@
 /**
- * The lifecycle program's stack (test/lifecycle/program) run by the engine stand-in
- * against an emulator: the config every run gives, the API calls a run made, and
- * the state read back with its secrets decrypted.
+ * The lifecycle program's stack (test/lifecycle/program) against an emulator: the
+ * config every run gives and the API calls a run made.
  */
 import { join } from "node:path";
 import type { RunningEmulator } from "../../emulator";
 import { DEFINITIONS } from "../../provider/registry";
 import type { ResourceKind } from "../../sdk/tokens";
-import type { EngineOptions, EngineResult } from "../engine/engine";
-import { standInRunner } from "../engine/runner";
-import type { ResourceState } from "../engine/state";
+import type { EngineOptions, EngineResult } from "../support/run-types";
 import type { Workspace } from "../provider/support";
 import { lastSeq, requestsSince } from "../support/emulator";
 import { FIXTURES, type Props } from "./fixtures";
@@ -67,8 +64,6 @@ export async function writesDuring<T>(emu: RunningEmulator, fn: () => Promise<T>
   return { result, writes: (await callsSince(emu, since)).filter((c) => !c.startsWith("GET ")) };
 }
 
-/** The state's resources (a state file of the engine stand-in), secrets decrypted and unwrapped. */
-export const loadState = (stateFile: string): ResourceState[] => standInRunner.resources({ cwd: PROGRAM, stack: "", stateFile });
 
 export const errorsOf = (r: EngineResult) => r.diagnostics.filter((d) => d.severity === "error").map((d) => d.message).join("\n");
 

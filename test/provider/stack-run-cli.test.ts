@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { EngineResult } from "../engine/types";
+import type { EngineResult } from "../support/run-types";
 import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { PULUMI_CLI_MISSING, runCli } from "../support/pulumi-cli";
 import type { Workspace } from "./support";

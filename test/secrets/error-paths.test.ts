@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { providers } from "../../provider";
-import type { EngineResult } from "../engine/types";
+import type { EngineResult } from "../support/run-types";
 import { describeWithCli } from "../support/cli-suite";
 import { runCli } from "../support/pulumi-cli";
 import { configure } from "../provider/support";

@@ -18,8 +18,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EngineResult } from "../engine/types";
-import { isObject, isSecret, type Json } from "../engine/values";
+import type { EngineResult } from "../support/run-types";
+import { isObject, isSecret, type Json } from "../support/values";
 import { describeWithCli } from "../support/cli-suite";
 import { loadCliDeployment, runCli } from "../support/pulumi-cli";
 import { providers } from "../../provider";

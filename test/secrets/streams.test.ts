@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EngineOptions } from "../engine/types";
+import type { EngineOptions } from "../support/run-types";
 import { NATIVE_MISSING, nativeStack } from "../native/support";
 import type { Workspace } from "../provider/support";
 import { describeWithCli } from "../support/cli-suite";
