@@ -9,6 +9,7 @@ import type { ResourceKind } from "../../sdk/tokens";
 import type { EngineOptions, EngineResult } from "../support/run-types";
 import type { Workspace } from "../provider/support";
 import { lastSeq, requestsSince } from "../support/emulator";
+import { emulatorStack, type EmulatorUrls } from "../support/stack-config";
 import { FIXTURES, type Props } from "./fixtures";
 
 export const PROGRAM = join(__dirname, "program");
@@ -20,7 +21,6 @@ export interface Declared {
 }
 
 type Verb = EngineOptions["verb"];
-type EmulatorUrls = Pick<RunningEmulator, "url" | "webhooksUrl" | "inboxesUrl" | "infraUrl">;
 
 /** Every fixture's secret values, as the program's secret config `lifecycle:<k>`. */
 export function fixtureSecrets(): Record<string, string> {
@@ -40,15 +40,14 @@ export function stackOptions(emu: EmulatorUrls, ws: Workspace, verb: Verb, stack
     cwd: PROGRAM,
     stack,
     stateFile,
-    config: { "svc:webhooksUrl": emu.webhooksUrl, "svc:inboxesUrl": emu.inboxesUrl, "svc:infraUrl": emu.infraUrl, "lifecycle:resources": JSON.stringify(resources) },
-    secrets: {
-      ...fixtureSecrets(),
-      "svc:webhooksApiKey": ws.webhooks.admin,
-      "svc:inboxesApiKey": ws.inboxes.admin,
-      "svc:infraApiKey": ws.infra.member,
-      "svc:profiles": JSON.stringify({ infraAdmin: { infraUrl: emu.infraUrl, infraApiKey: ws.infra.admin } }),
-    },
-    env: { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_URL: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_URL: "", SVC_INFRA_API_KEY: "" },
+    ...emulatorStack(
+      emu,
+      { webhooks: ws.webhooks.admin, inboxes: ws.inboxes.admin, infra: ws.infra.member },
+      {
+        config: { "lifecycle:resources": JSON.stringify(resources) },
+        secrets: { ...fixtureSecrets(), "svc:profiles": JSON.stringify({ infraAdmin: { infraUrl: emu.infraUrl, infraApiKey: ws.infra.admin } }) },
+      },
+    ),
   };
 }
 
