@@ -1,4 +1,4 @@
-// npm run engine -- <preview|up|refresh|destroy> --cwd DIR --stack NAME
+// npx tsx test/engine/cli.ts <preview|up|refresh|destroy> --cwd DIR --stack NAME
 //   [--state FILE] [--config ns:key=value]... [--secret ns:key=value]...
 //   [--policy-pack DIR] [--policy-config FILE] [--json]
 //   [--parallel N] [--skip-preview] [--refresh] [--expect-no-changes] [--clear-pending-creates]
