@@ -26,10 +26,12 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { clearReadCache } from "../../provider/engine/connection";
-import { makeResourceProvider, type DynamicProvider } from "../../provider/engine/resource-provider";
+import { providerFor } from "../../provider";
+import type { DynamicProvider } from "../../provider/engine/resource-provider";
 import { DEFINITIONS } from "../../provider/registry";
 import * as svc from "../../sdk";
 import type { ResourceKind } from "../../sdk/tokens";
+import { configure } from "../provider/support";
 import { remarkSecrets, shownKeys, unwrapMap, type PropertyMap } from "./values";
 
 /** What a new plugin process would start from: the one place the driver says it. */
@@ -115,12 +117,6 @@ class SdkProps {
   }
 }
 
-const providers = new Map<ResourceKind, DynamicProvider>();
-function providerOf(kind: ResourceKind): DynamicProvider {
-  let p = providers.get(kind);
-  if (!p) providers.set(kind, (p = makeResourceProvider(DEFINITIONS[kind]!)));
-  return p;
-}
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -154,7 +150,7 @@ export class LifecycleDriver {
     const steps: DriverStep[] = [];
     return this.operation(steps, async () => {
       for (const r of [...this.state]) {
-        const p = providerOf(r.kind);
+        const p = providerFor(r.kind);
         const read = await p.read!(r.id, unwrapMap(r.outputs));
         if (!read.id) {
           steps.push({ kind: r.kind, name: r.name, op: "delete", diffs: [] });
@@ -186,7 +182,7 @@ export class LifecycleDriver {
       for (const d of declared) {
         const news = props.get(d.name)!;
         const old = this.state.find((r) => r.name === d.name);
-        const p = providerOf(d.kind);
+        const p = providerFor(d.kind);
         const checked = await this.check(p, old?.inputs ?? {}, news);
         if (!old) {
           steps.push({ kind: d.kind, name: d.name, op: "create", diffs: [] });
@@ -226,9 +222,7 @@ export class LifecycleDriver {
   private async operation(steps: DriverStep[], body: () => Promise<void>): Promise<OperationResult> {
     newEngineOperation();
     // One configure reaches every kind: the plugin's config is process-wide (config.ts).
-    await providerOf(Object.keys(DEFINITIONS)[0] as ResourceKind).configure!({
-      config: { get: (k: string) => this.config[k], require: (k: string) => this.config[k] ?? (() => { throw new Error(`missing ${k}`); })() },
-    });
+    await configure(providerFor(Object.keys(DEFINITIONS)[0] as ResourceKind), this.config);
     try {
       await body();
       return { ok: true, steps };
@@ -245,13 +239,13 @@ export class LifecycleDriver {
   }
 
   private async create(d: DeclaredResource, inputs: PropertyMap): Promise<DriverResource> {
-    const res = await providerOf(d.kind).create(unwrapMap(inputs));
+    const res = await providerFor(d.kind).create(unwrapMap(inputs));
     return { kind: d.kind, name: d.name, id: res.id, inputs, outputs: remarkSecrets(res.outs as PropertyMap, inputs) };
   }
 
   /** Delete a resource's object; a replaced one's entry is already its replacement's. */
   private async delete(r: DriverResource, steps: DriverStep[], replaced = false): Promise<void> {
-    await providerOf(r.kind).delete!(r.id, unwrapMap(r.outputs));
+    await providerFor(r.kind).delete!(r.id, unwrapMap(r.outputs));
     if (replaced) return;
     steps.push({ kind: r.kind, name: r.name, op: "delete", diffs: [] });
     this.state = this.state.filter((x) => x !== r);
