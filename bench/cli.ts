@@ -39,7 +39,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { NATIVE_MISSING, nativePath } from "../test/support/native-plugin";
 import { runCli } from "../test/support/pulumi-cli";
-import type { EngineOptions } from "../test/engine/types";
+import type { EngineOptions } from "../test/support/run-types";
 import { profileLines, summarizeProfiles } from "./cpu-profiles";
 import { lastSeq, logSince } from "./direct";
 import { cpuMsOf, newWorkspace, startEmulatorProcess, svcConfig } from "./emulator-process";

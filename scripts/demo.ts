@@ -13,8 +13,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type RunningEmulator } from "../emulator";
-import { cliRunner, standInRunner } from "../test/engine/runner";
-import type { EngineOptions, EngineResult } from "../test/engine/types";
+import { standInRunner } from "../test/engine/runner";
+import { cliRunner } from "../test/support/runner";
+import type { EngineOptions, EngineResult } from "../test/support/run-types";
 
 const program = join(__dirname, "..", "examples/quickstart");
 /** A stand-in for a real team token: it travels as a Pulumi secret and must never be printed. */

@@ -27,7 +27,8 @@ import { startEmulator } from "../../emulator";
 import type { EngineResult } from "../../test/engine/engine";
 import { killChildren } from "../../test/engine/children";
 import { readPolicyConfigFile, reconcileConfig } from "../../test/engine/policy";
-import { cliRunner, standInRunner, type StackRunner } from "../../test/engine/runner";
+import { standInRunner } from "../../test/engine/runner";
+import { cliRunner, type StackRunner } from "../../test/support/runner";
 import { PACK_NAME, policies } from "../../policy/pack";
 
 const ROOT = path.resolve(__dirname, "../..");

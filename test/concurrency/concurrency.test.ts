@@ -3,7 +3,7 @@
  *   - under the real Pulumi CLI, two `up` runs of different stacks against one workspace
  *     at once finish without interfering: each state holds its own resources, the
  *     workspace holds both;
- *   - through the engine stand-in (what `npm run engine` and the demo use on a machine
+ *   - through the engine stand-in (what the demo and `preview:ci` use on a machine
  *     without Go), an `up` killed while its creates are in flight (latency injected on
  *     the creates) leaves the state recording those operations as pending; the next run
  *     reports them by URN (and refresh clears them, saying the objects may exist)
@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stackKinds } from "../../bench/stack";
 import { DEFINITIONS } from "../../provider/registry";
 import { runEngine, type EngineResult } from "../engine/engine";
-import type { EngineOptions } from "../engine/types";
+import type { EngineOptions } from "../support/run-types";
 import { describeWithCli } from "../support/cli-suite";
 import { runCli } from "../support/pulumi-cli";
 import { call, control, useEmulator } from "../support/emulator";

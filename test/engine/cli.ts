@@ -1,4 +1,4 @@
-// npm run engine -- <preview|up|refresh|destroy> --cwd DIR --stack NAME
+// npx tsx test/engine/cli.ts <preview|up|refresh|destroy> --cwd DIR --stack NAME
 //   [--state FILE] [--config ns:key=value]... [--secret ns:key=value]...
 //   [--policy-pack DIR] [--policy-config FILE] [--json]
 //   [--parallel N] [--skip-preview] [--refresh] [--expect-no-changes] [--clear-pending-creates]
@@ -10,7 +10,7 @@
 
 import { killChildren } from "./children";
 import { runEngine } from "./engine";
-import type { EngineOptions, Verb } from "./types";
+import type { EngineOptions, Verb } from "../support/run-types";
 
 const VERBS: readonly Verb[] = ["preview", "up", "refresh", "destroy"];
 

@@ -21,9 +21,9 @@
 import { defaultParallel, limiter } from "./parallel";
 import type { DynamicProviderPlugin } from "./plugin";
 import { InitFailedError } from "./plugin";
-import { sortResources, providerUrn, type Deployment as StateDeployment, type PendingOperation, type ResourceState, type PendingOperationType } from "./state";
-import type { Diagnostic, PolicyViolation, RegisterResult, ResourceGoal, Step, StepOp } from "./types";
-import { PROVIDER_KEY, UNKNOWN, changedKeys, isSecret, jsonEqual, makeSecret, remarkSecrets, shownKeys, type Json, type PropertyMap } from "./values";
+import { sortResources, providerUrn, type Deployment as StateDeployment, type PendingOperation, type ResourceState, type PendingOperationType } from "../support/state";
+import type { Diagnostic, PolicyViolation, RegisterResult, ResourceGoal, Step, StepOp } from "../support/run-types";
+import { PROVIDER_KEY, UNKNOWN, changedKeys, isSecret, jsonEqual, makeSecret, remarkSecrets, shownKeys, type Json, type PropertyMap } from "../support/values";
 
 export const STACK_TYPE = "pulumi:pulumi:Stack";
 export const DYNAMIC_PACKAGE = "pulumi-nodejs";

@@ -6,21 +6,21 @@ import { spawn } from "node:child_process";
 import * as crypto from "node:crypto";
 import * as path from "node:path";
 import * as readline from "node:readline";
-import { DEFAULT_TEST_PASSPHRASE } from "./crypter";
+import { DEFAULT_TEST_PASSPHRASE } from "../support/crypter";
 import { DEFAULT_PROVIDER_TYPE, Deployment, errorMessage, STACK_TYPE, type ProviderHandle } from "./deployment";
 import { MonitorServer } from "./monitor";
 import { DynamicProviderPlugin } from "./plugin";
 import { PolicyPack } from "./policy";
 import { readProject, type Project } from "./project";
-import { StateFile, defaultStateFile, type ResourceState } from "./state";
+import { StateFile, defaultStateFile, type ResourceState } from "../support/state";
 import { trackChild } from "./children";
 import { defaultParallel } from "./parallel";
 import { formatSummary } from "./summary";
 import { changedSteps, runUp } from "./up";
-import type { Diagnostic, EngineOptions, EngineResult, PendingOperationReport } from "./types";
-import { makeSecret, redact, type PropertyMap } from "./values";
+import type { Diagnostic, EngineOptions, EngineResult, PendingOperationReport } from "../support/run-types";
+import { makeSecret, redact, type PropertyMap } from "../support/values";
 
-export type { EngineOptions, EngineResult } from "./types";
+export type { EngineOptions, EngineResult } from "../support/run-types";
 
 export async function runEngine(opts: EngineOptions): Promise<EngineResult> {
   return opts.verb === "up" ? runUp(opts, deploy) : deploy(opts);

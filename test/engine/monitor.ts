@@ -5,7 +5,7 @@
 
 import { grpc, resrpc, resproto, enginerpc, engineproto, emptyproto, provproto, toStruct, fromStruct, grpcError } from "./proto";
 import { errorMessage, type Deployment } from "./deployment";
-import type { Diagnostic, ResourceGoal, Severity } from "./types";
+import type { Diagnostic, ResourceGoal, Severity } from "../support/run-types";
 
 /** Features we implement, answered truthfully to SupportsFeature. */
 const SUPPORTED_FEATURES = new Set(["secrets", "deletedWith"]);

@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import * as readline from "node:readline";
 import { trackChild } from "./children";
 import { grpc, provrpc, provproto, statusproto, emptyproto, toStruct, fromStruct, unary } from "./proto";
-import { unwrapMap, type PropertyMap } from "./values";
+import { unwrapMap, type PropertyMap } from "../support/values";
 
 export interface DiffResult {
   changes: "none" | "some" | "unknown";

@@ -18,9 +18,9 @@ import * as fs from "node:fs";
 import * as readline from "node:readline";
 import type { PolicyHooks, PolicyResource } from "./deployment";
 import { analyzerrpc, analyzerproto, emptyproto, grpc, pluginproto, structproto, toStruct, fromStruct, unary } from "./proto";
-import type { ResourceState } from "./state";
-import type { Diagnostic, PolicyViolation } from "./types";
-import { isObject, remarkSecrets, unwrapMap, type Json } from "./values";
+import type { ResourceState } from "../support/state";
+import type { Diagnostic, PolicyViolation } from "../support/run-types";
+import { isObject, remarkSecrets, unwrapMap, type Json } from "../support/values";
 
 type Level = PolicyViolation["enforcementLevel"];
 const E = analyzerproto.EnforcementLevel;

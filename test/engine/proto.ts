@@ -15,7 +15,7 @@ import * as analyzerrpc from "@pulumi/pulumi/proto/analyzer_grpc_pb";
 import * as analyzerproto from "@pulumi/pulumi/proto/analyzer_pb";
 import * as pluginproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
-import type { Json, PropertyMap } from "./values";
+import type { Json, PropertyMap } from "../support/values";
 
 export {
   grpc,

@@ -1,7 +1,7 @@
 // The human summary: one line per resource that changes, then diagnostics,
 // policy violations, stack outputs (secrets as [secret]) and counts.
 
-import type { EngineResult, Step, StepOp } from "./types";
+import type { EngineResult, Step, StepOp } from "../support/run-types";
 
 const SYMBOL: Record<StepOp, string> = { create: "+", update: "~", replace: "+-", delete: "-", same: " ", read: ">" };
 

@@ -3,7 +3,7 @@
 // --skip-preview, and stop, changing nothing, when the preview fails.
 
 import { formatSummary } from "./summary";
-import type { EngineOptions, EngineResult, Step } from "./types";
+import type { EngineOptions, EngineResult, Step } from "../support/run-types";
 
 type Deploy = (opts: EngineOptions) => Promise<EngineResult>;
 

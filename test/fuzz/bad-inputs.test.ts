@@ -15,12 +15,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { providers } from "../../provider";
-import type { EngineResult } from "../engine/types";
+import type { EngineResult } from "../support/run-types";
 import { describeWithCli } from "../support/cli-suite";
 import { runCli } from "../support/pulumi-cli";
 import { configure, type Workspace } from "../provider/support";
 import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
-import { allProductsConfig } from "../support/stack-config";
+import { allProductsConfig, emulatorStack } from "../support/stack-config";
 
 const emu = useEmulator();
 let ws: Workspace;
@@ -103,9 +103,7 @@ describeWithCli("through the engine: the same mistakes in a program", () => {
       cwd: join(__dirname, "..", "provider", "fixtures", "mistakes"),
       stack: kase,
       stateFile: join(mkdtempSync(join(tmpdir(), "svc-bad-")), `${kase}.json`),
-      config: { "svc:webhooksUrl": emu().webhooksUrl, "svc:inboxesUrl": emu().inboxesUrl, "svc:infraUrl": emu().infraUrl, case: kase, ...config },
-      secrets: { "svc:webhooksApiKey": ws.webhooks.admin, "svc:inboxesApiKey": ws.inboxes.admin, "svc:infraApiKey": ws.infra.admin },
-      env: { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_URL: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_URL: "", SVC_INFRA_API_KEY: "", SVC_SKIP_REMOTE_CHECKS: "" },
+      ...emulatorStack(emu(), { webhooks: ws.webhooks.admin, inboxes: ws.inboxes.admin, infra: ws.infra.admin }, { config: { case: kase, ...config }, env: { SVC_SKIP_REMOTE_CHECKS: "" } }),
     });
 
   it.each<{ kase: string; config: Record<string, string>; expected: string | RegExp }>([

@@ -91,9 +91,10 @@ export const FIXTURES: Partial<Record<ResourceKind, KindFixture>> = {
 
   "webhooks:EventType": {
     inputs: () => ({ name: "lc.created", description: "lifecycle", payloadSchema: { type: "object", required: ["id"], properties: { id: { type: "string" } } } }),
+    // The description first: a replacement that keeps the unique name (deleted first) in the first round.
     replaces: (ctx) => ({
-      name: "lc.renamed",
       description: "lifecycle 2",
+      name: "lc.renamed",
       payloadSchema: { type: "object", required: ["id", "n"], properties: { id: { type: "string" }, n: { type: "integer" } } },
       projectId: ctx.otherProject,
     }),

@@ -13,12 +13,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { EngineOptions } from "../engine/types";
+import type { EngineOptions } from "../support/run-types";
 import { NATIVE_MISSING, nativeStack } from "../native/support";
 import type { Workspace } from "../provider/support";
 import { describeWithCli } from "../support/cli-suite";
 import { call, control, useEmulator } from "../support/emulator";
 import { pulumiAsync, runCli, stackArgs } from "../support/pulumi-cli";
+import { emulatorStack } from "../support/stack-config";
 
 const emu = useEmulator();
 
@@ -37,9 +38,14 @@ describeWithCli("refresh of a drifted endpoint shows only declared fields", () =
       cwd: join(__dirname, "..", "secrets", "fixtures", "streams"),
       stack: "refresh",
       stateFile: join(dir, "state.json"),
-      config: { "svc:webhooksUrl": emu().webhooksUrl },
-      secrets: { "svc:webhooksApiKey": ws.webhooks.admin, "svc-secret-streams:headerValue": "Bearer h", "svc-secret-streams:signingSecret": "whsec_refresh_declared_0001", "svc-secret-streams:sourceSecret": "s" },
-      env: { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "", SVC_SKIP_REMOTE_CHECKS: "" },
+      ...emulatorStack(
+        emu(),
+        { webhooks: ws.webhooks.admin },
+        {
+          secrets: { "svc-secret-streams:headerValue": "Bearer h", "svc-secret-streams:signingSecret": "whsec_refresh_declared_0001", "svc-secret-streams:sourceSecret": "s" },
+          env: { SVC_SKIP_REMOTE_CHECKS: "" },
+        },
+      ),
     });
     const up = await runCli(opts("up"));
     expect(up.ok, up.summary).toBe(true);

@@ -1,17 +1,15 @@
 /**
- * The lifecycle program's stack (test/lifecycle/program) run by the engine stand-in
- * against an emulator: the config every run gives, the API calls a run made, and
- * the state read back with its secrets decrypted.
+ * The lifecycle program's stack (test/lifecycle/program) against an emulator: the
+ * config every run gives and the API calls a run made.
  */
 import { join } from "node:path";
 import type { RunningEmulator } from "../../emulator";
 import { DEFINITIONS } from "../../provider/registry";
 import type { ResourceKind } from "../../sdk/tokens";
-import type { EngineOptions, EngineResult } from "../engine/engine";
-import { standInRunner } from "../engine/runner";
-import type { ResourceState } from "../engine/state";
+import type { EngineOptions, EngineResult } from "../support/run-types";
 import type { Workspace } from "../provider/support";
 import { lastSeq, requestsSince } from "../support/emulator";
+import { emulatorStack, type EmulatorUrls } from "../support/stack-config";
 import { FIXTURES, type Props } from "./fixtures";
 
 export const PROGRAM = join(__dirname, "program");
@@ -23,7 +21,6 @@ export interface Declared {
 }
 
 type Verb = EngineOptions["verb"];
-type EmulatorUrls = Pick<RunningEmulator, "url" | "webhooksUrl" | "inboxesUrl" | "infraUrl">;
 
 /** Every fixture's secret values, as the program's secret config `lifecycle:<k>`. */
 export function fixtureSecrets(): Record<string, string> {
@@ -43,15 +40,14 @@ export function stackOptions(emu: EmulatorUrls, ws: Workspace, verb: Verb, stack
     cwd: PROGRAM,
     stack,
     stateFile,
-    config: { "svc:webhooksUrl": emu.webhooksUrl, "svc:inboxesUrl": emu.inboxesUrl, "svc:infraUrl": emu.infraUrl, "lifecycle:resources": JSON.stringify(resources) },
-    secrets: {
-      ...fixtureSecrets(),
-      "svc:webhooksApiKey": ws.webhooks.admin,
-      "svc:inboxesApiKey": ws.inboxes.admin,
-      "svc:infraApiKey": ws.infra.member,
-      "svc:profiles": JSON.stringify({ infraAdmin: { infraUrl: emu.infraUrl, infraApiKey: ws.infra.admin } }),
-    },
-    env: { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_URL: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_URL: "", SVC_INFRA_API_KEY: "" },
+    ...emulatorStack(
+      emu,
+      { webhooks: ws.webhooks.admin, inboxes: ws.inboxes.admin, infra: ws.infra.member },
+      {
+        config: { "lifecycle:resources": JSON.stringify(resources) },
+        secrets: { ...fixtureSecrets(), "svc:profiles": JSON.stringify({ infraAdmin: { infraUrl: emu.infraUrl, infraApiKey: ws.infra.admin } }) },
+      },
+    ),
   };
 }
 
@@ -67,8 +63,6 @@ export async function writesDuring<T>(emu: RunningEmulator, fn: () => Promise<T>
   return { result, writes: (await callsSince(emu, since)).filter((c) => !c.startsWith("GET ")) };
 }
 
-/** The state's resources (a state file of the engine stand-in), secrets decrypted and unwrapped. */
-export const loadState = (stateFile: string): ResourceState[] => standInRunner.resources({ cwd: PROGRAM, stack: "", stateFile });
 
 export const errorsOf = (r: EngineResult) => r.diagnostics.filter((d) => d.severity === "error").map((d) => d.message).join("\n");
 

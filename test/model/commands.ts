@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { KINDS, QUOTA_REGIONS, RESOURCE_KINDS, itemPath, type Args, type ResourceKind } from "./kinds";
 import { InvariantViolation, checkRun } from "./invariants";
 import { MAIN_STACK, sleep, type DeclaredResource, type Interruption, type World } from "./world";
-import type { Verb } from "../engine/types";
+import type { Verb } from "../support/run-types";
 
 export interface ModelResource {
   kind: ResourceKind;

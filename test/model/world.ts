@@ -13,8 +13,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { RunningEmulator } from "../../emulator";
-import type { Checkpoint, ResourceState } from "../engine/state";
-import type { EngineOptions, EngineResult, Verb } from "../engine/types";
+import type { Checkpoint, ResourceState } from "../support/state";
+import type { EngineOptions, EngineResult, Verb } from "../support/run-types";
 import { pulumiSync, runCli, stackProcesses } from "../support/pulumi-cli";
 import { KINDS, RESOURCE_KINDS, idOfListed, kindOfType, type Args, type ResourceKind } from "./kinds";
 

@@ -12,7 +12,7 @@
 import * as fs from "node:fs";
 import { expect } from "vitest";
 import type { RunningEmulator } from "../../emulator";
-import type { ResourceState } from "../engine/state";
+import type { ResourceState } from "../support/state";
 import { lastSeq, requestsSince } from "../support/emulator";
 import { loadCliState } from "../support/pulumi-cli";
 import { writesOf, type NativeStack } from "./support";

@@ -12,7 +12,7 @@ import * as grpc from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_VERSION } from "../../provider/version";
 import { emptyproto, fromStruct, pluginproto, provproto, provrpc, toStruct, unary } from "../engine/proto";
-import { SECRET_SIG, SIG_KEY, type Json } from "../engine/values";
+import { SECRET_SIG, SIG_KEY, type Json } from "../support/values";
 import type { Workspace } from "../provider/support";
 import { control, useEmulator } from "../support/emulator";
 import { runCli } from "../support/pulumi-cli";

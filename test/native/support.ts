@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { RunningEmulator } from "../../emulator";
-import type { EngineOptions, Verb } from "../engine/types";
+import type { EngineOptions, Verb } from "../support/run-types";
 import type { Workspace } from "../provider/support";
 import { control } from "../support/emulator";
 import { nativePath } from "../support/native-plugin";

@@ -23,8 +23,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, w
 import { homedir, tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cliRunner } from "../engine/runner";
-import type { EngineOptions } from "../engine/types";
+import { cliRunner } from "../support/runner";
+import type { EngineOptions } from "../support/run-types";
 import { cliBinDir } from "../support/pulumi-cli";
 import { startTestEmulator, type TestEmulator } from "../../testing";
 import { REPO, TEMPLATE_OPTIONS, packTarball, run } from "./project";

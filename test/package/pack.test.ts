@@ -17,7 +17,7 @@ import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PACK_NAME } from "../../policy/pack";
 import { AnalyzerClient } from "../policy/analyzer-client";
-import { cliRunner } from "../engine/runner";
+import { cliRunner } from "../support/runner";
 import { startTestEmulator } from "../../testing";
 import { REPO, TEMPLATE_OPTIONS, packTarball, run } from "./project";
 

@@ -20,8 +20,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EngineOptions, EngineResult } from "../engine/engine";
-import { cliRunner } from "../engine/runner";
+import type { EngineOptions, EngineResult } from "../support/run-types";
+import { cliRunner } from "../support/runner";
 import { useEmulator } from "../support/emulator";
 import { buildPack, REPO_ROOT, type BuiltPack } from "./pack-build";
 

@@ -12,7 +12,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cliRunner } from "../engine/runner";
+import { cliRunner } from "../support/runner";
 import { REPO_ROOT } from "./pack-build";
 
 const SCRIPT = path.join(REPO_ROOT, "examples/gitops/preview-ci.ts");

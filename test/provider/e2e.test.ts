@@ -9,9 +9,10 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { EngineResult } from "../engine/types";
+import type { EngineResult } from "../support/run-types";
 import { describeWithCli } from "../support/cli-suite";
 import { runCli } from "../support/pulumi-cli";
+import { emulatorStack } from "../support/stack-config";
 import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import type { Workspace } from "./support";
 
@@ -36,10 +37,8 @@ function run(verb: "preview" | "up" | "refresh" | "destroy", config: Record<stri
     cwd,
     stack: "dev",
     stateFile: file,
-    config: { "svc:webhooksUrl": emu().webhooksUrl, ...config },
-    secrets: { "svc:webhooksApiKey": ws.webhooks.admin, headerSecret: HEADER_SECRET, teamToken: HEADER_SECRET },
     // The plugin must find its settings in the stack config only.
-    env: { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "" },
+    ...emulatorStack(emu(), { webhooks: ws.webhooks.admin }, { config, secrets: { headerSecret: HEADER_SECRET, teamToken: HEADER_SECRET } }),
   });
 }
 

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { beforeAll, expect, it } from "vitest";
 import { providers } from "../../provider";
 import * as svc from "../../sdk";
-import type { EngineResult } from "../engine/types";
+import type { EngineResult } from "../support/run-types";
 import { describeWithCli } from "../support/cli-suite";
 import { runCli } from "../support/pulumi-cli";
 import { control, useEmulator } from "../support/emulator";

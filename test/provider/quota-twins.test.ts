@@ -10,6 +10,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeWithCli } from "../support/cli-suite";
 import { runCli } from "../support/pulumi-cli";
+import { emulatorStack } from "../support/stack-config";
 import { control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import type { Workspace } from "./support";
 
@@ -32,9 +33,7 @@ async function run(verb: "preview" | "up") {
     cwd: resolve(__dirname, "fixtures/quota-twins"),
     stack: "ci",
     stateFile: join(dir, `${verb}.json`),
-    config: { "svc:infraUrl": emu().infraUrl },
-    secrets: { "svc:infraApiKey": ws.infra.member },
-    env: { SVC_INFRA_URL: "", SVC_INFRA_API_KEY: "" },
+    ...emulatorStack(emu(), { infra: ws.infra.member }),
   });
   const errors = result.diagnostics.filter((d) => d.severity === "error").map((d) => d.message).join("\n");
   const writes = (await requestsSince(emu(), since)).filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);

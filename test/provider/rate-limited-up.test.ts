@@ -12,8 +12,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EngineResult } from "../engine/engine";
-import { cliRunner } from "../engine/runner";
+import type { EngineResult } from "../support/run-types";
+import { cliRunner } from "../support/runner";
 import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import type { Workspace } from "./support";
 

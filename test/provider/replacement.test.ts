@@ -11,9 +11,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { EngineResult } from "../engine/types";
+import type { EngineResult } from "../support/run-types";
 import { describeWithCli } from "../support/cli-suite";
 import { runCli } from "../support/pulumi-cli";
+import { emulatorStack } from "../support/stack-config";
 import { call, control, useEmulator } from "../support/emulator";
 import type { Workspace } from "./support";
 
@@ -43,14 +44,7 @@ async function stack(plan: "free" | "pro" = "pro") {
       cwd: PROGRAM,
       stack: "dev",
       stateFile,
-      config: {
-        "svc:webhooksUrl": emu().webhooksUrl,
-        "svc:inboxesUrl": emu().inboxesUrl,
-        "svc:infraUrl": emu().infraUrl,
-        "svc-replacements:resources": JSON.stringify(resources),
-      },
-      secrets: { "svc:webhooksApiKey": ws.webhooks.admin, "svc:inboxesApiKey": ws.inboxes.admin, "svc:infraApiKey": ws.infra.admin },
-      env: { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_URL: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_URL: "", SVC_INFRA_API_KEY: "" },
+      ...emulatorStack(emu(), { webhooks: ws.webhooks.admin, inboxes: ws.inboxes.admin, infra: ws.infra.admin }, { config: { "svc-replacements:resources": JSON.stringify(resources) } }),
     });
   return { ws, run };
 }

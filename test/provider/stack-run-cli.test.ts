@@ -14,9 +14,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { EngineResult } from "../engine/types";
+import type { EngineResult } from "../support/run-types";
 import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { PULUMI_CLI_MISSING, runCli } from "../support/pulumi-cli";
+import { emulatorStack } from "../support/stack-config";
 import type { Workspace } from "./support";
 
 const PROGRAM = resolve(__dirname, "fixtures/replacements");
@@ -43,9 +44,11 @@ async function stack(plan: "free" | "pro", profiles: (ws: Workspace) => Promise<
       cwd: PROGRAM,
       stack: "dev",
       stateFile: join(dir, `${ws.workspace_id}.json`),
-      config: { "svc:webhooksUrl": emu().webhooksUrl, "svc:inboxesUrl": emu().inboxesUrl, "svc:infraUrl": emu().infraUrl, "svc-replacements:resources": JSON.stringify(resources) },
-      secrets: { "svc:webhooksApiKey": ws.webhooks.admin, "svc:inboxesApiKey": ws.inboxes.admin, "svc:infraApiKey": ws.infra.member, "svc:profiles": profileTable },
-      env: { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_URL: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_URL: "", SVC_INFRA_API_KEY: "" },
+      ...emulatorStack(
+        emu(),
+        { webhooks: ws.webhooks.admin, inboxes: ws.inboxes.admin, infra: ws.infra.member },
+        { config: { "svc-replacements:resources": JSON.stringify(resources) }, secrets: { "svc:profiles": profileTable } },
+      ),
     });
     const writes = (await requestsSince(emu(), since)).filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path.replace(/\/[^/]*$/, "/…")}`);
     return { result, writes };

@@ -11,8 +11,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { EngineResult } from "../engine/types";
+import type { EngineResult } from "../support/run-types";
 import { describeWithCli } from "../support/cli-suite";
+import { emulatorStack } from "../support/stack-config";
 import { runCli } from "../support/pulumi-cli";
 import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import type { Workspace } from "./support";
@@ -34,9 +35,7 @@ function run(verb: "preview" | "up" | "refresh" | "destroy", config: Record<stri
     cwd: program,
     stack: "ci",
     stateFile: join(dir, "ci.json"),
-    config: { "svc:webhooksUrl": emu().webhooksUrl, "svc:inboxesUrl": emu().inboxesUrl, "svc:infraUrl": emu().infraUrl, ...config },
-    secrets: { "svc:webhooksApiKey": ws.webhooks.admin, "svc:inboxesApiKey": ws.inboxes.admin, "svc:infraApiKey": ws.infra.member },
-    env: { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_URL: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_URL: "", SVC_INFRA_API_KEY: "" },
+    ...emulatorStack(emu(), { webhooks: ws.webhooks.admin, inboxes: ws.inboxes.admin, infra: ws.infra.member }, { config }),
   });
 }
 

@@ -13,9 +13,10 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { EngineResult } from "../engine/types";
+import type { EngineResult } from "../support/run-types";
 import { describeWithCli } from "../support/cli-suite";
 import { runCli } from "../support/pulumi-cli";
+import { emulatorStack } from "../support/stack-config";
 import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import type { Workspace } from "./support";
 
@@ -51,9 +52,7 @@ function run(verb: "preview" | "up" | "refresh" | "destroy", config: Record<stri
     cwd: program,
     stack: "dev",
     stateFile: stateFile(),
-    config: { "svc:webhooksUrl": emu().webhooksUrl, productionProjectId: ws.project_id, ...config },
-    secrets: { "svc:webhooksApiKey": ws.webhooks.admin, paymentsSigningSecret: PAYMENTS_SECRET },
-    env: { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "" },
+    ...emulatorStack(emu(), { webhooks: ws.webhooks.admin }, { config: { productionProjectId: ws.project_id, ...config }, secrets: { paymentsSigningSecret: PAYMENTS_SECRET } }),
   });
 }
 

@@ -10,7 +10,7 @@ import { join, resolve } from "node:path";
 import { afterEach, expect } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { runEngine, type EngineResult } from "../engine/engine";
-import type { EngineOptions, Verb } from "../engine/types";
+import type { EngineOptions, Verb } from "../support/run-types";
 import { call, control } from "../support/emulator";
 
 export const PROGRAM = resolve(__dirname, "program");

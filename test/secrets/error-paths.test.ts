@@ -17,9 +17,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { providers } from "../../provider";
-import type { EngineResult } from "../engine/types";
+import type { EngineResult } from "../support/run-types";
 import { describeWithCli } from "../support/cli-suite";
 import { runCli } from "../support/pulumi-cli";
+import { emulatorStack } from "../support/stack-config";
 import { configure } from "../provider/support";
 import { call, control, useEmulator } from "../support/emulator";
 
@@ -58,9 +59,7 @@ async function run(verb: "preview" | "up", kase: string, config: Record<string, 
     cwd: program,
     stack: kase,
     stateFile,
-    config: { "svc:webhooksUrl": emu().webhooksUrl, case: kase, ...config },
-    secrets: { "svc:webhooksApiKey": ws.webhooks.admin, ...SECRETS },
-    env: { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "", SVC_SKIP_REMOTE_CHECKS: "" },
+    ...emulatorStack(emu(), { webhooks: ws.webhooks.admin }, { config: { case: kase, ...config }, secrets: SECRETS, env: { SVC_SKIP_REMOTE_CHECKS: "" } }),
   });
   let state = "";
   try {

@@ -18,10 +18,11 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EngineResult } from "../engine/types";
-import { isObject, isSecret, type Json } from "../engine/values";
+import type { EngineResult } from "../support/run-types";
+import { isObject, isSecret, type Json } from "../support/values";
 import { describeWithCli } from "../support/cli-suite";
 import { loadCliDeployment, runCli } from "../support/pulumi-cli";
+import { emulatorStack } from "../support/stack-config";
 import { providers } from "../../provider";
 import { control, useEmulator } from "../support/emulator";
 
@@ -99,15 +100,12 @@ describeWithCli("the examples keep every secret out of plaintext", () => {
         cwd,
         stack: "scan",
         stateFile: file,
-        config: { "svc:webhooksUrl": emu().webhooksUrl, "svc:inboxesUrl": emu().inboxesUrl, "svc:infraUrl": emu().infraUrl, ...EXAMPLE_CONFIG[example]?.(ws) },
-        secrets: {
-          "svc:webhooksApiKey": apiKey ?? ws.webhooks.admin,
-          "svc:inboxesApiKey": apiKey ?? ws.inboxes.admin,
-          "svc:infraApiKey": apiKey ?? ws.infra.admin,
-          ...configSecrets,
-        },
         // Settings only from the stack config.
-        env: { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_URL: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_URL: "", SVC_INFRA_API_KEY: "" },
+        ...emulatorStack(
+          emu(),
+          { webhooks: apiKey ?? ws.webhooks.admin, inboxes: apiKey ?? ws.inboxes.admin, infra: apiKey ?? ws.infra.admin },
+          { config: EXAMPLE_CONFIG[example]?.(ws) ?? {}, secrets: configSecrets },
+        ),
       });
 
     const record = (what: string, r: EngineResult) => seen.push({ what, text: `${r.summary}\n${JSON.stringify(r)}` });

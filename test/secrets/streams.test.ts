@@ -14,10 +14,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EngineOptions } from "../engine/types";
+import type { EngineOptions } from "../support/run-types";
 import { NATIVE_MISSING, nativeStack } from "../native/support";
 import type { Workspace } from "../provider/support";
 import { describeWithCli } from "../support/cli-suite";
+import { emulatorStack } from "../support/stack-config";
 import { control, useEmulator } from "../support/emulator";
 import { pulumiAsync, runCli, stackArgs } from "../support/pulumi-cli";
 
@@ -78,9 +79,7 @@ describeWithCli("write-only secrets stay out of the kept streams", () => {
       cwd: join(__dirname, "fixtures", "streams"),
       stack: "streams",
       stateFile: join(dir, "dynamic.json"),
-      config: { "svc:webhooksUrl": emu().webhooksUrl },
-      secrets: { "svc:webhooksApiKey": ws.webhooks.admin, ...Object.fromEntries(Object.entries(SECRETS).map(([k, v]) => [`svc-secret-streams:${k}`, v])) },
-      env: { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "", SVC_SKIP_REMOTE_CHECKS: "" },
+      ...emulatorStack(emu(), { webhooks: ws.webhooks.admin }, { secrets: Object.fromEntries(Object.entries(SECRETS).map(([k, v]) => [`svc-secret-streams:${k}`, v])), env: { SVC_SKIP_REMOTE_CHECKS: "" } }),
     };
     // Makes the stack and its config.
     expect((await runCli(opts)).ok).toBe(true);

@@ -19,10 +19,10 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { EngineEvent, StepEventMetadata, StepEventStateMetadata } from "@pulumi/pulumi/automation";
 import { locatePulumiCli } from "../../scripts/pulumi-cli/locate";
-import { DEFAULT_TEST_PASSPHRASE } from "../engine/crypter";
-import { defaultStateFile, type Checkpoint, type Deployment, type ResourceState } from "../engine/state";
-import type { Diagnostic, EngineOptions, EngineResult, PolicyViolation, Step, StepOp } from "../engine/types";
-import { SECRET_SIG, SIG_KEY, UNKNOWN, isObject, isSecret, unwrapSecrets, type Json } from "../engine/values";
+import { DEFAULT_TEST_PASSPHRASE } from "./crypter";
+import { defaultStateFile, type Checkpoint, type Deployment, type ResourceState } from "./state";
+import type { Diagnostic, EngineOptions, EngineResult, PolicyViolation, Step, StepOp } from "./run-types";
+import { SECRET_SIG, SIG_KEY, UNKNOWN, isObject, isSecret, unwrapSecrets, type Json } from "./values";
 
 const located = locatePulumiCli();
 
