@@ -15,7 +15,7 @@
 import { spawnSync } from "node:child_process";
 import { isApiError } from "../provider/client";
 import { profileOf, type ConfigSource } from "../provider/config";
-import { operationContext } from "../provider/engine/connection";
+import { operationContext } from "../provider/engine/engine-operation";
 import type { Props, ResourceDefinition } from "../provider/engine/fields";
 import { markedBody, markedOwner, ownerTokenOf } from "../provider/engine/owner";
 import { listObjects, sameDeclaredFields } from "../provider/engine/reconcile";

@@ -49,7 +49,7 @@ export function operationsOf(kind: string): Operations {
 
 export { SvcClient, SvcApiError, SvcConnectionError, SvcUnknownOutcomeError, closeSharedDispatcher } from "./client";
 export { resolveConnection, setPluginConfig, settingNames, MissingSettingError, InvalidSettingError, type ConfigSource, type Connection, type Product } from "./config";
-export { operationContext, clearReadCache } from "./engine/connection";
+export { operationContext, startOperation } from "./engine/engine-operation";
 export { PartialFailure } from "./engine/errors";
 export { UNKNOWN } from "./engine/unknown";
 export { RESOURCE_KEY, resourceIdentity } from "./engine/internal-keys";

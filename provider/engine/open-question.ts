@@ -11,11 +11,10 @@
  * - its delete fails the same way while candidates are left that no resource of the
  *   operation holds (the replacement that adopted one comes first), else deletes nothing.
  */
-import { isApiError, type SvcClient } from "../client";
-import { claimsOf } from "./claims";
+import { isApiError } from "../client";
 import { completeOutputs, keptValues } from "./values";
 import { PartialFailure } from "./errors";
-import type { Props, ResourceDefinition } from "./fields";
+import type { OperationContext, Props, ResourceDefinition } from "./fields";
 import { OWNER_KEY, UNRESOLVED_KEY } from "./internal-keys";
 import { unprovenMessage, type UnresolvedCreate } from "./reconcile";
 
@@ -44,9 +43,9 @@ export function questionOf(outputs: Props | undefined): Question | undefined {
 }
 
 /** The candidates that still exist (each read by its id), but those a resource of this operation holds (adopted them). */
-async function remaining(def: ResourceDefinition, client: SvcClient, question: Question): Promise<string[]> {
+async function remaining(def: ResourceDefinition, { operation, client }: OperationContext, question: Question): Promise<string[]> {
   const left: string[] = [];
-  const held = claimsOf(client, def.kind).held;
+  const held = operation.claims(client, def.kind).held;
   for (const id of question.candidates) {
     if (held.has(id)) continue;
     try {
@@ -64,8 +63,8 @@ async function remaining(def: ResourceDefinition, client: SvcClient, question: Q
  * naming the candidates still there; none left, the question is answered (they were
  * extras, deleted by the user) and the caller goes on.
  */
-export async function askAgain(def: ResourceDefinition, client: SvcClient, question: Question, doing: "create" | "delete"): Promise<void> {
-  const left = await remaining(def, client, question);
+export async function askAgain(def: ResourceDefinition, ctx: OperationContext, question: Question, doing: "create" | "delete"): Promise<void> {
+  const left = await remaining(def, ctx, question);
   if (left.length === 0) return;
   const what =
     doing === "create"

@@ -16,9 +16,9 @@ import { isApiError } from "../client";
 import { InvalidSettingError, MissingSettingError, profileOf, reconcileWindowSeconds } from "../config";
 import { canonicalJson } from "../../rules/event-schema";
 import { checkInputs } from "./check";
-import { claimsOf, holdId } from "./claims";
-import { operationContext } from "./connection";
+import { named } from "./claims";
 import { declared, diffFields, fieldChanged, fieldEqual } from "./diff";
+import { currentOperation, operationContext } from "./engine-operation";
 import { explainApiError, note, PartialFailure } from "./errors";
 import { asIs, fieldEntries, type ApplyContext, type ChangedSetting, type CheckFailure, type Fields, type InputsOf, type OperationContext, type OutputsOf, type PlannedCall, type Props, type ResourceDefinition } from "./fields";
 import { readFromListing } from "./list-cache";
@@ -28,7 +28,6 @@ import { askAgain, isOpenQuestion, keepQuestion, questionOf } from "./open-quest
 import { markedBody, markedOwner, newOwnerToken, ownerField, ownerMark, ownerTokenOf } from "./owner";
 import { createReconciled, lateLookAlikesMessage, UnresolvedCreate } from "./reconcile";
 import { remoteCheckFailures } from "./remote-checks";
-import { objectKeepers, replacedObjects } from "./stack-run";
 import { containsUnknown, UNKNOWN } from "./unknown";
 import { completeOutputs, createBody, fieldRoles, keptValues, rebuildInputs, remoteFields, writeOnlyAsRead } from "./values";
 
@@ -113,12 +112,22 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
   const def: ResourceDefinition = definition;
   const idField = def.idField ?? "id";
 
-  const withItem = (ctx: OperationContext, id: string): ApplyContext => ({ client: ctx.client, profile: ctx.profile, cached: ctx.cached, connectionId: ctx.connectionId, id, def, itemPath: def.paths.item(id) });
+  const withItem = (ctx: OperationContext, id: string): ApplyContext => ({ ...ctx, id, def, itemPath: def.paths.item(id) });
+  /** What the operation knows of this kind's objects on the context's connection (claims.ts). */
+  const claimsIn = (ctx: OperationContext) => ctx.operation.claims(ctx.client, def.kind);
   /** Every id the engine names is held by a resource of the stack: never another create's candidate (claims.ts). */
   const applyContext = (id: string, props: Props | undefined): ApplyContext => {
     const ctx = operationContext(def, profileOf(props));
-    holdId(ctx.client, def.kind, id);
+    claimsIn(ctx).hold(id);
     return withItem(ctx, id);
+  };
+  /** The context of the connection `props` choose, or undefined when a setting is missing (check has said what). */
+  const contextOf = (props: Props): OperationContext | undefined => {
+    try {
+      return operationContext(def, profileOf(props));
+    } catch {
+      return undefined;
+    }
   };
   const roles = fieldRoles(def);
 
@@ -192,22 +201,25 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
   /**
    * diff names the resource's id too; it needs no connection, so one that cannot be made is
    * left for the operations. A diff that does not replace the object keeps it for this
-   * resource (stack-run.ts `objectKeepers`): no other resource's delete removes it (or, a
-   * setting, puts back what it found), and no other resource of the program may adopt it.
+   * resource (claims.ts `kept`): no other resource's delete removes it (or, a setting,
+   * puts back what it found), and no other resource of the program may adopt it.
    */
   function holdNamedId(id: string, olds: Props, news: Inputs, replaced: boolean): void {
-    let ctx: OperationContext;
-    try {
-      ctx = operationContext(def, profileOf(olds));
-    } catch {
-      return; // check has said what is missing
-    }
+    const ctx = contextOf(olds);
+    if (!ctx) return;
+    const claims = claimsIn(ctx);
+    claims.hold(id);
     // Its delete in this operation is a replacement's: the old object, declared by no program.
-    if (replaced) replacedObjects.add(ctx.client, def.kind, id);
-    holdId(ctx.client, def.kind, id);
-    if (replaced) return;
-    const clash = objectKeepers.kept(ctx.client, def.kind, id, { olds, adopts: adoptionId(news) === id, name: nameOf(news), kindIsNamed: "resourceName" in def.fields });
-    if (clash) throw twoResourcesOnOne(id, `${objectKeepers.named(clash.adopter)} declares adopting it (${adoptionInput})`);
+    if (replaced) return void claims.replaced.add(id);
+    // Only a Diff of a resource the program declares (checked in this operation) keeps its
+    // object. A kind with no `resourceName` (the workspace settings and event type policy)
+    // cannot tell a refresh's Diff from the program's: every Diff counts. So a removed
+    // setting resource refreshed by `up --refresh` is taken as kept, and its delete puts
+    // nothing back, with a note.
+    const name = nameOf(news);
+    const counts = !("resourceName" in def.fields) || (name !== undefined && ctx.operation.checkedNames.has(`${def.kind}\u0000${name}`));
+    const clash = claims.kept(id, { olds, adopts: adoptionId(news) === id, name }, counts);
+    if (clash) throw twoResourcesOnOne(id, `${named(clash.adopter)} declares adopting it (${adoptionInput})`);
   }
 
   /** The input that asks for adoption, as errors name it. */
@@ -222,11 +234,11 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     );
 
   /** A clash of the adoption these inputs declare with a resource that keeps or adopts the object, if any. */
-  function adoptionClash(client: OperationContext["client"], inputs: Inputs): string | undefined {
+  function adoptionClash(ctx: OperationContext, inputs: Inputs): string | undefined {
     const id = adoptionId(inputs);
     // Not known yet at preview (an output of another resource, whole or part of an event type's id): the update checks again.
     if (id === undefined || id.includes(UNKNOWN)) return undefined;
-    const clash = objectKeepers.adopting(client, def.kind, id, nameOf(inputs));
+    const clash = claimsIn(ctx).adopting(id, nameOf(inputs));
     return clash && twoResourcesOnOne(id, `${adoptionInput} asks for it, and ${clash}`).message;
   }
 
@@ -243,12 +255,13 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     const adoptId = adoptionId(news);
     if (adoptId === undefined) return createNew(news);
     // Again, as at preview: under `--skip-preview` the holder's Diff may come between this resource's check and its create.
-    const clash = adoptionClash(operationContext(def, profileOf(news)).client, news);
+    const ctx = operationContext(def, profileOf(news));
+    const clash = adoptionClash(ctx, news);
     if (clash) throw new Error(clash);
     const adopted = await adopt(adoptId, news);
     // The object is this resource's now: the delete of a resource that held it before must not remove it, in this
     // run (claims.ts `adopted`) or a later one (it carries this resource's owner mark now, where it can: \`marking\`).
-    claimsOf(operationContext(def, profileOf(news)).client, def.kind).adopted.add(adopted.id);
+    claimsIn(ctx).adopted.add(adopted.id);
     return adopted;
   }
 
@@ -256,15 +269,15 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     const ctx = operationContext(def, profileOf(news));
     // The replacement of an entry that keeps an open question (its Diff recorded it): answered first.
     const identity = news[RESOURCE_KEY];
-    const question = typeof identity === "string" ? questionOf(claimsOf(ctx.client, def.kind).openQuestions.get(identity)) : undefined;
-    if (question) await askAgain(def, ctx.client, question, "create");
+    const question = typeof identity === "string" ? questionOf(claimsIn(ctx).openQuestions.get(identity)) : undefined;
+    if (question) await askAgain(def, ctx, question, "create");
     const body = markedBody(def, createBody(def, news), news);
     let response: Props;
     let found: boolean;
     let lateLookAlikes: string[];
     try {
       // An unknown outcome is reconciled by a listing: take this create's own object, or send it again.
-      ({ object: response, found, lateLookAlikes } = await createReconciled(def, ctx.client, body, news, idOf));
+      ({ object: response, found, lateLookAlikes } = await createReconciled(def, ctx, body, news, idOf));
     } catch (err) {
       if (err instanceof UnresolvedCreate) throw keepQuestion(def, err, news);
       throw isApiError(err) ? explainApiError(def, err, "create", news) : err;
@@ -353,7 +366,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     const outputs: Outputs = { ...found, ...keptValues(def, news), [singleton.priorField]: prior };
     // Every declared field is written, even one that already has the value: the resource now owns it.
     const outs = await converge(ctx, planUpdate(def, {}, news), undefined, news, outputs, "create", true);
-    claimsOf(ctx.client, def.kind).takenOver.set(id, canonicalJson(prior));
+    claimsIn(ctx).takenOver.set(id, canonicalJson(prior));
     return { id, outputs: outs };
   }
 
@@ -386,7 +399,8 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     const prior = previous[singleton.priorField];
     // Read with Resource.get, or state from before the take-over was recorded: nothing to put back.
     if (!prior || typeof prior !== "object") return;
-    const takenOver = claimsOf(ctx.client, def.kind).takenOver;
+    const claims = claimsIn(ctx);
+    const takenOver = claims.takenOver;
     const newOwner = takenOver.get(ctx.id);
     // Another resource of the stack that holds the setting now, and what it found.
     let holder: { name: string; found: unknown } | undefined;
@@ -394,8 +408,8 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
       holder = { name: "another resource of this run (a rename or a replacement)", found: JSON.parse(newOwner) };
     } else {
       // A resource removed from the program that held the setting with one the program keeps (a rename over two runs).
-      const keeper = objectKeepers.keptFrom(ctx.client, def.kind, ctx.id, previous);
-      if (keeper) holder = { name: objectKeepers.named(keeper.name), found: (JSON.parse(keeper.olds) as Props)[singleton.priorField] };
+      const keeper = claims.keptFrom(ctx.id, previous);
+      if (keeper) holder = { name: named(keeper.name), found: (JSON.parse(keeper.olds) as Props)[singleton.priorField] };
       else takenOver.delete(ctx.id);
     }
     let toRestore = prior as Props;
@@ -480,13 +494,9 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
   }
 
   /** The Diff of an open question's entry: replaced, so that its create asks again (open-question.ts). */
-  function askedAgain(olds: Props, news: Inputs): DiffResponse {
+  function askedAgain(ctx: OperationContext | undefined, olds: Props, news: Inputs): DiffResponse {
     const identity = news[RESOURCE_KEY];
-    try {
-      if (typeof identity === "string") claimsOf(operationContext(def, profileOf(news)).client, def.kind).openQuestions.set(identity, olds);
-    } catch {
-      // check has said what is missing
-    }
+    if (ctx && typeof identity === "string") claimsIn(ctx).openQuestions.set(identity, olds);
     return { changes: true, diffs: [UNRESOLVED_KEY], replaces: [UNRESOLVED_KEY], deleteBeforeReplace: false };
   }
 
@@ -504,7 +514,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
       const failures = checked.failures.filter((f) => !unapplied.has(f.property));
       // This resource is the program's: its Diffs keep objects (a refresh's Diff of a removed one does not).
       const name = nameOf(inputs);
-      if (name !== undefined) objectKeepers.checked(def.kind, name);
+      if (name !== undefined) currentOperation().checkedNames.add(`${def.kind}\u0000${name}`);
       if (containsUnknown(inputs.profile)) return { inputs, failures };
       let ctx: OperationContext | undefined;
       try {
@@ -522,7 +532,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
         }
       }
       if (ctx && failures.length === 0 && !def.singleton) {
-        const clash = adoptionClash(ctx.client, inputs);
+        const clash = adoptionClash(ctx, inputs);
         if (clash) failures.push({ property: adoptionInput, reason: clash });
       }
       if (ctx && failures.length === 0) failures.push(...(await remoteCheckFailures(def, inputs, ctx, olds)));
@@ -530,9 +540,10 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     },
 
     diff({ id, olds, news }) {
-      if (isOpenQuestion(id)) return askedAgain(olds, news);
+      const ctx = contextOf(news);
+      if (isOpenQuestion(id)) return askedAgain(ctx, olds, news);
       const fields = diffFields(def, olds, news);
-      const d = def.hooks?.adjustDiff ? def.hooks.adjustDiff(fields, olds, news, id) : fields;
+      const d = def.hooks?.adjustDiff ? def.hooks.adjustDiff(fields, olds, news, id, ctx) : fields;
       holdNamedId(id, olds, news, d.replaces.length > 0);
       const diffs = [...new Set([...d.changed, ...d.replaces])];
       return { changes: diffs.length > 0, diffs, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
@@ -548,7 +559,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
       let remote: Props;
       try {
         // A burst of reads (a refresh) is served from one paged listing of the kind.
-        remote = (await readFromListing(def, ctx.client, id, idOf)) ?? (await ctx.client.request<Props>({ method: "GET", path: ctx.itemPath })).body ?? {};
+        remote = (await readFromListing(def, ctx, id, idOf)) ?? (await ctx.client.request<Props>({ method: "GET", path: ctx.itemPath })).body ?? {};
       } catch (err) {
         // Deleted outside Pulumi.
         if (isApiError(err, 404)) return { gone: true };
@@ -571,18 +582,18 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
 
     async delete({ id, outputs: previous }) {
       const question = questionOf(previous);
-      if (isOpenQuestion(id) && question) return askAgain(def, operationContext(def, profileOf(previous)).client, question, "delete");
+      if (isOpenQuestion(id) && question) return askAgain(def, operationContext(def, profileOf(previous)), question, "delete");
       const ctx = applyContext(id, previous);
       if (def.singleton) return restore(ctx, previous);
-      const claims = claimsOf(ctx.client, def.kind);
+      const claims = claimsIn(ctx);
       if (claims.adopted.has(id)) {
         note(`The ${def.noun} ${id} was not deleted: another resource of this run adopted it (e.g. renamed, with adoption). It stays, managed by that resource; this resource is removed from the state.`);
         return;
       }
       // A resource removed from the program that held the object with the one that keeps it (a rename adopting it, over two runs).
-      const keeper = objectKeepers.keptFrom(ctx.client, def.kind, id, previous);
+      const keeper = claims.keptFrom(id, previous);
       if (keeper) {
-        note(`The ${def.noun} ${id} was not deleted: ${objectKeepers.named(keeper.name)} holds it (e.g. renamed, with adoption, over two runs). It stays, managed by that resource; this resource is removed from the state.`);
+        note(`The ${def.noun} ${id} was not deleted: ${named(keeper.name)} holds it (e.g. renamed, with adoption, over two runs). It stays, managed by that resource; this resource is removed from the state.`);
         return;
       }
       // Marked by another resource since (it adopted the object: a rename with \`up --target\`), on any machine.

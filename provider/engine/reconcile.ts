@@ -31,10 +31,10 @@ import { SvcUnknownOutcomeError, isApiError, type SvcClient } from "../client";
 import { CREATE_RESENDS } from "../client/retry";
 import { record } from "../client/stats";
 import { reconcileWindowSeconds } from "../config";
-import { claimsOf, type KindClaims } from "./claims";
+import type { KindClaims } from "./claims";
 import { fieldEqual } from "./diff";
 import { note } from "./errors";
-import type { Props, ResourceDefinition } from "./fields";
+import type { OperationContext, Props, ResourceDefinition } from "./fields";
 import { jsonEqual } from "./json";
 import { markedOwner } from "./owner";
 
@@ -122,7 +122,7 @@ interface Sends {
  * POST the create; on an unknown outcome, take its own object, send it again, or fail
  * naming the candidates (the states above).
  */
-export async function createReconciled(def: ResourceDefinition, client: SvcClient, body: Props, inputs: Props, idOf: (response: Props) => string): Promise<Created> {
+export async function createReconciled(def: ResourceDefinition, { operation, client }: OperationContext, body: Props, inputs: Props, idOf: (response: Props) => string): Promise<Created> {
   const reconciles = def.reconcile !== false;
   const c: CreateCall = {
     def,
@@ -130,7 +130,7 @@ export async function createReconciled(def: ResourceDefinition, client: SvcClien
     body,
     inputs,
     idOf,
-    claims: claimsOf(client, def.kind),
+    claims: operation.claims(client, def.kind),
     token: markedOwner(def, body),
     reconciles,
     windowMs: reconciles ? reconcileWindowSeconds() * 1000 : 0,

@@ -18,7 +18,6 @@ import { sealing } from "./sealed";
 import { upgrading } from "./upgrade";
 
 // Their earlier home: tests import them from here.
-export { clearReadCache, operationContext } from "./connection";
 export { createBody, remoteFields } from "./values";
 
 /** A kind's operations as both front ends call them: upgraded state in, write-only secrets sealed in the outputs (sealed.ts), reads answering the inputs as stored (declared-inputs.ts), secrets out of every message. */

@@ -19,7 +19,7 @@ import { defineResource, type Fields, type InputsOf, type CheckFailure, type Ope
 import { containsUnknown } from "../engine/unknown";
 import { readForCheck } from "../engine/remote-checks";
 import type { InboxPlan, InboxUsage } from "./account";
-import { planAllocation, RESOURCE_NAME_FIELD } from "../engine/stack-run";
+import { RESOURCE_NAME_FIELD } from "../engine/fields";
 
 /** The allocation each transport counts against (402 `quota_exceeded` metric). */
 export const ALLOCATION_METRIC: Record<InboxTransport, "inboxes" | "http_bins"> = { email: "inboxes", http: "http_bins" };
@@ -43,7 +43,7 @@ export async function planAndUsage(ctx: OperationContext): Promise<InboxAccount 
 }
 
 /**
- * The workspace the connection acts on, as stack-run.ts counts it. The Inboxes API has
+ * The workspace the connection acts on, as the engine operation counts it. The Inboxes API has
  * no route that names the workspace (Webhooks has `GET /v1/auth/me`), but every key of
  * a workspace reads one audit log, never deleted, whose entries have ids of their own:
  * two keys whose newest entry is the same act on one workspace. An empty or unreadable
@@ -75,8 +75,8 @@ async function planGates(inputs: InboxInputs, ctx: OperationContext, olds: Inbox
   }
   if (creating && !containsUnknown(inputs.transport)) {
     const metric = ALLOCATION_METRIC[(inputs.transport as InboxTransport) ?? "email"];
-    // The new inboxes of the whole run add up, in the workspace whatever the profile (stack-run.ts).
-    const allocation = planAllocation(await inboxWorkspace(ctx), metric, usage[metric], plan.limits[metric]);
+    // The new inboxes of the whole run add up, in the workspace whatever the profile (engine-operation.ts).
+    const allocation = ctx.operation.planAllocation(await inboxWorkspace(ctx), metric, usage[metric], plan.limits[metric]);
     if (!allocation.taken) failures.push({ property: "transport", reason: allocationMessage(metric, plan.limits[metric], allocation.current) });
   }
   return failures;

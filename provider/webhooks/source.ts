@@ -14,7 +14,7 @@ import { writtenUnseen } from "../engine/values";
 import { containsUnknown } from "../engine/unknown";
 import { otherProjectWithConfinedKey } from "./confined-key";
 import { planHasFeature, readWorkspace } from "./plan-ceilings";
-import { RESOURCE_NAME_FIELD } from "../engine/stack-run";
+import { RESOURCE_NAME_FIELD } from "../engine/fields";
 
 const text = z.string().max(255);
 

@@ -5,7 +5,7 @@
  */
 import { isApiError } from "../../provider/client";
 import { explainApiError } from "../../provider/engine/errors";
-import { operationContext } from "../../provider/engine/connection";
+import { operationContext } from "../../provider/engine/engine-operation";
 import { remoteFields } from "../../provider/engine/values";
 import { endpointDefinition } from "../../provider/webhooks/endpoint";
 import { programConfig } from "../program";

@@ -1,7 +1,7 @@
 /**
  * Ownership kept in the state and on the objects (provider/README.md, "Ownership"),
  * through the dynamic provider in-process against the emulator, each "run" a fresh
- * operation (clearReadCache), as the engine calls it:
+ * operation (newOperation), as the engine calls it:
  * - rule 2: an unmarked create whose answer was lost fails naming the candidate, and the
  *   state keeps the question: every later run's refresh keeps the entry, its Diff
  *   replaces it, and the replacement's create (and a delete) asks again, until the user
@@ -12,7 +12,7 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import { PartialFailure, providers } from "../../provider";
-import { clearReadCache } from "../../provider/engine/resource-provider";
+import { newOperation } from "../support/operation";
 import { RESOURCE_KEY } from "../../provider/engine/internal-keys";
 import { call, control, useEmulator } from "../support/emulator";
 import { configure, Driver, useWorkspace, type Props, type Workspace } from "../provider/support";
@@ -24,7 +24,7 @@ let ws: Workspace;
 const listed = async (path: string) => (await call(emu(), "GET", `/webhooks${path}?limit=200`, { key: ws.webhooks.admin })).body.data as Props[];
 
 beforeEach(async () => {
-  clearReadCache();
+  newOperation();
   ws = await useWorkspace(emu(), eventTypes, "enterprise");
   await configure(endpoints, { "svc:webhooksUrl": emu().webhooksUrl, "svc:webhooksApiKey": ws.webhooks.admin });
 });
@@ -45,7 +45,7 @@ describe("rule 2: an unproven candidate is a question the state keeps", () => {
     const entry = { id: lost.id as string, outs: lost.properties as Props };
 
     // The next run: refresh keeps the entry (there is no object to read), and the Diff replaces it.
-    clearReadCache();
+    newOperation();
     const { calls: readCalls, result: read } = await d.calls(() => endpoints.read!(entry.id, entry.outs));
     expect(readCalls).toEqual([]);
     expect(read.id).toBe(entry.id);
@@ -62,7 +62,7 @@ describe("rule 2: an unproven candidate is a question the state keeps", () => {
 
     // The user deletes it (an extra, or the lost create's: either way it is gone).
     await call(emu(), "DELETE", `/webhooks/v1/endpoints/${String(candidate!.id)}`, { key: ws.webhooks.admin });
-    clearReadCache();
+    newOperation();
     await endpoints.diff!(entry.id, entry.outs, (await d.check(declared, first)).inputs);
     const made = await d.calls(() => endpoints.create(replacement));
     expect(made.writes).toEqual(["POST /v1/endpoints"]);
@@ -78,7 +78,7 @@ describe("rule 2: an unproven candidate is a question the state keeps", () => {
     const lost = await endpoints.create(first).catch((e) => e);
     const [candidate] = await listed("/v1/endpoints");
     const entry = { id: lost.id as string, outs: lost.properties as Props };
-    clearReadCache();
+    newOperation();
     const adopting = { ...declared, adoptId: String(candidate!.id) };
     await endpoints.diff!(entry.id, entry.outs, (await d.check(adopting, first)).inputs);
     const adopted = await endpoints.create(await d.checked(adopting));
@@ -95,7 +95,7 @@ describe("rule 2: an unproven candidate is a question the state keeps", () => {
     const lost = await eventTypes.create(await d.checked(named)).catch((e) => e);
     expect(lost.id).toMatch(/^unresolved-create-/);
     expect(lost.message).toContain("workspace/orders.placed");
-    clearReadCache();
+    newOperation();
     const { failures } = await d.check(named);
     expect(failures).toEqual([{ property: "name", reason: expect.stringMatching(/already registered workspace-wide.*adoptExisting: true/) }]);
   });
@@ -118,18 +118,18 @@ describe("rule 5: an adoption marks the object; the old holder's delete leaves i
   it("a rename adopting its object over two runs, the old name removed on another machine: no DELETE, a note; the new name's destroy deletes it", async () => {
     const d = new Driver(emu(), endpoints);
     const old = await d.create({ url: "https://hooks.example.com/renamed", resourceName: "old-name" });
-    clearReadCache();
+    newOperation();
     // `pulumi up --target <new name>`: the new name adopts the object; its mark is written in the same PATCH.
     const adopting = await d.checked({ url: "https://hooks.example.com/renamed", adoptId: old.id, resourceName: "new-name" });
     const adopted = await d.calls(() => endpoints.create(adopting));
     expect(adopted.writes).toEqual([`PATCH /v1/endpoints/${old.id}`]);
     expect(adopted.result.outs.description).toBeNull();
     // Another machine, another operation: `pulumi destroy --target <old name>`.
-    clearReadCache();
+    newOperation();
     const leftAlone = await d.calls(() => endpoints.delete!(old.id, old.outs));
     expect(leftAlone.writes).toEqual([]);
     expect((await listed("/v1/endpoints")).map((e) => e.id)).toEqual([old.id]);
-    clearReadCache();
+    newOperation();
     const destroyed = await d.calls(() => endpoints.delete!(adopted.result.id, adopted.result.outs));
     expect(destroyed.writes).toEqual([`DELETE /v1/endpoints/${old.id}`]);
   });
@@ -137,9 +137,9 @@ describe("rule 5: an adoption marks the object; the old holder's delete leaves i
   it("a description declared: nothing can mark it, so the old holder's delete deletes it (the limit, said in provider/README.md)", async () => {
     const d = new Driver(emu(), endpoints);
     const old = await d.create({ url: "https://hooks.example.com/described", description: "orders" });
-    clearReadCache();
+    newOperation();
     const adopted = await endpoints.create(await d.checked({ url: "https://hooks.example.com/described", description: "orders", adoptId: old.id }));
-    clearReadCache();
+    newOperation();
     const deleted = await d.calls(() => endpoints.delete!(old.id, old.outs));
     expect(deleted.writes).toEqual([`DELETE /v1/endpoints/${adopted.id}`]);
   });
