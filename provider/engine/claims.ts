@@ -7,7 +7,7 @@
  *   - creates in flight: an object a create made whose answer has not come back yet
  *     would look unheld in a listing, so a look at unmarked candidates waits for the
  *     creates in flight when its listing came back (reconcile.ts).
- *   - `takenOver`, `adopted`, `openQuestions`, `replaced`, the keepers: below.
+ *   - `takenOver`, `openQuestions`, `replaced`, the keepers: below.
  *   - `reads`: a burst of reads' listing (list-cache.ts).
  * Never serialized; it holds ids only. What must be remembered across runs is in the
  * state (owner.ts).
@@ -44,14 +44,6 @@ export class KindClaims {
    * is lost).
    */
   readonly takenOver = new Map<string, string>();
-  /**
-   * Ids a create of this run adopted (`adoptId`, `adoptExisting`). The engine deletes a
-   * removed resource after the creates of its run, so a delete of one of them is the
-   * resource that held the object before (a rename whose new resource adopted it):
-   * it must not delete it. (An engine never deletes in the run that created; the
-   * adopter's own delete comes in a later run, another plugin process.)
-   */
-  readonly adopted = new Set<string>();
   /**
    * A resource whose state entry is an open question (a lost create's unproven candidates,
    * kept in the state by an earlier run: reconcile.ts `UnresolvedCreate`), by its
@@ -139,6 +131,11 @@ export class KindClaims {
    * A Diff kept `id`: counted when its resource is the program's (`counts`: checked in
    * this operation, see above). The adopter it clashes with, when another resource of the
    * program declared adopting that object while this one does not: two resources would hold it.
+   * A create that adopted `id` (`adoptId`, `adoptExisting`) keeps it too: the engine
+   * deletes a removed resource after the creates of its run, so a delete of that object
+   * is the resource that held it before (a rename whose new resource adopted it). (An
+   * engine never deletes in the run that created; the adopter's own delete comes in a
+   * later run, another plugin process.)
    */
   kept(id: string, keeper: { olds: unknown; adopts: boolean; name?: string }, counts: boolean): { adopter: string | undefined } | undefined {
     if (!counts) return undefined;

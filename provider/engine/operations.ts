@@ -260,8 +260,8 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     if (clash) throw new Error(clash);
     const adopted = await adopt(adoptId, news);
     // The object is this resource's now: the delete of a resource that held it before must not remove it, in this
-    // run (claims.ts `adopted`) or a later one (it carries this resource's owner mark now, where it can: \`marking\`).
-    claimsIn(ctx).adopted.add(adopted.id);
+    // run (it keeps it: claims.ts \`kept\`) or a later one (it carries this resource's owner mark now, where it can: \`marking\`).
+    claimsIn(ctx).kept(adopted.id, { olds: adopted.outputs, adopts: true, name: nameOf(news) }, true);
     return adopted;
   }
 
@@ -298,17 +298,22 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     return { id, outputs: outs };
   }
 
+  /** The object as the service shows it, or undefined when it is gone (404); another refusal is explained as `operation`'s. */
+  async function getItem(ctx: ApplyContext, operation: "read" | "adopt" | "delete", props: Props): Promise<Props | undefined> {
+    try {
+      return (await ctx.client.request<Props>({ method: "GET", path: ctx.itemPath })).body ?? {};
+    } catch (err) {
+      if (isApiError(err, 404)) return undefined;
+      throw isApiError(err) ? explainApiError(def, err, operation, props, ctx.id) : err;
+    }
+  }
+
   /** Bring an existing object (adoptId) to the declared state with PATCH/PUT instead of POST. */
   async function adopt(id: string, news: Inputs): Promise<CreateResponse> {
     const ctx = applyContext(id, news);
-    let remote: Props;
-    try {
-      remote = (await ctx.client.request<Props>({ method: "GET", path: ctx.itemPath })).body ?? {};
-    } catch (err) {
-      if (isApiError(err, 404) && def.adoption?.createWhenMissing) return createNew(news);
-      if (isApiError(err, 404)) throw new Error(`adoptId ${id}: no ${def.noun} with this id is visible to the API key in use. Check the id and the profile.`);
-      throw isApiError(err) ? explainApiError(def, err, "adopt", news, id) : err;
-    }
+    const remote = await getItem(ctx, "adopt", news);
+    if (!remote && def.adoption?.createWhenMissing) return createNew(news);
+    if (!remote) throw new Error(`adoptId ${id}: no ${def.noun} with this id is visible to the API key in use. Check the id and the profile.`);
     const olds: Props = { ...remoteFields(def, remote), ...keptValues(def, news, (n) => def.fields[n]!.mode !== "createOnly" && !def.fields[n]!.writeOnly) };
     for (const [name, spec] of fieldEntries(def)) {
       if (spec.mode !== "createOnly" || !spec.api) continue;
@@ -484,13 +489,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
    * Undefined when not read, or gone.
    */
   async function readIfMarked(ctx: ApplyContext, previous: Props): Promise<Props | undefined> {
-    if (!ownerField(def)?.rewritable || ownerTokenOf(previous) === undefined) return undefined;
-    try {
-      return (await ctx.client.request<Props>({ method: "GET", path: ctx.itemPath })).body ?? {};
-    } catch (err) {
-      if (isApiError(err, 404)) return undefined;
-      throw isApiError(err) ? explainApiError(def, err, "delete", previous, ctx.id) : err;
-    }
+    return ownerField(def)?.rewritable && ownerTokenOf(previous) !== undefined ? getItem(ctx, "delete", previous) : undefined;
   }
 
   /** The Diff of an open question's entry: replaced, so that its create asks again (open-question.ts). */
@@ -556,21 +555,14 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
       // An open question has no object to read: kept as it is.
       if (isOpenQuestion(id)) return { gone: false, id, outputs: previous, inputs: rebuildInputs(def, {}, previous) };
       const ctx = applyContext(id, previous);
-      let remote: Props;
-      try {
-        // A burst of reads (a refresh) is served from one paged listing of the kind.
-        remote = (await readFromListing(def, ctx, id, idOf)) ?? (await ctx.client.request<Props>({ method: "GET", path: ctx.itemPath })).body ?? {};
-      } catch (err) {
-        // Deleted outside Pulumi.
-        if (isApiError(err, 404)) return { gone: true };
-        throw isApiError(err) ? explainApiError(def, err, "read", previous, id) : err;
-      }
-      if (def.hooks?.goneWhen?.(remote)) return { gone: true };
+      // A burst of reads (a refresh) is served from one paged listing of the kind.
+      const remote = (await readFromListing(def, ctx, id, idOf)) ?? (await getItem(ctx, "read", previous));
+      // Deleted outside Pulumi.
+      if (!remote || def.hooks?.goneWhen?.(remote)) return { gone: true };
       // Write-only values go to the outputs too: diff compares the declared value with them.
       const learnt = writeOnlyAsRead(def, remote, previous);
       const outputs = completeOutputs(def, { ...keptValues(def, previous), ...previous, ...remoteFields(def, remote), ...learnt });
-      const token = ownerTokenOf(previous);
-      return { gone: false, id, outputs, inputs: { ...rebuildInputs(def, remote, { ...previous, ...learnt }), ...(token ? { [OWNER_KEY]: token } : {}) } };
+      return { gone: false, id, outputs, inputs: rebuildInputs(def, remote, { ...previous, ...learnt }) };
     },
 
     async update({ id, olds: previous, news: next }) {
@@ -586,14 +578,10 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
       const ctx = applyContext(id, previous);
       if (def.singleton) return restore(ctx, previous);
       const claims = claimsIn(ctx);
-      if (claims.adopted.has(id)) {
-        note(`The ${def.noun} ${id} was not deleted: another resource of this run adopted it (e.g. renamed, with adoption). It stays, managed by that resource; this resource is removed from the state.`);
-        return;
-      }
-      // A resource removed from the program that held the object with the one that keeps it (a rename adopting it, over two runs).
+      // A resource removed from the program that held the object with the one that keeps or adopted it (a rename adopting it).
       const keeper = claims.keptFrom(id, previous);
       if (keeper) {
-        note(`The ${def.noun} ${id} was not deleted: ${named(keeper.name)} holds it (e.g. renamed, with adoption, over two runs). It stays, managed by that resource; this resource is removed from the state.`);
+        note(`The ${def.noun} ${id} was not deleted: ${named(keeper.name)} holds it (e.g. renamed, with adoption). It stays, managed by that resource; this resource is removed from the state.`);
         return;
       }
       // Marked by another resource since (it adopted the object: a rename with \`up --target\`), on any machine.
