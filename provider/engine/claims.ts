@@ -15,7 +15,7 @@
 import { canonicalJson } from "../../rules/event-schema";
 
 /** The reads of a kind on one connection in one operation (list-cache.ts). */
-export interface ReadBurst {
+interface ReadBurst {
   recent: number[];
   listing?: { writes: number; at: number; lastUsed: number; items: Promise<Map<string, Record<string, unknown>>> };
   unlistable?: boolean;
