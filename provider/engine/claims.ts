@@ -36,7 +36,7 @@ export const named = (name: string | undefined) => (name === undefined ? "anothe
 export class KindClaims {
   readonly held = new Set<string>();
   /**
-   * A singleton (a setting) taken over in this process: its id → the earlier value the
+   * A singleton (a setting) taken over in this operation: its id → the earlier value the
    * take-over found (canonical JSON).
    * A rename without an alias, or a replacement that keeps the setting's scope, creates
    * the new resource before the old one's delete: that delete must not put back what the

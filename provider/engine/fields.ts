@@ -163,7 +163,7 @@ export interface ApplyContext extends OperationContext {
  */
 export interface ResourceHooks<F extends Fields = Fields> {
   /**
-   * Preview checks that need a read (cached once per process), e.g. a plan ceiling.
+   * Preview checks that need a read (cached once per operation), e.g. a plan ceiling.
    * `olds` are the previous inputs (empty for a resource not created yet).
    */
   checkRemote?(inputs: InputsOf<F>, ctx: OperationContext, olds: InputsOf<F>): Promise<CheckFailure[]>;

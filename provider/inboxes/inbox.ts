@@ -4,7 +4,7 @@
  *
  * - preview judges `label`, `expiresInMinutes`, `transport` and `status` with the
  *   shared rules (rules/inbox.ts), and the plan gates from `GET /v1/plan` and
- *   `GET /v1/usage` (read once per process): `optional_phrase_gate` for `phrase`,
+ *   `GET /v1/usage` (read once per operation): `optional_phrase_gate` for `phrase`,
  *   the `inboxes` / `http_bins` allocation for a new inbox, counted per workspace
  *   (`GET /v1/audit` tells two keys of one workspace apart from two workspaces);
  * - an inbox past its `expiresAt` is gone: the diff says so and plans a replacement
@@ -31,7 +31,7 @@ export interface InboxAccount {
   usage: InboxUsage;
 }
 
-/** Plan and usage, read once per process per connection; undefined when the key cannot read them. */
+/** Plan and usage, read once per operation per connection; undefined when the key cannot read them. */
 export async function planAndUsage(ctx: OperationContext): Promise<InboxAccount | undefined> {
   return readForCheck(ctx, "inboxes:plan+usage", async () => {
     const [plan, usage] = await Promise.all([
@@ -48,7 +48,7 @@ export async function planAndUsage(ctx: OperationContext): Promise<InboxAccount 
  * a workspace reads one audit log, never deleted, whose entries have ids of their own:
  * two keys whose newest entry is the same act on one workspace. An empty or unreadable
  * log (or an entry added between two connections' reads) says nothing: the connection
- * counts alone, as before. Once per process per connection.
+ * counts alone, as before. Once per operation per connection.
  */
 async function inboxWorkspace(ctx: OperationContext): Promise<string> {
   const newest = await readForCheck(ctx, "inboxes:audit-newest", async () => {

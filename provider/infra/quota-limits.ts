@@ -30,7 +30,7 @@ function parseId(id: string): { service: string; region: string | undefined } {
   return { service: service!, region: region || undefined };
 }
 
-/** `GET /api/v1/quota/{service}` (in a region) of the key's own project, once per process per connection; undefined when unreadable. */
+/** `GET /api/v1/quota/{service}` (in a region) of the key's own project, once per operation per connection; undefined when unreadable. */
 async function keyQuota(ctx: OperationContext, service: string, region: unknown): Promise<{ project_id: string; limits: Record<string, number> } | undefined> {
   const r = typeof region === "string" && region !== "" ? region : undefined;
   return readForCheck(ctx, `infra:quota:${service}:${r ?? ""}`, async () => {

@@ -7,7 +7,7 @@
  *   PATCH; once decided, a change replaces it with a new request (the preview says why);
  * - preview fails on an unknown quota name (shared rules), on a `projectId` other than
  *   the key's project, on a requested value not above the current limit
- *   (`GET /api/v1/quota/{service}`, once per process), and on an open request for the
+ *   (`GET /api/v1/quota/{service}`, once per operation), and on an open request for the
  *   same quota that is not this resource (naming it and how to adopt it), or for the
  *   same quota as another QuotaRequest of the same program (both new, so neither is
  *   open yet), so no duplicate request is ever filed. A project-wide quota (`vcpu`,

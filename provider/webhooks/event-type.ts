@@ -8,7 +8,7 @@
  *
  * Preview judges the schema with the shared `schemaProblem()` (the emulator's own
  * rule) and fails on a name already registered in that scope by someone else, from
- * ONE catalog listing per scope per process.
+ * ONE catalog listing per scope per operation.
  */
 import { z } from "zod";
 import { canonicalJson, schemaProblem } from "../../rules/event-schema";
@@ -74,7 +74,7 @@ interface CatalogEntry {
   payload_schema: Record<string, unknown> | null;
 }
 
-/** The catalog of one scope: ONE listing (every page) per scope per process and connection. */
+/** The catalog of one scope: ONE listing (every page) per scope per operation and connection. */
 function catalogOf(ctx: OperationContext, projectId: string | undefined): Promise<CatalogEntry[] | undefined> {
   return readForCheck(ctx, `webhooks:event-types:${projectId ?? ""}`, () => ctx.client.listAll<CatalogEntry>("/v1/event-types", { project_id: projectId }));
 }

@@ -3,7 +3,7 @@
  * every field of the table; `provider` replaces; a `secret` change is one
  * `rotate-secret` call with the new value (the previous secret keeps verifying for
  * 24 hours); everything else is one PATCH. Preview applies the shared rules of
- * rules/source.ts and the `broker_sources` plan gate (plan read once per process).
+ * rules/source.ts and the `broker_sources` plan gate (plan read once per operation).
  */
 import { z } from "zod";
 import { BROKER_QUEUE_KINDS, brokerHostNotAllowed, brokerHostPort, EVENT_TYPE_SOURCES, SOURCE_PROVIDERS, sourceViolations } from "../../rules/source";
