@@ -270,7 +270,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     // The replacement of an entry that keeps an open question (its Diff recorded it): answered first.
     const identity = news[RESOURCE_KEY];
     const question = typeof identity === "string" ? questionOf(claimsIn(ctx).openQuestions.get(identity)) : undefined;
-    if (question) await askAgain(def, ctx, question, "create");
+    if (question) await askAgain(def, ctx, question, news, "create");
     const body = markedBody(def, createBody(def, news), news);
     let response: Props;
     let found: boolean;
@@ -574,7 +574,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
 
     async delete({ id, outputs: previous }) {
       const question = questionOf(previous);
-      if (isOpenQuestion(id) && question) return askAgain(def, operationContext(def, profileOf(previous)), question, "delete");
+      if (isOpenQuestion(id) && question) return askAgain(def, operationContext(def, profileOf(previous)), question, previous, "delete");
       const ctx = applyContext(id, previous);
       if (def.singleton) return restore(ctx, previous);
       const claims = claimsIn(ctx);

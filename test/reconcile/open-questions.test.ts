@@ -26,7 +26,8 @@ const listed = async (path: string) => (await call(emu(), "GET", `/webhooks${pat
 beforeEach(async () => {
   newOperation();
   ws = await useWorkspace(emu(), eventTypes, "enterprise");
-  await configure(endpoints, { "svc:webhooksUrl": emu().webhooksUrl, "svc:webhooksApiKey": ws.webhooks.admin });
+  // A lost answer's unmarked candidates are judged when the window has passed: a short one.
+  await configure(endpoints, { "svc:webhooksUrl": emu().webhooksUrl, "svc:webhooksApiKey": ws.webhooks.admin, "svc:reconcileWindowSeconds": "3" });
 });
 
 describe("rule 2: an unproven candidate is a question the state keeps", () => {
@@ -69,6 +70,35 @@ describe("rule 2: an unproven candidate is a question the state keeps", () => {
     const deleted = await d.calls(() => endpoints.delete!(entry.id, entry.outs));
     expect(deleted.writes).toEqual([]);
     expect((await listed("/v1/endpoints")).map((e) => e.id)).toEqual([made.result.id]);
+  });
+
+  it("the question is the declared fields and the send time: a look-alike made first, then the lost create's own object after the window: the next run names both", async () => {
+    const d = new Driver(emu(), endpoints);
+    // The service acts on the create 5 s after dropping its connection, after the 3 s window.
+    await control(emu(), "POST", "/faults", { method: "POST", path: "/webhooks/v1/endpoints", drop_then_act_ms: 5000, count: 1 });
+    const first = await d.checked(declared);
+    const creating = endpoints.create(first).catch((e) => e);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Someone else's identical endpoint, made while ours is in flight.
+    const other = String((await call(emu(), "POST", "/webhooks/v1/endpoints", { key: ws.webhooks.admin, body: { url: declared.url, description: declared.description } })).body.id);
+    const lost = await creating;
+    expect(lost).toBeInstanceOf(PartialFailure);
+    expect(lost.message).toContain(other);
+    const entry = { id: lost.id as string, outs: lost.properties as Props };
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const all = (await listed("/v1/endpoints")).map((e) => String(e.id));
+    expect(all).toHaveLength(2);
+    const own = all.find((id) => id !== other)!;
+
+    // The next run asks again, listing afresh: the lost create's own object, made late, is named too.
+    newOperation();
+    await endpoints.diff!(entry.id, entry.outs, (await d.check(declared, first)).inputs);
+    const replacement = await d.checked(declared);
+    const asked = await d.calls(() => endpoints.create(replacement).catch((e) => e));
+    expect(asked.writes).toEqual([]);
+    expect(asked.result.message).toContain(other);
+    expect(asked.result.message).toContain(own);
+    await expect(endpoints.delete!(entry.id, entry.outs)).rejects.toThrow(own);
   });
 
   it("answered by adopting the candidate: the replacement adopts it, and the placeholder's delete that follows passes with no call but reads", async () => {
