@@ -329,23 +329,40 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
       }
       throw new Error(`adoptId ${id}: the ${def.noun} has ${name} ${JSON.stringify(olds[name])} but ${JSON.stringify(value)} is declared, and ${name} cannot change without replacing it. Declare ${JSON.stringify(olds[name])} to adopt it.`);
     }
-    const outs = await converge(ctx, planUpdate(def, olds, marking(remote, news)), olds, news, olds, "adopt", false);
+    const marked = marking(remote, news);
+    const outs = await converge(ctx, planUpdate(def, olds, marked), olds, news, olds, "adopt", false);
+    adoptionNotes(id, remote, news, marked !== news);
     return { id, outputs: outs };
   }
 
   /**
-   * An adopted object that carries another resource's mark gets the adopter's, where the
-   * program leaves the owner field unset and the field can be written: the resource that
-   * held it before (a rename over two runs) then sees, at its delete, that it is another's
-   * now (one more field in the PATCH). An object made outside Pulumi carries none and is
-   * left as it is: its adoption writes nothing.
+   * An adopted object gets the adopter's mark wherever its owner field is free: the program
+   * leaves it unset, the field can be written, and the object shows it empty or marked by
+   * another resource (one more field in the PATCH). The resource that held it before (a
+   * rename over two runs) then sees, at its delete, that it is another's now. Text a person
+   * wrote there is kept, and then nothing proves the adoption to an earlier holder: the run
+   * says so (`unmarkedAdoption`).
    */
   function marking(remote: Props, news: Inputs): Inputs {
     const owner = ownerField(def);
     const token = ownerTokenOf(news);
     const marked = markedOwner(def, remote);
-    if (!owner?.rewritable || !token || marked === undefined || marked === token || (news[owner.name] !== undefined && news[owner.name] !== null)) return news;
+    const shown = owner && remote[owner.api];
+    const free = marked !== undefined || shown === undefined || shown === null || shown === "";
+    if (!owner?.rewritable || !token || !free || marked === token || (news[owner.name] !== undefined && news[owner.name] !== null)) return news;
     return { ...news, [owner.name]: ownerMark(token) };
+  }
+
+  /** What an adoption tells the user about ownership: an object another resource marked, or one it cannot mark. */
+  function adoptionNotes(id: string, remote: Props, news: Inputs, marks: boolean): void {
+    const owner = ownerField(def);
+    const marked = markedOwner(def, remote);
+    if (marked !== undefined && marked !== ownerTokenOf(news))
+      note(`adoptId ${id}: the ${def.noun} carried the owner mark of another resource (owner ${marked}), now this one's. If that resource is of another stack, both stacks now manage the ${def.noun}: remove it from one with \`pulumi state delete <urn>\` (a rename within this stack needs nothing more).`);
+    else if (!marks && marked === undefined) {
+      const why = !owner ? `a ${def.noun} carries no owner mark` : !owner.rewritable ? `its ${owner.name} cannot be written again` : `its ${owner.name} holds the program's or a person's text`;
+      note(`adoptId ${id}: the ${def.noun} cannot be marked as this resource's (${why}), so a resource that held it before cannot tell it was adopted: its delete would delete it. Rename with \`aliases\` instead of adoption, or remove the old resource with \`pulumi state delete <urn>\` rather than destroying it.`);
+    }
   }
 
   /**
@@ -588,7 +605,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
       const current = await readIfMarked(ctx, previous);
       const markedBy = current && markedOwner(def, current);
       if (markedBy && markedBy !== ownerTokenOf(previous)) {
-        note(`The ${def.noun} ${id} was not deleted: it carries the owner mark of another resource, which adopted it since (e.g. renamed, with adoption and \`pulumi up --target\`). It stays, managed by that resource; this resource is removed from the state.`);
+        note(`The ${def.noun} ${id} was not deleted: it carries the owner mark of another resource, which adopted it since (in this stack, a rename with adoption and \`pulumi up --target\`; or another stack's \`adoptId\`). It stays, managed by that resource; this resource is removed from the state.`);
         return;
       }
       await deleteItem(ctx, previous, current);

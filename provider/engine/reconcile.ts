@@ -308,7 +308,8 @@ function unheldMatch(def: ResourceDefinition, held: ReadonlySet<string>, item: P
   return matches(item, body, inputs) && !held.has(objectId(def, item));
 }
 
-const objectId = (def: ResourceDefinition, item: Props) => (def.idOf ? def.idOf(item) : String(item[def.idField ?? "id"]));
+/** The id of an object as the service shows it. */
+export const objectId = (def: ResourceDefinition, item: Props) => (def.idOf ? def.idOf(item) : String(item[def.idField ?? "id"]));
 
 /** Every object of the kind where the create would have made it (the definition's `reconcile.list`, else the create path). */
 export async function listObjects(def: ResourceDefinition, client: SvcClient, body: Props, inputs: Props): Promise<Props[]> {

@@ -13,6 +13,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { PartialFailure, providers } from "../../provider";
 import { newOperation } from "../support/operation";
+import { setNoteSink } from "../../provider/engine/errors";
 import { RESOURCE_KEY } from "../../provider/engine/internal-keys";
 import { call, control, useEmulator } from "../support/emulator";
 import { configure, Driver, useWorkspace, type Props, type Workspace } from "../provider/support";
@@ -22,6 +23,18 @@ const eventTypes = providers["webhooks:EventType"]!;
 const endpoints = providers["webhooks:Endpoint"]!;
 let ws: Workspace;
 const listed = async (path: string) => (await call(emu(), "GET", `/webhooks${path}?limit=200`, { key: ws.webhooks.admin })).body.data as Props[];
+
+/** The warnings `run` makes the provider note. */
+async function noted(run: () => Promise<unknown>): Promise<string[]> {
+  const warnings: string[] = [];
+  setNoteSink((m) => warnings.push(m));
+  try {
+    await run();
+  } finally {
+    setNoteSink((m) => void process.stderr.write(`warning: ${m}\n`));
+  }
+  return warnings;
+}
 
 beforeEach(async () => {
   newOperation();
@@ -164,11 +177,35 @@ describe("rule 5: an adoption marks the object; the old holder's delete leaves i
     expect(destroyed.writes).toEqual([`DELETE /v1/endpoints/${old.id}`]);
   });
 
-  it("a description declared: nothing can mark it, so the old holder's delete deletes it (the limit, said in provider/README.md)", async () => {
+  it("the mark cleared by a person: the adoption marks the object again (its owner field is free), and the old holder's delete leaves it", async () => {
+    const d = new Driver(emu(), endpoints);
+    const old = await d.create({ url: "https://hooks.example.com/cleared" });
+    await call(emu(), "PATCH", `/webhooks/v1/endpoints/${old.id}`, { key: ws.webhooks.admin, body: { description: null } });
+    newOperation();
+    const adopting = await d.checked({ url: "https://hooks.example.com/cleared", adoptId: old.id });
+    const adopted = await d.calls(() => endpoints.create(adopting));
+    expect(adopted.writes).toEqual([`PATCH /v1/endpoints/${old.id}`]);
+    newOperation();
+    expect((await d.calls(() => endpoints.delete!(old.id, old.outs))).writes).toEqual([]);
+    expect((await listed("/v1/endpoints")).map((e) => e.id)).toEqual([old.id]);
+  });
+
+  it("another resource's mark (another stack's adoptId): adopted as the user said, with a warning naming the mark and what to do", async () => {
+    const d = new Driver(emu(), endpoints);
+    const theirs = await d.create({ url: "https://hooks.example.com/theirs" });
+    newOperation();
+    const adopting = await d.checked({ url: "https://hooks.example.com/theirs", adoptId: theirs.id });
+    const warnings = await noted(() => endpoints.create(adopting));
+    expect(warnings.join("\n")).toMatch(new RegExp(`adoptId ${theirs.id}: the endpoint carried the owner mark of another resource .*both stacks now manage the endpoint: remove it from one with \`pulumi state delete`));
+  });
+
+  it("a description declared: nothing can mark it, so the adoption warns, and the old holder's delete deletes it (the limit, said in provider/README.md)", async () => {
     const d = new Driver(emu(), endpoints);
     const old = await d.create({ url: "https://hooks.example.com/described", description: "orders" });
     newOperation();
-    const adopted = await endpoints.create(await d.checked({ url: "https://hooks.example.com/described", description: "orders", adoptId: old.id }));
+    let adopted!: { id: string };
+    const warnings = await noted(async () => (adopted = await endpoints.create(await d.checked({ url: "https://hooks.example.com/described", description: "orders", adoptId: old.id }))));
+    expect(warnings.join("\n")).toMatch(/cannot be marked as this resource's \(its description holds the program's or a person's text\).*Rename with `aliases`/);
     newOperation();
     const deleted = await d.calls(() => endpoints.delete!(old.id, old.outs));
     expect(deleted.writes).toEqual([`DELETE /v1/endpoints/${adopted.id}`]);
