@@ -87,7 +87,7 @@ function pulumi(opts: Options, args: string[], input?: string): string {
   const readsConfig = args[0] === "config" || args[0] === "refresh";
   const full = [...args, "--non-interactive", ...(opts.stack ? ["--stack", opts.stack] : []), ...(opts.cwd ? ["--cwd", opts.cwd] : []), ...(readsConfig && opts.configFile ? ["--config-file", opts.configFile] : [])];
   const res = spawnSync("pulumi", full, { input, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
-  if (res.status !== 0 && /currently locked/.test(res.stderr))
+  if (res.status !== 0 && /currently locked|update is currently in progress/i.test(res.stderr))
     throw new Error(`the stack is locked by a run that did not end (a killed one leaves its lock). If no other run of this stack is going on, run \`pulumi cancel --yes\`, then recover again.`);
   if (res.status !== 0) throw new Error(`pulumi ${args.join(" ")} failed (exit ${res.status ?? res.signal}):\n${res.stderr || res.stdout}`);
   return res.stdout;
