@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 // The provider as the plugin loads it: the compiled package (dist/, built by `npm run bench`), not the sources through tsx.
-import { clearReadCache, closeSharedDispatcher, providers } from "../dist/provider";
+import { startOperation, closeSharedDispatcher, providers } from "../dist/provider";
 import { clientStats, resetClientStats } from "../dist/provider/client";
 import { DEFINITIONS } from "../dist/provider/registry";
 import { cpuClock, newWorkspace, svcConfig } from "./emulator-process";
@@ -99,7 +99,7 @@ async function main() {
   const profiler = values.profile ? new Session() : undefined;
   profiler?.connect();
   const measure = async (phase: string, f: () => Promise<PhaseResult>) => {
-    clearReadCache(); // each engine run is a new plugin process: nothing cached from the last one
+    startOperation(); // each engine run is a new plugin process: nothing cached from the last one
     resetClientStats();
     const profiled = profiler && phase === values.profile;
     if (profiled) await profiler.post("Profiler.enable").then(() => profiler.post("Profiler.start"));

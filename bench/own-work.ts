@@ -19,7 +19,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { clearReadCache, closeSharedDispatcher, providers } from "../dist/provider";
+import { startOperation, closeSharedDispatcher, providers } from "../dist/provider";
 import { SvcClient, type RequestOptions } from "../dist/provider/client";
 import { DEFINITIONS } from "../dist/provider/registry";
 import { newWorkspace, startEmulatorProcess } from "./emulator-process";
@@ -60,10 +60,10 @@ async function record(size: number, file: string): Promise<void> {
     const { v1, v2 } = stacks(size);
     const runner = new StackRunner(16, providers);
     await runner.preview(v1);
-    clearReadCache();
+    startOperation();
     await runner.up(v1);
     const state = structuredClone([...runner.state]);
-    clearReadCache();
+    startOperation();
     await runner.up(v2);
     writeFileSync(file, JSON.stringify({ config, state, answers } satisfies Recording));
   } finally {
@@ -83,13 +83,13 @@ async function replay(file: string, size: number, passes: number): Promise<void>
   const { v1, v2 } = stacks(size);
   const runner = new StackRunner(16, providers);
   await runner.preview(v1);
-  clearReadCache();
+  startOperation();
   await runner.up(v1);
   const runs: { ms: number; cpuMs: number }[] = [];
   for (let pass = 0; pass < passes; pass++) {
     runner.state.clear();
     for (const [name, held] of structuredClone(state)) runner.state.set(name, held);
-    clearReadCache();
+    startOperation();
     const cpu = process.cpuUsage();
     const started = performance.now();
     const result = await runner.up(v2);

@@ -28,7 +28,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { clearReadCache, closeSharedDispatcher, providers } from "../dist/provider";
+import { startOperation, closeSharedDispatcher, providers } from "../dist/provider";
 import { DEFINITIONS } from "../dist/provider/registry";
 import { runEngine } from "../test/engine/engine";
 import { lastSeq, logSince, type LoggedCall } from "./direct";
@@ -92,7 +92,7 @@ async function objectsIn(url: string, key: string, kinds: string[]): Promise<num
 
 async function connect(url: string, name: string) {
   const ws = await newWorkspace(url, name);
-  clearReadCache();
+  startOperation();
   await configureAll(svcConfig(url, ws), providers);
   return ws;
 }
@@ -118,7 +118,7 @@ async function latencyDirect(url: string, size: number, parallel: number, rows: 
     ["refresh", () => runner.refresh()],
     ["destroy", () => runner.destroy()],
   ] as [string, () => Promise<PhaseResult>][]) {
-    clearReadCache();
+    startOperation();
     const m = await timedPhase(url, f);
     provider[phase] = { ms: m.ms, log: m.log, failed: (m.result as PhaseResult).errors.length };
   }

@@ -6,19 +6,22 @@
  * A killed `up` leaves its creates in the stack's state as pending `creating` operations,
  * their checked inputs (and so the owner token) with them. For each, the kind is listed
  * where the create would have made it: exactly one object carrying the token is this
- * resource's and becomes it; none, when the create would have marked its object, means
+ * resource's and becomes it (when the URN already has an entry, a replacement's or a later
+ * run's, that entry is kept for deletion, so the next `up` deletes it); none, looked for
+ * again after the reconcile window (the service may still be acting on the create), means
  * the create made nothing and the entry is dropped; a create that could not mark its
  * object (the program set the owner field, or the kind has none) is left to the user with
- * its candidates and the command to adopt one. A pending `deleting` whose object is gone
- * is dropped. Uses the `pulumi` on PATH; API keys are never printed.
+ * its candidates (objects no entry of the state holds) and the command to adopt one. A
+ * pending `deleting` whose object is gone is dropped. Uses the `pulumi` on PATH; API keys
+ * are never printed.
  */
 import { spawnSync } from "node:child_process";
 import { isApiError } from "../provider/client";
-import { profileOf, type ConfigSource } from "../provider/config";
-import { operationContext } from "../provider/engine/connection";
+import { profileOf, reconcileWindowSeconds, type ConfigSource } from "../provider/config";
+import { operationContext } from "../provider/engine/engine-operation";
 import type { Props, ResourceDefinition } from "../provider/engine/fields";
 import { markedBody, markedOwner, ownerTokenOf } from "../provider/engine/owner";
-import { listObjects, sameDeclaredFields } from "../provider/engine/reconcile";
+import { listObjects, objectId, sameDeclaredFields } from "../provider/engine/reconcile";
 import { createBody } from "../provider/engine/values";
 import { RESOURCE_KINDS, type ResourceKind } from "../provider/kinds";
 import { DEFINITIONS } from "../provider/registry";
@@ -84,6 +87,8 @@ function pulumi(opts: Options, args: string[], input?: string): string {
   const readsConfig = args[0] === "config" || args[0] === "refresh";
   const full = [...args, "--non-interactive", ...(opts.stack ? ["--stack", opts.stack] : []), ...(opts.cwd ? ["--cwd", opts.cwd] : []), ...(readsConfig && opts.configFile ? ["--config-file", opts.configFile] : [])];
   const res = spawnSync("pulumi", full, { input, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+  if (res.status !== 0 && /currently locked|update is currently in progress/i.test(res.stderr))
+    throw new Error(`the stack is locked by a run that did not end (a killed one leaves its lock). If no other run of this stack is going on, run \`pulumi cancel --yes\`, then recover again.`);
   if (res.status !== 0) throw new Error(`pulumi ${args.join(" ")} failed (exit ${res.status ?? res.signal}):\n${res.stderr || res.stdout}`);
   return res.stdout;
 }
@@ -98,8 +103,17 @@ function configSource(opts: Options): ConfigSource {
   };
 }
 
-function idOf(def: ResourceDefinition, item: Props): string {
-  return def.idOf ? def.idOf(item) : String(item[def.idField ?? "id"]);
+/** Which state entry holds each id, per resource type (entries kept for deletion too: their objects are held until deleted). */
+type Held = Map<string, Map<string, string>>;
+
+function heldIds(deployment: Deployment["deployment"]): Held {
+  const held: Held = new Map();
+  for (const r of deployment.resources ?? []) {
+    if (typeof r.id !== "string" || r.id === "" || typeof r.type !== "string") continue;
+    if (!held.has(r.type)) held.set(r.type, new Map());
+    held.get(r.type)!.set(r.id, r.urn);
+  }
+  return held;
 }
 
 /**
@@ -111,7 +125,8 @@ const adoptCommand = (urn: string, id: string) => `pulumi-svc recover --adopt '$
 /** `pulumi state delete` does not reach a pending create; this drops every one left, so it comes once the others are resolved. */
 const DROP_COMMAND = `pulumi refresh --clear-pending-creates --yes (it drops every pending create left: resolve the others first)`;
 
-async function resolveCreate(def: ResourceDefinition, urn: string, inputs: Props, source: ConfigSource): Promise<Outcome> {
+async function resolveCreate(def: ResourceDefinition, op: PendingOp, held: Map<string, string>, source: ConfigSource): Promise<Outcome> {
+  const { urn, inputs = {} } = op.resource;
   if (def.singleton) {
     const id = def.singleton.idOf(inputs as never);
     return {
@@ -124,19 +139,28 @@ async function resolveCreate(def: ResourceDefinition, urn: string, inputs: Props
   const client = operationContext(def, profileOf(inputs), source).client;
   const body = markedBody(def, createBody(def, inputs), inputs);
   const token = ownerTokenOf(inputs);
-  const objects = await listObjects(def, client, body, inputs);
   const marked = token !== undefined && markedOwner(def, body) === token;
   if (marked) {
-    const mine = objects.filter((o) => markedOwner(def, o) === token);
+    const carrying = async () => (await listObjects(def, client, body, inputs)).filter((o) => markedOwner(def, o) === token);
+    let mine = await carrying();
+    // A create the service is still acting on lands within the reconcile window (reconcile.ts): looked for again once it has passed.
+    if (mine.length === 0) {
+      await new Promise((resolve) => setTimeout(resolve, reconcileWindowSeconds(source) * 1000));
+      mine = await carrying();
+    }
     if (mine.length === 1) {
-      const id = idOf(def, mine[0]!);
+      const id = objectId(def, mine[0]!);
+      const holder = held.get(id);
+      if (holder === urn) return { urn, action: "drop", line: `${urn}: the interrupted create's ${def.noun} ${id} is already this resource's in the state: the pending create is dropped.` };
       return { urn, action: "adopt", id, line: `${urn}: the interrupted create made ${def.noun} ${id} (it carries this resource's owner mark): adopted.` };
     }
-    if (mine.length === 0) return { urn, action: "drop", line: `${urn}: the interrupted create made nothing (no ${def.noun} carries its owner mark): dropped.` };
-    const ids = mine.map((o) => idOf(def, o));
+    if (mine.length === 0) return { urn, action: "drop", line: `${urn}: the interrupted create made nothing (no ${def.noun} carries its owner mark, looked for again after the ${reconcileWindowSeconds(source)} s reconcile window): dropped.` };
+    const ids = mine.map((o) => objectId(def, o));
     return { urn, action: "ask", line: `${urn}: ${mine.length} ${def.noun}s carry this resource's owner mark (${ids.join(", ")}); keep one:\n  ${adoptCommand(urn, ids[0]!)}\n  and delete the others on the service.` };
   }
-  const candidates = objects.filter((o) => sameDeclaredFields(def, o, body)).map((o) => idOf(def, o));
+  const objects = await listObjects(def, client, body, inputs);
+  // An object another entry of the state holds is that entry's, never a candidate.
+  const candidates = objects.filter((o) => sameDeclaredFields(def, o, body)).map((o) => objectId(def, o)).filter((id) => !held.has(id));
   const why = def.ownerField ? `the program sets ${def.ownerField}, so the create could not mark its object` : `a ${def.noun} cannot carry an owner mark`;
   const lines = [`${urn}: the interrupted create's object cannot be proven (${why}).`];
   if (candidates.length === 0) lines.push(`  No ${def.noun} has its declared fields: the create most likely made nothing. To drop it: ${DROP_COMMAND}`);
@@ -146,6 +170,21 @@ async function resolveCreate(def: ResourceDefinition, urn: string, inputs: Props
     lines.push(`  Or, if none is this resource's, drop the pending create: ${DROP_COMMAND}`);
   }
   return { urn, action: "ask", line: lines.join("\n") };
+}
+
+/** `--adopt URN=ID`: the user's word, for an object that exists and that no other entry of the state holds. */
+async function adoptChosen(def: ResourceDefinition, op: PendingOp, id: string, held: Map<string, string>, source: ConfigSource): Promise<Outcome> {
+  const { urn } = op.resource;
+  const holder = held.get(id);
+  if (holder === urn) return { urn, action: "drop", line: `${urn}: ${def.noun} ${id} is already this resource's in the state: the pending create is dropped.` };
+  if (holder !== undefined) return { urn, action: "ask", line: `${urn}: not adopted: ${def.noun} ${id} is held by ${holder} in this stack's state. Name another candidate, or drop the pending create: ${DROP_COMMAND}` };
+  try {
+    await operationContext(def, profileOf(op.resource.inputs), source).client.request<Props>({ method: "GET", path: def.paths.item(id) });
+  } catch (err) {
+    if (isApiError(err, 404)) return { urn, action: "ask", line: `${urn}: not adopted: there is no ${def.noun} ${id} on the service (the key of this stack cannot see one). Check the id.` };
+    throw err;
+  }
+  return { urn, action: "adopt", id, line: `${urn}: adopted ${def.noun} ${id}, as you said.` };
 }
 
 async function resolveDelete(def: ResourceDefinition, urn: string, resource: PendingOp["resource"], source: ConfigSource): Promise<Outcome> {
@@ -166,15 +205,16 @@ async function recover(opts: Options): Promise<number> {
   const source = configSource(opts);
   const plain = JSON.parse(pulumi(opts, ["stack", "export", "--show-secrets"])) as Deployment;
   const pending = plain.deployment.pending_operations ?? [];
+  const held = heldIds(plain.deployment);
   const outcomes: Outcome[] = [];
   for (const op of pending) {
     const kind = KIND_BY_TOKEN.get(op.resource.type);
     const def = kind && DEFINITIONS[kind];
     if (!def) continue; // another package's resource: not ours to resolve
-    const inputs = op.resource.inputs ?? {};
+    const heldOfType = held.get(op.resource.type) ?? new Map<string, string>();
     const chosen = opts.adopt.get(op.resource.urn);
-    if (op.type === "creating" && chosen !== undefined) outcomes.push({ urn: op.resource.urn, action: "adopt", id: chosen, line: `${op.resource.urn}: adopted ${def.noun} ${chosen}, as you said.` });
-    else if (op.type === "creating") outcomes.push(await resolveCreate(def, op.resource.urn, inputs, source));
+    if (op.type === "creating" && chosen !== undefined) outcomes.push(await adoptChosen(def, op, chosen, heldOfType, source));
+    else if (op.type === "creating") outcomes.push(await resolveCreate(def, op, heldOfType, source));
     else if (op.type === "deleting") outcomes.push(await resolveDelete(def, op.resource.urn, op.resource, source));
   }
   for (const o of outcomes) process.stdout.write(`${o.line}\n`);
@@ -203,7 +243,12 @@ function applyOutcomes(opts: Options, outcomes: Outcome[]): void {
     const o = byUrn.get(op.resource.urn);
     if (o?.action === "adopt" && op.type === "creating") {
       const { inputs = {} } = op.resource;
-      resources.push({ ...op.resource, id: o.id, inputs, outputs: { ...inputs } });
+      // The URN already has a live entry: a replacement's create was interrupted, or a later
+      // `up` made the resource again. Either way the adopted object becomes the resource and
+      // the entry is kept for deletion, as the engine keeps a replaced resource: the next
+      // `up` deletes it, and nothing is left that no state holds.
+      for (const r of resources) if (r.urn === op.resource.urn && r.delete !== true) r.delete = true;
+      resources.push({ ...op.resource, provider: currentProvider(resources, op.resource), id: o.id, inputs, outputs: { ...inputs } });
     } else if (o?.action === "drop" || (o?.action === "refresh" && op.type === "deleting")) {
       // dropped: a create that made nothing, an interrupted delete whose object is gone (the refresh below removes its resource)
     } else kept.push(op);
@@ -213,6 +258,20 @@ function applyOutcomes(opts: Options, outcomes: Outcome[]): void {
   pulumi(opts, ["stack", "import"], JSON.stringify(state));
   const targets = outcomes.filter((o) => o.action === "adopt" || o.action === "refresh").flatMap((o) => ["--target", o.urn]);
   if (targets.length > 0) pulumi(opts, ["refresh", "--yes", "--skip-preview", ...targets]);
+}
+
+/**
+ * The provider reference the adopted entry takes: the pending create's, or, when a later run
+ * made that provider again (a new id under the same URN), the one the stack has now.
+ */
+function currentProvider(resources: Array<{ urn: string; [k: string]: unknown }>, resource: PendingOp["resource"]): unknown {
+  const ref = resource.provider;
+  if (typeof ref !== "string") return ref;
+  const at = ref.lastIndexOf("::");
+  const providerUrn = ref.slice(0, at);
+  const live = resources.find((r) => r.urn === providerUrn && r.delete !== true);
+  if (!live) throw new Error(`${resource.urn}: the provider its pending create used (${providerUrn}) is no longer in the stack (a destroy ran since): run \`pulumi up\` (it makes the provider again), then \`pulumi-svc recover\` again.`);
+  return `${providerUrn}::${String(live.id)}`;
 }
 
 async function main(): Promise<void> {

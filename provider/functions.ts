@@ -12,7 +12,7 @@
  */
 import { isApiError } from "./client";
 import type { ConfigSource } from "./config";
-import { operationContext } from "./engine/connection";
+import { operationContext } from "./engine/engine-operation";
 import { explainApiError } from "./engine/errors";
 import type { ResourceDefinition } from "./engine/fields";
 import { remoteFields } from "./engine/values";

@@ -49,7 +49,7 @@ export function operationsOf(kind: string): Operations {
 
 export { SvcClient, SvcApiError, SvcConnectionError, SvcUnknownOutcomeError, closeSharedDispatcher } from "./client";
 export { resolveConnection, setPluginConfig, settingNames, MissingSettingError, InvalidSettingError, type ConfigSource, type Connection, type Product } from "./config";
-export { operationContext, clearReadCache } from "./engine/connection";
+export { operationContext, startOperation } from "./engine/engine-operation";
 export { PartialFailure } from "./engine/errors";
 export { READ_FUNCTIONS, readFunction, type ReadFunction } from "./functions";
 export { UNKNOWN } from "./engine/unknown";

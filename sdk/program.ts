@@ -6,7 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ConfigSource, Product } from "../provider/config";
 import type { OperationContext } from "../provider/engine/fields";
-import { operationContext } from "../provider/engine/connection";
+import { operationContext } from "../provider/engine/engine-operation";
 
 /** The stack config of the program (namespace `svc`). */
 export function programConfig(): ConfigSource {

@@ -7,6 +7,7 @@ import type { z } from "zod";
 import { didYouMean } from "../../rules/names";
 import type { RuleViolation } from "../../rules/types";
 import { apiPathToProperty, asIs, fieldEntries, formatPropertyPath, isInputField, type CheckFailure, type Props, type ResourceDefinition } from "./fields";
+import { markShapedOwnerField } from "./owner";
 import { OWNER_KEY, PROVIDER_KEY, RESOURCE_KEY, SECRET_INPUTS_KEY } from "./internal-keys";
 import { isUnknown, neutraliseUnknowns, touchesUnknown, unknownPaths, type PathSegment } from "./unknown";
 
@@ -39,6 +40,7 @@ export function checkInputs(def: ResourceDefinition, news: Props): { inputs: Pro
       if (!refused.has(topField(failure.property))) failures.push(failure);
     }
   }
+  failures.push(...markShapedOwnerField(def, inputs));
   failures.push(...missingRequired(def, inputs, failures));
   return { inputs, failures };
 }

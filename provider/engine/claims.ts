@@ -1,24 +1,42 @@
 /**
- * Which objects of a kind the resources of this operation hold, per connection. One
- * plugin process serves the whole stack in one operation, so this registry is where
- * "one object to one resource" is kept within it:
+ * What one engine operation (engine-operation.ts) knows of a kind's objects on one
+ * connection; there "one object to one resource" is kept within the operation:
  *   - `held`: ids some resource of the stack holds: answered to a create, adopted, or
  *     named by the engine in a diff, read, update or delete (until the delete is done).
  *     Never named as a lost create's candidate.
  *   - creates in flight: an object a create made whose answer has not come back yet
  *     would look unheld in a listing, so a look at unmarked candidates waits for the
  *     creates in flight when its listing came back (reconcile.ts).
- *   - `takenOver`, `adopted`, `openQuestions`: below.
- * Plugin-process state, never serialized; it holds ids only. Nothing here outlives the
- * operation: what must be remembered across runs is in the state (owner.ts).
+ *   - `takenOver`, `openQuestions`, `replaced`, the keepers: below.
+ *   - `reads`: a burst of reads' listing (list-cache.ts).
+ * Never serialized; it holds ids only. What must be remembered across runs is in the
+ * state (owner.ts).
  */
-import type { SvcClient } from "../client";
-import type { Props } from "./fields";
+import { canonicalJson } from "../../rules/event-schema";
+
+/** The reads of a kind on one connection in one operation (list-cache.ts). */
+interface ReadBurst {
+  recent: number[];
+  listing?: { writes: number; at: number; lastUsed: number; items: Promise<Map<string, Record<string, unknown>>> };
+  unlistable?: boolean;
+}
+
+/** A resource of the program that keeps an object: its Diff named the object's id and did not replace it. */
+interface Keeper {
+  /** Its stored outputs (canonical JSON): the state entry the Diff was about. */
+  olds: string;
+  /** Its inputs declare adopting this very object (`adoptId` of it, `adoptExisting` of its name). */
+  adopts: boolean;
+  /** Its name in the program, when the kind is told it (`resourceName`). */
+  name?: string;
+}
+
+export const named = (name: string | undefined) => (name === undefined ? "another resource of this stack" : `the resource \`${name}\``);
 
 export class KindClaims {
   readonly held = new Set<string>();
   /**
-   * A singleton (a setting) taken over in this process: its id → the earlier value the
+   * A singleton (a setting) taken over in this operation: its id → the earlier value the
    * take-over found (canonical JSON).
    * A rename without an alias, or a replacement that keeps the setting's scope, creates
    * the new resource before the old one's delete: that delete must not put back what the
@@ -27,24 +45,27 @@ export class KindClaims {
    */
   readonly takenOver = new Map<string, string>();
   /**
-   * Ids a create of this run adopted (`adoptId`, `adoptExisting`). The engine deletes a
-   * removed resource after the creates of its run, so a delete of one of them is the
-   * resource that held the object before (a rename whose new resource adopted it):
-   * it must not delete it. (An engine never deletes in the run that created; the
-   * adopter's own delete comes in a later run, another plugin process.)
-   */
-  readonly adopted = new Set<string>();
-  /**
    * A resource whose state entry is an open question (a lost create's unproven candidates,
    * kept in the state by an earlier run: reconcile.ts `UnresolvedCreate`), by its
    * identity (RESOURCE_KEY): its Diff answers replace and records the question here; the
    * replacement's create, which is told no old outputs, takes it up.
    */
-  readonly openQuestions = new Map<string, Props>();
+  readonly openQuestions = new Map<string, Record<string, unknown>>();
+  /**
+   * Objects a Diff of this operation replaces. The engine deletes a replaced object in
+   * the operation whose Diff replaced it: after creating the new one, or before with
+   * `deleteBeforeReplace` (step_generator.go), so that delete knows it is the old object
+   * of a replacement, declared by no program. A delete left pending by an earlier run
+   * comes with no Diff: not known here.
+   */
+  readonly replaced = new Set<string>();
+  readonly reads: ReadBurst = { recent: [] };
+  private readonly keepers = new Map<string, Keeper[]>();
+  private readonly adopters = new Map<string, Set<string | undefined>>();
   private readonly inFlight = new Set<Promise<void>>();
 
   hold(id: string): void {
-    this.held.add(id);
+    if (id) this.held.add(id);
   }
 
   /**
@@ -71,25 +92,81 @@ export class KindClaims {
   async settled(): Promise<void> {
     await Promise.all([...this.inFlight]);
   }
-}
 
-let registry = new WeakMap<SvcClient, Map<string, KindClaims>>();
+  /*
+   * One object, one resource, across runs: the keepers. What the real engine guarantees
+   * (pulumi/pulumi pkg/resource/deploy, step_generator.go and step.go, read at v3.274.1,
+   * the CLI the tests run):
+   * - A Diff of a provider of ours that names no replacement is followed by a replacement
+   *   of that resource in the same operation only when its state entry is pending
+   *   replacement (the object was deleted already) or carries init errors that its
+   *   `replaceOnChanges` covers; the engine's other replacements (`--replace`,
+   *   `replaceWith`, `deletedWith`, a replacement trigger, a changed provider) call no
+   *   Diff, and `replaceOnChanges` on changed keys needs the changed keys our Diffs never
+   *   return. So the delete of a replacement after such a Diff carries the state entry
+   *   that Diff had: the same outputs.
+   * - Not every Diff is the program's. A refresh (`pulumi refresh`, and `pulumi up
+   *   --refresh`, which refreshes every state entry before the program runs, or as each
+   *   registers with `--run-program`, and the removed ones after) calls Read and then Diff
+   *   for each state entry, the removed ones included (RefreshStep.Apply: Diff with the
+   *   stored inputs as news, to show the drift); a replacement that deletes first calls
+   *   Diff for the state entries depending on it (calculateDependentReplacements, stored
+   *   inputs as news). Neither follows a Check of that resource. The step generator's
+   *   Diff of a program resource always does: it Checks the resource's inputs and passes
+   *   what Check returned as the Diff's news (an untargeted resource gets no Check and no
+   *   Diff). So a Diff counts only when a Check of this operation declared its resource's
+   *   name (`resourceName`, which every kind keeping objects has, in the news): a state
+   *   entry no longer in the program, refreshed, keeps nothing. The two settings kinds have
+   *   no `resourceName`: every Diff of theirs counts (the caller says which: `counts`).
+   * - `destroy` calls no Diff; preview and update are two plugin processes.
+   * So a delete whose outputs are not those of the Diff that kept its id is another
+   * state entry: a resource no longer in the program that held the object too (a rename
+   * adopting its object, done over two runs with `--target`). Deleting it would take the
+   * object from the resource that keeps it. A marked object would say so too (its delete
+   * reads the mark, operations.ts); the keepers also hold for unmarked objects and
+   * settings, and let the preview fail an adoption of a kept object.
+   */
 
-/** Forget every claim, as a new plugin process would (tests that play several operations in one process). */
-export function forgetClaims(): void {
-  registry = new WeakMap();
-}
+  /**
+   * A Diff kept `id`: counted when its resource is the program's (`counts`: checked in
+   * this operation, see above). The adopter it clashes with, when another resource of the
+   * program declared adopting that object while this one does not: two resources would hold it.
+   * A create that adopted `id` (`adoptId`, `adoptExisting`) keeps it too: the engine
+   * deletes a removed resource after the creates of its run, so a delete of that object
+   * is the resource that held it before (a rename whose new resource adopted it). (An
+   * engine never deletes in the run that created; the adopter's own delete comes in a
+   * later run, another plugin process.)
+   */
+  kept(id: string, keeper: { olds: unknown; adopts: boolean; name?: string }, counts: boolean): { adopter: string | undefined } | undefined {
+    if (!counts) return undefined;
+    const list = this.keepers.get(id) ?? [];
+    list.push({ olds: canonicalJson(keeper.olds), adopts: keeper.adopts, name: keeper.name });
+    this.keepers.set(id, list);
+    const declared = this.adopters.get(id);
+    return !keeper.adopts && declared !== undefined ? { adopter: [...declared][0] } : undefined;
+  }
 
-/** The claims of a kind on one connection (a client is one address and key). */
-export function claimsOf(client: SvcClient, kind: string): KindClaims {
-  let byKind = registry.get(client);
-  if (!byKind) registry.set(client, (byKind = new Map()));
-  let claims = byKind.get(kind);
-  if (!claims) byKind.set(kind, (claims = new KindClaims()));
-  return claims;
-}
+  /**
+   * A Check declares adopting `id`. The clash, if any: a resource of the program keeps
+   * that object without adopting it, or another one (told apart by name) adopts it too.
+   */
+  adopting(id: string, name: string | undefined): string | undefined {
+    const holder = (this.keepers.get(id) ?? []).find((k) => !k.adopts);
+    if (holder) return `it is held by ${named(holder.name)}, which the program still declares`;
+    const declared = this.adopters.get(id) ?? new Set();
+    const twin = name === undefined ? undefined : [...declared].find((n) => n !== undefined && n !== name);
+    if (twin !== undefined) return `${named(twin)} declares adopting it too`;
+    this.adopters.set(id, declared.add(name));
+    return undefined;
+  }
 
-/** The engine named this id for a resource of the stack (diff, read, update, delete): it is held. */
-export function holdId(client: SvcClient, kind: string, id: string): void {
-  if (id) claimsOf(client, kind).hold(id);
+  /**
+   * The delete of `id` with these stored outputs: the resource of the program that keeps
+   * the object, when it is another state entry (other outputs), or one that adopts it
+   * (its own replacement, if any, adopts the object again).
+   */
+  keptFrom(id: string, outputs: unknown): Keeper | undefined {
+    const olds = canonicalJson(outputs);
+    return (this.keepers.get(id) ?? []).find((k) => k.adopts || k.olds !== olds);
+  }
 }

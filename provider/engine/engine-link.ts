@@ -54,6 +54,7 @@ async function endWithoutEngine(): Promise<void> {
   if (engine && !(await engineThere(engine))) process.exit(1);
 }
 
+/** Process-wide: the process has one engine to watch, whatever the operation. */
 let watching = false;
 
 /** Ends this process within WATCH_MS of its engine's end (once started; it never keeps the process alive). */

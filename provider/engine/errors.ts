@@ -110,6 +110,7 @@ export function missingPathMessage(def: Pick<ResourceDefinition, "product">, err
   );
 }
 
+/** Process-wide: the front end says once where the process's warnings go. */
 let noteSink = (message: string): void => void process.stderr.write(`warning: ${message}\n`);
 
 /**

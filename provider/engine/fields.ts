@@ -2,12 +2,15 @@
  * A resource is data: a table of its fields, like the spec's tables, read by the
  * generic engine (check.ts, diff.ts, plan.ts, resource-provider.ts). See provider/README.md.
  */
-import type { z } from "zod";
+import { z } from "zod";
 import type { RuleViolation } from "../../rules/types";
 import type { Product } from "../config";
 import type { ResourceKind } from "../kinds";
-import type { SvcApiError, SvcClient } from "../client";
+import type { SvcApiError } from "../client";
 import type { PathSegment } from "./unknown";
+import type { OperationContext } from "./engine-operation";
+
+export type { OperationContext };
 
 /**
  * How a field changes:
@@ -142,20 +145,6 @@ export interface PlannedCall {
   label: string;
 }
 
-/** What a hook gets to talk to the service. */
-export interface OperationContext {
-  client: SvcClient;
-  /** The resource's `profile` (undefined: the default profile). */
-  profile: string | undefined;
-  /** Cache of read-only answers, kept once per process per connection (check's remote reads). */
-  cached<T>(key: string, load: () => Promise<T>): Promise<T>;
-  /**
-   * Names the connection (address and key, whatever profile chose it) without holding
-   * the key: what stack-run.ts counts under when the workspace or project is not known.
-   */
-  connectionId: string;
-}
-
 export interface CheckFailure {
   property: string;
   reason: string;
@@ -174,7 +163,7 @@ export interface ApplyContext extends OperationContext {
  */
 export interface ResourceHooks<F extends Fields = Fields> {
   /**
-   * Preview checks that need a read (cached once per process), e.g. a plan ceiling.
+   * Preview checks that need a read (cached once per operation), e.g. a plan ceiling.
    * `olds` are the previous inputs (empty for a resource not created yet).
    */
   checkRemote?(inputs: InputsOf<F>, ctx: OperationContext, olds: InputsOf<F>): Promise<CheckFailure[]>;
@@ -209,8 +198,9 @@ export interface ResourceHooks<F extends Fields = Fields> {
   /**
    * Reshape the diff, given the previous outputs: e.g. a change to a decided quota
    * request replaces it, an inbox past its expiry is created again. Say why with `note`.
+   * `ctx`: the context of the news' connection, undefined when a setting is missing (check said so).
    */
-  adjustDiff?(diff: FieldDiff, olds: OutputsOf<F>, news: InputsOf<F>, id: string): FieldDiff;
+  adjustDiff?(diff: FieldDiff, olds: OutputsOf<F>, news: InputsOf<F>, id: string, ctx: OperationContext | undefined): FieldDiff;
   /** A read answer that means the object is gone (a withdrawn quota request): refresh drops it like a 404. */
   goneWhen?(remote: Props): boolean;
 }
@@ -397,6 +387,18 @@ export function fieldEntries(def: Pick<ResourceDefinition, "fields">): readonly 
   if (!entries) fieldEntriesOf.set(def.fields, (entries = Object.entries(def.fields)));
   return entries;
 }
+
+/**
+ * The resource's name in the program, which the SDK passes to kinds that can adopt an
+ * object: the keepers' errors (claims.ts) name the other resource with it. Check-only, so
+ * a state without it (an earlier release's) shows no change.
+ */
+export const RESOURCE_NAME_FIELD: FieldSpec = {
+  mode: "local",
+  input: z.string().min(1),
+  checkOnly: true,
+  description: "The resource's name in the program, set by the SDK: an adoption of an object another resource of the program holds fails naming it.",
+};
 
 /** Is this field one the program declares (everything but outputs)? */
 export const isInputField = (spec: FieldSpec) => spec.mode !== "output";

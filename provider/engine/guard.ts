@@ -7,7 +7,6 @@
  */
 import { pluginConfigSource, profileOf, resolveConnection } from "../config";
 import type { Props, ResourceDefinition } from "./fields";
-import { OWNER_KEY, SECRET_INPUTS_KEY } from "./internal-keys";
 import type { Operations } from "./operations";
 import { redact, redactError, secretTexts, withSecrets } from "./redact";
 
@@ -36,15 +35,9 @@ export function guarded(ops: Operations): Operations {
       return { ...result, failures: result.failures.map((f) => ({ property: f.property, reason: redact(f.reason, secrets) })) };
     },
     diff: (req) => call([req.olds, req.news], () => ops.diff(req)),
-    async create(req) {
-      const result = await call([req.inputs], () => ops.create(req));
-      return { ...result, outputs: keepInternalKeys(req.inputs, result.outputs) };
-    },
+    create: (req) => call([req.inputs], () => ops.create(req)),
     read: (req) => call([req.outputs], () => ops.read(req)),
-    async update(req) {
-      const result = await call([req.olds, req.news], () => ops.update(req));
-      return { ...result, outputs: keepInternalKeys(req.news, result.outputs) };
-    },
+    update: (req) => call([req.olds, req.news], () => ops.update(req)),
     delete: (req) => call([req.outputs], () => ops.delete(req)),
   };
 }
@@ -63,13 +56,6 @@ function withoutTrace<T>(err: T): T {
   Object.defineProperty(err, "stack", { value: err.message, configurable: true, writable: true });
   Object.defineProperty(err, "toString", { value: () => "pulumi-svc", configurable: true, writable: true });
   return err;
-}
-
-/** The list of secret input names and the owner token go into the outputs too: delete and refresh get only those. */
-function keepInternalKeys(inputs: Props, outputs: Props): Props {
-  const kept = { ...outputs };
-  for (const key of [SECRET_INPUTS_KEY, OWNER_KEY]) if (inputs[key] !== undefined) kept[key] = inputs[key];
-  return kept;
 }
 
 /** The API key the call uses (never in a message, but hidden should one echo it). */

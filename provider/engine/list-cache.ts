@@ -6,7 +6,7 @@
  * following reads from that listing.
  *
  * Correctness:
- * - the listing lives in this process only, while the burst goes on (no gap over
+ * - the listing lives in this operation only (claims.ts `reads`), while the burst goes on (no gap over
  *   BURST_WINDOW_MS between reads) and for LISTING_TTL_MS at most: one refresh;
  * - any write made through the same client invalidates it (the client counts writes);
  * - an id the listing does not hold is read with a GET as before (404: gone), so an
@@ -16,8 +16,8 @@
  *   stack in a big shared workspace reads its objects with GETs instead of paging
  *   through everyone's (the first page, which tells the total, is the only extra call).
  */
-import { ListTooLongError, type SvcClient } from "../client";
-import type { Props, ResourceDefinition } from "./fields";
+import { ListTooLongError } from "../client";
+import type { OperationContext, Props, ResourceDefinition } from "./fields";
 
 export const BURST_READS = 3;
 export const BURST_WINDOW_MS = 1_000;
@@ -25,38 +25,16 @@ export const LISTING_TTL_MS = 10_000;
 /** Objects of a kind beyond which a burst reads with GETs (10 pages of 200). */
 export const MAX_LISTED = 2_000;
 
-interface Listing {
-  writes: number;
-  at: number;
-  lastUsed: number;
-  items: Promise<Map<string, Props>>;
-}
-
-interface KindState {
-  recent: number[];
-  listing?: Listing;
-  unlistable?: boolean;
-}
-
-const states = new WeakMap<SvcClient, Map<string, KindState>>();
-
-function stateOf(client: SvcClient, kind: string): KindState {
-  let byKind = states.get(client);
-  if (!byKind) states.set(client, (byKind = new Map()));
-  let s = byKind.get(kind);
-  if (!s) byKind.set(kind, (s = { recent: [] }));
-  return s;
-}
 
 /**
  * The object `id` as the current listing of its kind shows it, or undefined when the
  * read should be a GET (no burst, no listing, not listed, or listing failed).
  */
-export async function readFromListing(def: ResourceDefinition, client: SvcClient, id: string, idOf: (item: Props) => string): Promise<Props | undefined> {
+export async function readFromListing(def: ResourceDefinition, { operation, client }: OperationContext, id: string, idOf: (item: Props) => string): Promise<Props | undefined> {
   // SVC_BATCHED_READS=0 turns batching off (one GET per read, as before; the benchmark's "before").
   // Only kinds listed at their create path in offset pages (no own `reconcile.list`) are batched.
   if (def.reconcile === false || def.reconcile?.list || def.singleton || process.env.SVC_BATCHED_READS === "0") return undefined;
-  const s = stateOf(client, def.kind);
+  const s = operation.claims(client, def.kind).reads;
   if (s.unlistable) return undefined;
   const now = Date.now();
   let listing = s.listing;

@@ -7,17 +7,17 @@
  * - refresh reads it as it is (there is no object to read);
  * - its Diff answers replace (the engine creates before it deletes); the replacement's
  *   create (claims.ts `openQuestions`, by the resource's identity) fails again naming
- *   the candidates still there, until the user adopts one (`adoptId`) or deletes them;
+ *   the candidates there now (listed again: the question is the declared fields and the
+ *   send time, not the first run's list), until the user adopts one (`adoptId`) or
+ *   deletes them;
  * - its delete fails the same way while candidates are left that no resource of the
  *   operation holds (the replacement that adopted one comes first), else deletes nothing.
  */
-import { isApiError, type SvcClient } from "../client";
-import { claimsOf } from "./claims";
-import { completeOutputs, keptValues } from "./values";
+import { completeOutputs, createBody, keptValues } from "./values";
 import { PartialFailure } from "./errors";
-import type { Props, ResourceDefinition } from "./fields";
+import type { OperationContext, Props, ResourceDefinition } from "./fields";
 import { OWNER_KEY, UNRESOLVED_KEY } from "./internal-keys";
-import { unprovenMessage, type UnresolvedCreate } from "./reconcile";
+import { candidatesNow, unprovenMessage, type UnresolvedCreate } from "./reconcile";
 
 const PREFIX = "unresolved-create-";
 
@@ -43,20 +43,14 @@ export function questionOf(outputs: Props | undefined): Question | undefined {
   return q && Array.isArray(q.candidates) ? q : undefined;
 }
 
-/** The candidates that still exist (each read by its id), but those a resource of this operation holds (adopted them). */
-async function remaining(def: ResourceDefinition, client: SvcClient, question: Question): Promise<string[]> {
-  const left: string[] = [];
-  const held = claimsOf(client, def.kind).held;
-  for (const id of question.candidates) {
-    if (held.has(id)) continue;
-    try {
-      await client.request({ method: "GET", path: def.paths.item(id) });
-      left.push(id);
-    } catch (err) {
-      if (!isApiError(err, 404)) throw err;
-    }
-  }
-  return left;
+/**
+ * The candidates now: listed afresh (an object the lost create made late is named too,
+ * not only those the first run saw), held by no resource of this operation (one that
+ * adopted a candidate comes first), with the declared values `declared` (the new inputs,
+ * or the entry's kept values).
+ */
+async function remaining(def: ResourceDefinition, { operation, client }: OperationContext, question: Question, declared: Props): Promise<string[]> {
+  return candidatesNow(def, client, operation.claims(client, def.kind).held, createBody(def, declared), declared, Date.parse(question.sentAt));
 }
 
 /**
@@ -64,8 +58,8 @@ async function remaining(def: ResourceDefinition, client: SvcClient, question: Q
  * naming the candidates still there; none left, the question is answered (they were
  * extras, deleted by the user) and the caller goes on.
  */
-export async function askAgain(def: ResourceDefinition, client: SvcClient, question: Question, doing: "create" | "delete"): Promise<void> {
-  const left = await remaining(def, client, question);
+export async function askAgain(def: ResourceDefinition, ctx: OperationContext, question: Question, declared: Props, doing: "create" | "delete"): Promise<void> {
+  const left = await remaining(def, ctx, question, declared);
   if (left.length === 0) return;
   const what =
     doing === "create"

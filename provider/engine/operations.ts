@@ -16,9 +16,9 @@ import { isApiError } from "../client";
 import { InvalidSettingError, MissingSettingError, profileOf, reconcileWindowSeconds } from "../config";
 import { canonicalJson } from "../../rules/event-schema";
 import { checkInputs } from "./check";
-import { claimsOf, holdId } from "./claims";
-import { operationContext } from "./connection";
+import { named } from "./claims";
 import { declared, diffFields, fieldChanged, fieldEqual } from "./diff";
+import { currentOperation, operationContext } from "./engine-operation";
 import { explainApiError, note, PartialFailure } from "./errors";
 import { asIs, fieldEntries, type ApplyContext, type ChangedSetting, type CheckFailure, type Fields, type InputsOf, type OperationContext, type OutputsOf, type PlannedCall, type Props, type ResourceDefinition } from "./fields";
 import { readFromListing } from "./list-cache";
@@ -28,7 +28,6 @@ import { askAgain, isOpenQuestion, keepQuestion, questionOf } from "./open-quest
 import { markedBody, markedOwner, newOwnerToken, ownerField, ownerMark, ownerTokenOf } from "./owner";
 import { createReconciled, lateLookAlikesMessage, UnresolvedCreate } from "./reconcile";
 import { remoteCheckFailures } from "./remote-checks";
-import { objectKeepers, replacedObjects } from "./stack-run";
 import { containsUnknown, UNKNOWN } from "./unknown";
 import { completeOutputs, createBody, fieldRoles, keptValues, rebuildInputs, remoteFields, writeOnlyAsRead } from "./values";
 
@@ -113,12 +112,22 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
   const def: ResourceDefinition = definition;
   const idField = def.idField ?? "id";
 
-  const withItem = (ctx: OperationContext, id: string): ApplyContext => ({ client: ctx.client, profile: ctx.profile, cached: ctx.cached, connectionId: ctx.connectionId, id, def, itemPath: def.paths.item(id) });
+  const withItem = (ctx: OperationContext, id: string): ApplyContext => ({ ...ctx, id, def, itemPath: def.paths.item(id) });
+  /** What the operation knows of this kind's objects on the context's connection (claims.ts). */
+  const claimsIn = (ctx: OperationContext) => ctx.operation.claims(ctx.client, def.kind);
   /** Every id the engine names is held by a resource of the stack: never another create's candidate (claims.ts). */
   const applyContext = (id: string, props: Props | undefined): ApplyContext => {
     const ctx = operationContext(def, profileOf(props));
-    holdId(ctx.client, def.kind, id);
+    claimsIn(ctx).hold(id);
     return withItem(ctx, id);
+  };
+  /** The context of the connection `props` choose, or undefined when a setting is missing (check has said what). */
+  const contextOf = (props: Props): OperationContext | undefined => {
+    try {
+      return operationContext(def, profileOf(props));
+    } catch {
+      return undefined;
+    }
   };
   const roles = fieldRoles(def);
 
@@ -192,22 +201,25 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
   /**
    * diff names the resource's id too; it needs no connection, so one that cannot be made is
    * left for the operations. A diff that does not replace the object keeps it for this
-   * resource (stack-run.ts `objectKeepers`): no other resource's delete removes it (or, a
-   * setting, puts back what it found), and no other resource of the program may adopt it.
+   * resource (claims.ts `kept`): no other resource's delete removes it (or, a setting,
+   * puts back what it found), and no other resource of the program may adopt it.
    */
   function holdNamedId(id: string, olds: Props, news: Inputs, replaced: boolean): void {
-    let ctx: OperationContext;
-    try {
-      ctx = operationContext(def, profileOf(olds));
-    } catch {
-      return; // check has said what is missing
-    }
+    const ctx = contextOf(olds);
+    if (!ctx) return;
+    const claims = claimsIn(ctx);
+    claims.hold(id);
     // Its delete in this operation is a replacement's: the old object, declared by no program.
-    if (replaced) replacedObjects.add(ctx.client, def.kind, id);
-    holdId(ctx.client, def.kind, id);
-    if (replaced) return;
-    const clash = objectKeepers.kept(ctx.client, def.kind, id, { olds, adopts: adoptionId(news) === id, name: nameOf(news), kindIsNamed: "resourceName" in def.fields });
-    if (clash) throw twoResourcesOnOne(id, `${objectKeepers.named(clash.adopter)} declares adopting it (${adoptionInput})`);
+    if (replaced) return void claims.replaced.add(id);
+    // Only a Diff of a resource the program declares (checked in this operation) keeps its
+    // object. A kind with no `resourceName` (the workspace settings and event type policy)
+    // cannot tell a refresh's Diff from the program's: every Diff counts. So a removed
+    // setting resource refreshed by `up --refresh` is taken as kept, and its delete puts
+    // nothing back, with a note.
+    const name = nameOf(news);
+    const counts = !("resourceName" in def.fields) || (name !== undefined && ctx.operation.checkedNames.has(`${def.kind}\u0000${name}`));
+    const clash = claims.kept(id, { olds, adopts: adoptionId(news) === id, name }, counts);
+    if (clash) throw twoResourcesOnOne(id, `${named(clash.adopter)} declares adopting it (${adoptionInput})`);
   }
 
   /** The input that asks for adoption, as errors name it. */
@@ -222,11 +234,11 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     );
 
   /** A clash of the adoption these inputs declare with a resource that keeps or adopts the object, if any. */
-  function adoptionClash(client: OperationContext["client"], inputs: Inputs): string | undefined {
+  function adoptionClash(ctx: OperationContext, inputs: Inputs): string | undefined {
     const id = adoptionId(inputs);
     // Not known yet at preview (an output of another resource, whole or part of an event type's id): the update checks again.
     if (id === undefined || id.includes(UNKNOWN)) return undefined;
-    const clash = objectKeepers.adopting(client, def.kind, id, nameOf(inputs));
+    const clash = claimsIn(ctx).adopting(id, nameOf(inputs));
     return clash && twoResourcesOnOne(id, `${adoptionInput} asks for it, and ${clash}`).message;
   }
 
@@ -243,12 +255,13 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     const adoptId = adoptionId(news);
     if (adoptId === undefined) return createNew(news);
     // Again, as at preview: under `--skip-preview` the holder's Diff may come between this resource's check and its create.
-    const clash = adoptionClash(operationContext(def, profileOf(news)).client, news);
+    const ctx = operationContext(def, profileOf(news));
+    const clash = adoptionClash(ctx, news);
     if (clash) throw new Error(clash);
     const adopted = await adopt(adoptId, news);
     // The object is this resource's now: the delete of a resource that held it before must not remove it, in this
-    // run (claims.ts `adopted`) or a later one (it carries this resource's owner mark now, where it can: \`marking\`).
-    claimsOf(operationContext(def, profileOf(news)).client, def.kind).adopted.add(adopted.id);
+    // run (it keeps it: claims.ts \`kept\`) or a later one (it carries this resource's owner mark now, where it can: \`marking\`).
+    claimsIn(ctx).kept(adopted.id, { olds: adopted.outputs, adopts: true, name: nameOf(news) }, true);
     return adopted;
   }
 
@@ -256,15 +269,15 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     const ctx = operationContext(def, profileOf(news));
     // The replacement of an entry that keeps an open question (its Diff recorded it): answered first.
     const identity = news[RESOURCE_KEY];
-    const question = typeof identity === "string" ? questionOf(claimsOf(ctx.client, def.kind).openQuestions.get(identity)) : undefined;
-    if (question) await askAgain(def, ctx.client, question, "create");
+    const question = typeof identity === "string" ? questionOf(claimsIn(ctx).openQuestions.get(identity)) : undefined;
+    if (question) await askAgain(def, ctx, question, news, "create");
     const body = markedBody(def, createBody(def, news), news);
     let response: Props;
     let found: boolean;
     let lateLookAlikes: string[];
     try {
       // An unknown outcome is reconciled by a listing: take this create's own object, or send it again.
-      ({ object: response, found, lateLookAlikes } = await createReconciled(def, ctx.client, body, news, idOf));
+      ({ object: response, found, lateLookAlikes } = await createReconciled(def, ctx, body, news, idOf));
     } catch (err) {
       if (err instanceof UnresolvedCreate) throw keepQuestion(def, err, news);
       throw isApiError(err) ? explainApiError(def, err, "create", news) : err;
@@ -285,17 +298,22 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     return { id, outputs: outs };
   }
 
+  /** The object as the service shows it, or undefined when it is gone (404); another refusal is explained as `operation`'s. */
+  async function getItem(ctx: ApplyContext, operation: "read" | "adopt" | "delete", props: Props): Promise<Props | undefined> {
+    try {
+      return (await ctx.client.request<Props>({ method: "GET", path: ctx.itemPath })).body ?? {};
+    } catch (err) {
+      if (isApiError(err, 404)) return undefined;
+      throw isApiError(err) ? explainApiError(def, err, operation, props, ctx.id) : err;
+    }
+  }
+
   /** Bring an existing object (adoptId) to the declared state with PATCH/PUT instead of POST. */
   async function adopt(id: string, news: Inputs): Promise<CreateResponse> {
     const ctx = applyContext(id, news);
-    let remote: Props;
-    try {
-      remote = (await ctx.client.request<Props>({ method: "GET", path: ctx.itemPath })).body ?? {};
-    } catch (err) {
-      if (isApiError(err, 404) && def.adoption?.createWhenMissing) return createNew(news);
-      if (isApiError(err, 404)) throw new Error(`adoptId ${id}: no ${def.noun} with this id is visible to the API key in use. Check the id and the profile.`);
-      throw isApiError(err) ? explainApiError(def, err, "adopt", news, id) : err;
-    }
+    const remote = await getItem(ctx, "adopt", news);
+    if (!remote && def.adoption?.createWhenMissing) return createNew(news);
+    if (!remote) throw new Error(`adoptId ${id}: no ${def.noun} with this id is visible to the API key in use. Check the id and the profile.`);
     const olds: Props = { ...remoteFields(def, remote), ...keptValues(def, news, (n) => def.fields[n]!.mode !== "createOnly" && !def.fields[n]!.writeOnly) };
     for (const [name, spec] of fieldEntries(def)) {
       if (spec.mode !== "createOnly" || !spec.api) continue;
@@ -311,23 +329,40 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
       }
       throw new Error(`adoptId ${id}: the ${def.noun} has ${name} ${JSON.stringify(olds[name])} but ${JSON.stringify(value)} is declared, and ${name} cannot change without replacing it. Declare ${JSON.stringify(olds[name])} to adopt it.`);
     }
-    const outs = await converge(ctx, planUpdate(def, olds, marking(remote, news)), olds, news, olds, "adopt", false);
+    const marked = marking(remote, news);
+    const outs = await converge(ctx, planUpdate(def, olds, marked), olds, news, olds, "adopt", false);
+    adoptionNotes(id, remote, news, marked !== news);
     return { id, outputs: outs };
   }
 
   /**
-   * An adopted object that carries another resource's mark gets the adopter's, where the
-   * program leaves the owner field unset and the field can be written: the resource that
-   * held it before (a rename over two runs) then sees, at its delete, that it is another's
-   * now (one more field in the PATCH). An object made outside Pulumi carries none and is
-   * left as it is: its adoption writes nothing.
+   * An adopted object gets the adopter's mark wherever its owner field is free: the program
+   * leaves it unset, the field can be written, and the object shows it empty or marked by
+   * another resource (one more field in the PATCH). The resource that held it before (a
+   * rename over two runs) then sees, at its delete, that it is another's now. Text a person
+   * wrote there is kept, and then nothing proves the adoption to an earlier holder: the run
+   * says so (`unmarkedAdoption`).
    */
   function marking(remote: Props, news: Inputs): Inputs {
     const owner = ownerField(def);
     const token = ownerTokenOf(news);
     const marked = markedOwner(def, remote);
-    if (!owner?.rewritable || !token || marked === undefined || marked === token || (news[owner.name] !== undefined && news[owner.name] !== null)) return news;
+    const shown = owner && remote[owner.api];
+    const free = marked !== undefined || shown === undefined || shown === null || shown === "";
+    if (!owner?.rewritable || !token || !free || marked === token || (news[owner.name] !== undefined && news[owner.name] !== null)) return news;
     return { ...news, [owner.name]: ownerMark(token) };
+  }
+
+  /** What an adoption tells the user about ownership: an object another resource marked, or one it cannot mark. */
+  function adoptionNotes(id: string, remote: Props, news: Inputs, marks: boolean): void {
+    const owner = ownerField(def);
+    const marked = markedOwner(def, remote);
+    if (marked !== undefined && marked !== ownerTokenOf(news))
+      note(`adoptId ${id}: the ${def.noun} carried the owner mark of another resource (owner ${marked}), now this one's. If that resource is of another stack, both stacks now manage the ${def.noun}: remove it from one with \`pulumi state delete <urn>\` (a rename within this stack needs nothing more).`);
+    else if (!marks && marked === undefined) {
+      const why = !owner ? `a ${def.noun} carries no owner mark` : !owner.rewritable ? `its ${owner.name} cannot be written again` : `its ${owner.name} holds the program's or a person's text`;
+      note(`adoptId ${id}: the ${def.noun} cannot be marked as this resource's (${why}), so a resource that held it before cannot tell it was adopted: its delete would delete it. Rename with \`aliases\` instead of adoption, or remove the old resource with \`pulumi state delete <urn>\` rather than destroying it.`);
+    }
   }
 
   /**
@@ -353,7 +388,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     const outputs: Outputs = { ...found, ...keptValues(def, news), [singleton.priorField]: prior };
     // Every declared field is written, even one that already has the value: the resource now owns it.
     const outs = await converge(ctx, planUpdate(def, {}, news), undefined, news, outputs, "create", true);
-    claimsOf(ctx.client, def.kind).takenOver.set(id, canonicalJson(prior));
+    claimsIn(ctx).takenOver.set(id, canonicalJson(prior));
     return { id, outputs: outs };
   }
 
@@ -386,7 +421,8 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     const prior = previous[singleton.priorField];
     // Read with Resource.get, or state from before the take-over was recorded: nothing to put back.
     if (!prior || typeof prior !== "object") return;
-    const takenOver = claimsOf(ctx.client, def.kind).takenOver;
+    const claims = claimsIn(ctx);
+    const takenOver = claims.takenOver;
     const newOwner = takenOver.get(ctx.id);
     // Another resource of the stack that holds the setting now, and what it found.
     let holder: { name: string; found: unknown } | undefined;
@@ -394,8 +430,8 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
       holder = { name: "another resource of this run (a rename or a replacement)", found: JSON.parse(newOwner) };
     } else {
       // A resource removed from the program that held the setting with one the program keeps (a rename over two runs).
-      const keeper = objectKeepers.keptFrom(ctx.client, def.kind, ctx.id, previous);
-      if (keeper) holder = { name: objectKeepers.named(keeper.name), found: (JSON.parse(keeper.olds) as Props)[singleton.priorField] };
+      const keeper = claims.keptFrom(ctx.id, previous);
+      if (keeper) holder = { name: named(keeper.name), found: (JSON.parse(keeper.olds) as Props)[singleton.priorField] };
       else takenOver.delete(ctx.id);
     }
     let toRestore = prior as Props;
@@ -470,23 +506,13 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
    * Undefined when not read, or gone.
    */
   async function readIfMarked(ctx: ApplyContext, previous: Props): Promise<Props | undefined> {
-    if (!ownerField(def)?.rewritable || ownerTokenOf(previous) === undefined) return undefined;
-    try {
-      return (await ctx.client.request<Props>({ method: "GET", path: ctx.itemPath })).body ?? {};
-    } catch (err) {
-      if (isApiError(err, 404)) return undefined;
-      throw isApiError(err) ? explainApiError(def, err, "delete", previous, ctx.id) : err;
-    }
+    return ownerField(def)?.rewritable && ownerTokenOf(previous) !== undefined ? getItem(ctx, "delete", previous) : undefined;
   }
 
   /** The Diff of an open question's entry: replaced, so that its create asks again (open-question.ts). */
-  function askedAgain(olds: Props, news: Inputs): DiffResponse {
+  function askedAgain(ctx: OperationContext | undefined, olds: Props, news: Inputs): DiffResponse {
     const identity = news[RESOURCE_KEY];
-    try {
-      if (typeof identity === "string") claimsOf(operationContext(def, profileOf(news)).client, def.kind).openQuestions.set(identity, olds);
-    } catch {
-      // check has said what is missing
-    }
+    if (ctx && typeof identity === "string") claimsIn(ctx).openQuestions.set(identity, olds);
     return { changes: true, diffs: [UNRESOLVED_KEY], replaces: [UNRESOLVED_KEY], deleteBeforeReplace: false };
   }
 
@@ -504,7 +530,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
       const failures = checked.failures.filter((f) => !unapplied.has(f.property));
       // This resource is the program's: its Diffs keep objects (a refresh's Diff of a removed one does not).
       const name = nameOf(inputs);
-      if (name !== undefined) objectKeepers.checked(def.kind, name);
+      if (name !== undefined) currentOperation().checkedNames.add(`${def.kind}\u0000${name}`);
       if (containsUnknown(inputs.profile)) return { inputs, failures };
       let ctx: OperationContext | undefined;
       try {
@@ -522,7 +548,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
         }
       }
       if (ctx && failures.length === 0 && !def.singleton) {
-        const clash = adoptionClash(ctx.client, inputs);
+        const clash = adoptionClash(ctx, inputs);
         if (clash) failures.push({ property: adoptionInput, reason: clash });
       }
       if (ctx && failures.length === 0) failures.push(...(await remoteCheckFailures(def, inputs, ctx, olds)));
@@ -530,9 +556,10 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     },
 
     diff({ id, olds, news }) {
-      if (isOpenQuestion(id)) return askedAgain(olds, news);
+      const ctx = contextOf(news);
+      if (isOpenQuestion(id)) return askedAgain(ctx, olds, news);
       const fields = diffFields(def, olds, news);
-      const d = def.hooks?.adjustDiff ? def.hooks.adjustDiff(fields, olds, news, id) : fields;
+      const d = def.hooks?.adjustDiff ? def.hooks.adjustDiff(fields, olds, news, id, ctx) : fields;
       holdNamedId(id, olds, news, d.replaces.length > 0);
       const diffs = [...new Set([...d.changed, ...d.replaces])];
       return { changes: diffs.length > 0, diffs, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
@@ -545,21 +572,14 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
       // An open question has no object to read: kept as it is.
       if (isOpenQuestion(id)) return { gone: false, id, outputs: previous, inputs: rebuildInputs(def, {}, previous) };
       const ctx = applyContext(id, previous);
-      let remote: Props;
-      try {
-        // A burst of reads (a refresh) is served from one paged listing of the kind.
-        remote = (await readFromListing(def, ctx.client, id, idOf)) ?? (await ctx.client.request<Props>({ method: "GET", path: ctx.itemPath })).body ?? {};
-      } catch (err) {
-        // Deleted outside Pulumi.
-        if (isApiError(err, 404)) return { gone: true };
-        throw isApiError(err) ? explainApiError(def, err, "read", previous, id) : err;
-      }
-      if (def.hooks?.goneWhen?.(remote)) return { gone: true };
+      // A burst of reads (a refresh) is served from one paged listing of the kind.
+      const remote = (await readFromListing(def, ctx, id, idOf)) ?? (await getItem(ctx, "read", previous));
+      // Deleted outside Pulumi.
+      if (!remote || def.hooks?.goneWhen?.(remote)) return { gone: true };
       // Write-only values go to the outputs too: diff compares the declared value with them.
       const learnt = writeOnlyAsRead(def, remote, previous);
       const outputs = completeOutputs(def, { ...keptValues(def, previous), ...previous, ...remoteFields(def, remote), ...learnt });
-      const token = ownerTokenOf(previous);
-      return { gone: false, id, outputs, inputs: { ...rebuildInputs(def, remote, { ...previous, ...learnt }), ...(token ? { [OWNER_KEY]: token } : {}) } };
+      return { gone: false, id, outputs, inputs: rebuildInputs(def, remote, { ...previous, ...learnt }) };
     },
 
     async update({ id, olds: previous, news: next }) {
@@ -571,25 +591,21 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
 
     async delete({ id, outputs: previous }) {
       const question = questionOf(previous);
-      if (isOpenQuestion(id) && question) return askAgain(def, operationContext(def, profileOf(previous)).client, question, "delete");
+      if (isOpenQuestion(id) && question) return askAgain(def, operationContext(def, profileOf(previous)), question, previous, "delete");
       const ctx = applyContext(id, previous);
       if (def.singleton) return restore(ctx, previous);
-      const claims = claimsOf(ctx.client, def.kind);
-      if (claims.adopted.has(id)) {
-        note(`The ${def.noun} ${id} was not deleted: another resource of this run adopted it (e.g. renamed, with adoption). It stays, managed by that resource; this resource is removed from the state.`);
-        return;
-      }
-      // A resource removed from the program that held the object with the one that keeps it (a rename adopting it, over two runs).
-      const keeper = objectKeepers.keptFrom(ctx.client, def.kind, id, previous);
+      const claims = claimsIn(ctx);
+      // A resource removed from the program that held the object with the one that keeps or adopted it (a rename adopting it).
+      const keeper = claims.keptFrom(id, previous);
       if (keeper) {
-        note(`The ${def.noun} ${id} was not deleted: ${objectKeepers.named(keeper.name)} holds it (e.g. renamed, with adoption, over two runs). It stays, managed by that resource; this resource is removed from the state.`);
+        note(`The ${def.noun} ${id} was not deleted: ${named(keeper.name)} holds it (e.g. renamed, with adoption). It stays, managed by that resource; this resource is removed from the state.`);
         return;
       }
       // Marked by another resource since (it adopted the object: a rename with \`up --target\`), on any machine.
       const current = await readIfMarked(ctx, previous);
       const markedBy = current && markedOwner(def, current);
       if (markedBy && markedBy !== ownerTokenOf(previous)) {
-        note(`The ${def.noun} ${id} was not deleted: it carries the owner mark of another resource, which adopted it since (e.g. renamed, with adoption and \`pulumi up --target\`). It stays, managed by that resource; this resource is removed from the state.`);
+        note(`The ${def.noun} ${id} was not deleted: it carries the owner mark of another resource, which adopted it since (in this stack, a rename with adoption and \`pulumi up --target\`; or another stack's \`adoptId\`). It stays, managed by that resource; this resource is removed from the state.`);
         return;
       }
       await deleteItem(ctx, previous, current);

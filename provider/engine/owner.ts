@@ -16,7 +16,7 @@
  * taken.
  */
 import { randomBytes } from "node:crypto";
-import type { Props, ResourceDefinition } from "./fields";
+import type { CheckFailure, Props, ResourceDefinition } from "./fields";
 import { OWNER_KEY } from "./internal-keys";
 
 const MARK = /^managed by pulumi-svc \(owner ([a-z2-7]{26})\)$/;
@@ -60,6 +60,22 @@ export function markedBody(def: ResourceDefinition, body: Props, inputs: Props):
   const token = ownerTokenOf(inputs);
   if (api === undefined || token === undefined || (body[api] !== undefined && body[api] !== null)) return body;
   return { ...body, [api]: ownerMark(token) };
+}
+
+/**
+ * A program's own owner-field value that reads as a mark (a copy from the dashboard, say):
+ * the provider would take the object for that token's, in its reads and its deletes.
+ */
+export function markShapedOwnerField(def: ResourceDefinition, inputs: Props): CheckFailure[] {
+  const name = def.ownerField;
+  const value = name === undefined ? undefined : inputs[name];
+  if (typeof value !== "string" || !MARK.test(value)) return [];
+  return [
+    {
+      property: name!,
+      reason: `"${value}" is an owner mark: pulumi-svc writes it itself when ${name} is left unset, and takes it as proof of which resource holds the object. Leave ${name} unset (the provider marks the object), or write other text.`,
+    },
+  ];
 }
 
 /**

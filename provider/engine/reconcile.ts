@@ -31,10 +31,10 @@ import { SvcUnknownOutcomeError, isApiError, type SvcClient } from "../client";
 import { CREATE_RESENDS } from "../client/retry";
 import { record } from "../client/stats";
 import { reconcileWindowSeconds } from "../config";
-import { claimsOf, type KindClaims } from "./claims";
+import type { KindClaims } from "./claims";
 import { fieldEqual } from "./diff";
 import { note } from "./errors";
-import type { Props, ResourceDefinition } from "./fields";
+import type { OperationContext, Props, ResourceDefinition } from "./fields";
 import { jsonEqual } from "./json";
 import { markedOwner } from "./owner";
 
@@ -122,7 +122,7 @@ interface Sends {
  * POST the create; on an unknown outcome, take its own object, send it again, or fail
  * naming the candidates (the states above).
  */
-export async function createReconciled(def: ResourceDefinition, client: SvcClient, body: Props, inputs: Props, idOf: (response: Props) => string): Promise<Created> {
+export async function createReconciled(def: ResourceDefinition, { operation, client }: OperationContext, body: Props, inputs: Props, idOf: (response: Props) => string): Promise<Created> {
   const reconciles = def.reconcile !== false;
   const c: CreateCall = {
     def,
@@ -130,7 +130,7 @@ export async function createReconciled(def: ResourceDefinition, client: SvcClien
     body,
     inputs,
     idOf,
-    claims: claimsOf(client, def.kind),
+    claims: operation.claims(client, def.kind),
     token: markedOwner(def, body),
     reconciles,
     windowMs: reconciles ? reconcileWindowSeconds() * 1000 : 0,
@@ -187,7 +187,9 @@ async function lookForLost(c: CreateCall, attempt: Extract<Attempt, { state: "an
       record.reconciled({ kind: c.def.kind, path: c.def.paths.create, result: "adopted", id });
       return look.own;
     }
-    if (look.candidates.length > 0) {
+    // Unmarked candidates are judged once the window has passed: the create's own object
+    // may land after another's look-alike, and the question must name both.
+    if (Date.now() >= deadline && look.candidates.length > 0) {
       const ids = look.candidates.map(c.idOf);
       record.reconciled({ kind: c.def.kind, path: c.def.paths.create, result: "ambiguous", candidates: ids });
       throw new UnresolvedCreate(`${lost.message}\nAfter that, ${unprovenMessage(c.def, ids)}`, ids, sentAt);
@@ -234,6 +236,17 @@ async function lookOnce(c: CreateCall, sentAt: number): Promise<{ own?: Props; c
   // An object a create of this run made whose answer is still on its way would look unheld.
   await c.claims.settled();
   return { candidates: items.filter((item) => isCandidate(c, item, sentAt)) };
+}
+
+/**
+ * An earlier run's unmarked lost create, asked again (open-question.ts): every object
+ * that may be its own now, listed afresh (one made late is named too), held by no
+ * resource of this operation. The earlier run's clock is not this client's: created
+ * before `sentAt` is judged with the undated skew.
+ */
+export async function candidatesNow(def: ResourceDefinition, client: SvcClient, held: ReadonlySet<string>, body: Props, inputs: Props, sentAt: number): Promise<string[]> {
+  const items = await listObjects(def, client, body, inputs);
+  return items.filter((item) => unheldMatch(def, held, item, body, inputs) && !createdBeforeServiceTime(item, sentAt - UNDATED_CLOCK_SKEW_MS)).map((item) => objectId(def, item));
 }
 
 /**
@@ -286,9 +299,17 @@ const sleepUntil = (at: number) => (at > Date.now() ? new Promise((resolve) => s
 
 /** An unmarked object that may be the create's: same declared fields, created since it was sent, held by no resource of the stack. */
 function isCandidate(c: CreateCall, item: Props, sentAt: number): boolean {
-  const matches = (c.def.reconcile || {}).matches ?? ((remote: Props, b: Props) => sameDeclaredFields(c.def, remote, b));
-  return matches(item, c.body, c.inputs) && !createdBefore(c.client, item, sentAt) && !c.claims.held.has(c.idOf(item));
+  return unheldMatch(c.def, c.claims.held, item, c.body, c.inputs) && !createdBefore(c.client, item, sentAt);
 }
+
+/** Has the declared fields (or the definition's own match) and no resource of the operation holds it. */
+function unheldMatch(def: ResourceDefinition, held: ReadonlySet<string>, item: Props, body: Props, inputs: Props): boolean {
+  const matches = (def.reconcile || {}).matches ?? ((remote: Props, b: Props) => sameDeclaredFields(def, remote, b));
+  return matches(item, body, inputs) && !held.has(objectId(def, item));
+}
+
+/** The id of an object as the service shows it. */
+export const objectId = (def: ResourceDefinition, item: Props) => (def.idOf ? def.idOf(item) : String(item[def.idField ?? "id"]));
 
 /** Every object of the kind where the create would have made it (the definition's `reconcile.list`, else the create path). */
 export async function listObjects(def: ResourceDefinition, client: SvcClient, body: Props, inputs: Props): Promise<Props[]> {
@@ -305,11 +326,16 @@ export async function listObjects(def: ResourceDefinition, client: SvcClient, bo
  * may be up to a second early. Undated objects are never ruled out.
  */
 function createdBefore(client: SvcClient, item: Props, sentAt: number): boolean {
+  return createdBeforeServiceTime(item, client.serviceClock.earliestAt(sentAt) ?? sentAt - UNDATED_CLOCK_SKEW_MS);
+}
+
+/** Was `item` certainly created before the service's clock read `at`? */
+function createdBeforeServiceTime(item: Props, at: number): boolean {
   if (typeof item.created_at !== "string") return false;
   const created = Date.parse(item.created_at);
   if (Number.isNaN(created)) return false;
   const latest = /\.\d/.test(item.created_at) ? created : created + 999;
-  return latest < (client.serviceClock.earliestAt(sentAt) ?? sentAt - UNDATED_CLOCK_SKEW_MS);
+  return latest < at;
 }
 
 /** Every field the create sent that the service returns (write-only ones aside) has the sent value. */

@@ -37,7 +37,7 @@ function skipSetting(): boolean | CheckFailure {
 }
 
 /**
- * A read a remote check makes, once per process per connection (the context's cache):
+ * A read a remote check makes, once per operation per connection (the context's cache):
  * its answer, or undefined when this read is not allowed or not known (the check is
  * skipped; the apply's own refusal still says why). A service that cannot be reached
  * at all fails the preview instead (`remoteCheckFailures`).
@@ -50,17 +50,15 @@ export async function readForCheck<T>(ctx: OperationContext, key: string, load: 
   }
 }
 
-/** Kinds whose skipped checks were noted: one warning per kind and process (a message, no result). */
-const warned = new Set<string>();
-
 /** The definition's remote checks, or the failure saying why they could not run. */
 export async function remoteCheckFailures(def: ResourceDefinition, inputs: Props, ctx: OperationContext, olds: Props): Promise<CheckFailure[]> {
   if (!def.hooks?.checkRemote) return [];
   const skip = skipSetting();
   if (skip !== false) {
     if (skip !== true) return [skip];
-    if (!warned.has(def.kind)) {
-      warned.add(def.kind);
+    // One warning per kind and operation (a message, no result).
+    if (!ctx.operation.notedSkips.has(def.kind)) {
+      ctx.operation.notedSkips.add(def.kind);
       note(`${SKIP_REMOTE_CHECKS.configKey} is set: preview did not read the service to check ${def.noun} resources (plan ceilings and features, allocations, names already taken); the service judges them at update.`);
     }
     return [];

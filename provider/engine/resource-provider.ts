@@ -18,10 +18,9 @@ import { sealing } from "./sealed";
 import { upgrading } from "./upgrade";
 
 // Their earlier home: tests import them from here.
-export { clearReadCache, operationContext } from "./connection";
 export { createBody, remoteFields } from "./values";
 
-/** A kind's operations as both front ends call them: upgraded state in, write-only secrets sealed in the outputs (sealed.ts), reads answering the inputs as stored (declared-inputs.ts), secrets out of every message. */
+/** A kind's operations as both front ends call them: upgraded state in, write-only secrets sealed in the outputs (sealed.ts), internal keys kept in the outputs and reads answering the inputs as stored (declared-inputs.ts), secrets out of every message. */
 export function servedOperations(def: ResourceDefinition): Operations {
   return guarded(keepingDeclared(upgrading(sealing(operationsFor(def)))));
 }

@@ -37,6 +37,7 @@ export interface SealKey {
   readonly id: string;
 }
 
+/** Process-wide, not per operation: a key derived from an API key is the same in every operation (a memo, nothing learnt). */
 const keys = new Map<string, SealKey>();
 
 /** The key of an API key: HMAC-SHA256 under it of a fixed label (no key material in the id). */

@@ -4,7 +4,7 @@
  *
  * - preview judges `label`, `expiresInMinutes`, `transport` and `status` with the
  *   shared rules (rules/inbox.ts), and the plan gates from `GET /v1/plan` and
- *   `GET /v1/usage` (read once per process): `optional_phrase_gate` for `phrase`,
+ *   `GET /v1/usage` (read once per operation): `optional_phrase_gate` for `phrase`,
  *   the `inboxes` / `http_bins` allocation for a new inbox, counted per workspace
  *   (`GET /v1/audit` tells two keys of one workspace apart from two workspaces);
  * - an inbox past its `expiresAt` is gone: the diff says so and plans a replacement
@@ -19,7 +19,7 @@ import { defineResource, type Fields, type InputsOf, type CheckFailure, type Ope
 import { containsUnknown } from "../engine/unknown";
 import { readForCheck } from "../engine/remote-checks";
 import type { InboxPlan, InboxUsage } from "./account";
-import { planAllocation, RESOURCE_NAME_FIELD } from "../engine/stack-run";
+import { RESOURCE_NAME_FIELD } from "../engine/fields";
 
 /** The allocation each transport counts against (402 `quota_exceeded` metric). */
 export const ALLOCATION_METRIC: Record<InboxTransport, "inboxes" | "http_bins"> = { email: "inboxes", http: "http_bins" };
@@ -31,7 +31,7 @@ export interface InboxAccount {
   usage: InboxUsage;
 }
 
-/** Plan and usage, read once per process per connection; undefined when the key cannot read them. */
+/** Plan and usage, read once per operation per connection; undefined when the key cannot read them. */
 export async function planAndUsage(ctx: OperationContext): Promise<InboxAccount | undefined> {
   return readForCheck(ctx, "inboxes:plan+usage", async () => {
     const [plan, usage] = await Promise.all([
@@ -43,12 +43,12 @@ export async function planAndUsage(ctx: OperationContext): Promise<InboxAccount 
 }
 
 /**
- * The workspace the connection acts on, as stack-run.ts counts it. The Inboxes API has
+ * The workspace the connection acts on, as the engine operation counts it. The Inboxes API has
  * no route that names the workspace (Webhooks has `GET /v1/auth/me`), but every key of
  * a workspace reads one audit log, never deleted, whose entries have ids of their own:
  * two keys whose newest entry is the same act on one workspace. An empty or unreadable
  * log (or an entry added between two connections' reads) says nothing: the connection
- * counts alone, as before. Once per process per connection.
+ * counts alone, as before. Once per operation per connection.
  */
 async function inboxWorkspace(ctx: OperationContext): Promise<string> {
   const newest = await readForCheck(ctx, "inboxes:audit-newest", async () => {
@@ -75,8 +75,8 @@ async function planGates(inputs: InboxInputs, ctx: OperationContext, olds: Inbox
   }
   if (creating && !containsUnknown(inputs.transport)) {
     const metric = ALLOCATION_METRIC[(inputs.transport as InboxTransport) ?? "email"];
-    // The new inboxes of the whole run add up, in the workspace whatever the profile (stack-run.ts).
-    const allocation = planAllocation(await inboxWorkspace(ctx), metric, usage[metric], plan.limits[metric]);
+    // The new inboxes of the whole run add up, in the workspace whatever the profile (engine-operation.ts).
+    const allocation = ctx.operation.planAllocation(await inboxWorkspace(ctx), metric, usage[metric], plan.limits[metric]);
     if (!allocation.taken) failures.push({ property: "transport", reason: allocationMessage(metric, plan.limits[metric], allocation.current) });
   }
   return failures;

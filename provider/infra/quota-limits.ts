@@ -22,7 +22,6 @@ import { QUOTA_SCOPES, quotaLimitsViolations, serviceViolations } from "../../ru
 import { defineResource, type ChangedSetting, type Fields, type InputsOf, type OutputsOf, type CheckFailure, type FieldDiff, type OperationContext, type PlannedCall, type Props } from "../engine/fields";
 import { readForCheck } from "../engine/remote-checks";
 import { containsUnknown } from "../engine/unknown";
-import { claimQuotas } from "../engine/stack-run";
 
 const quotaPath = (service: string) => `/api/v1/quota/${encodeURIComponent(service)}`;
 
@@ -31,7 +30,7 @@ function parseId(id: string): { service: string; region: string | undefined } {
   return { service: service!, region: region || undefined };
 }
 
-/** `GET /api/v1/quota/{service}` (in a region) of the key's own project, once per process per connection; undefined when unreadable. */
+/** `GET /api/v1/quota/{service}` (in a region) of the key's own project, once per operation per connection; undefined when unreadable. */
 async function keyQuota(ctx: OperationContext, service: string, region: unknown): Promise<{ project_id: string; limits: Record<string, number> } | undefined> {
   const r = typeof region === "string" && region !== "" ? region : undefined;
   return readForCheck(ctx, `infra:quota:${service}:${r ?? ""}`, async () => {
@@ -41,7 +40,7 @@ async function keyQuota(ctx: OperationContext, service: string, region: unknown)
 }
 
 /**
- * The project a quota write acts on, as stack-run.ts counts claims in it: `projectId`
+ * The project a quota write acts on, as the engine operation counts claims in it: `projectId`
  * when given, else the key's own (from the quota read the checks make anyway), so two
  * profiles or keys of one project are one account; the connection when unreadable.
  */
@@ -117,7 +116,7 @@ async function claimedTwice(inputs: QuotaLimitsInputs, ctx: OperationContext): P
   const names = Object.keys(limitsOf(limits)).filter((name) => regionKnown || QUOTA_SCOPES[name] === "project");
   if (names.length === 0) return [];
   const project = await projectAccount(ctx, service, regionKnown ? region : undefined, projectId);
-  const twin = claimQuotas(resourceName, ["infra:QuotaLimits", project, service], regionKnown ? region : undefined, names);
+  const twin = ctx.operation.claimQuotas(resourceName, ["infra:QuotaLimits", project, service], regionKnown ? region : undefined, names);
   if (!twin) return [];
   const scope = QUOTA_SCOPES[twin.name] === "project" ? "project-wide (one figure for every region)" : `of region ${typeof region === "string" ? region : "the default region"}`;
   return [

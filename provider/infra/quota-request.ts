@@ -7,7 +7,7 @@
  *   PATCH; once decided, a change replaces it with a new request (the preview says why);
  * - preview fails on an unknown quota name (shared rules), on a `projectId` other than
  *   the key's project, on a requested value not above the current limit
- *   (`GET /api/v1/quota/{service}`, once per process), and on an open request for the
+ *   (`GET /api/v1/quota/{service}`, once per operation), and on an open request for the
  *   same quota that is not this resource (naming it and how to adopt it), or for the
  *   same quota as another QuotaRequest of the same program (both new, so neither is
  *   open yet), so no duplicate request is ever filed. A project-wide quota (`vcpu`,
@@ -21,11 +21,8 @@ import { isApiError } from "../client";
 import { note, PartialFailure } from "../engine/errors";
 import { defineResource, type Fields, type InputsOf, type OutputsOf, type ApplyContext, type CheckFailure, type OperationContext, type Props } from "../engine/fields";
 import { containsUnknown } from "../engine/unknown";
-import { operationContext } from "../engine/connection";
-import { profileOf } from "../config";
 import { currentLimits, otherProjectThanKey, projectAccount } from "./quota-limits";
 import { unlessUnreachable } from "../engine/remote-checks";
-import { claimQuotas, openObjects } from "../engine/stack-run";
 
 const REQUEST_PATH = "/api/v1/quota-request/";
 const DECIDED: QuotaRequestState[] = ["approved", "rejected"];
@@ -41,13 +38,13 @@ const listedScope = (ctx: OperationContext, projectId: unknown) => `${ctx.connec
 
 /**
  * Open requests of the project (never cached: a duplicate must be seen as soon as it
- * exists). What is open is recorded for the Diff that follows (stack-run.ts `openObjects`).
+ * exists). What is open is recorded for the Diff that follows (engine-operation.ts `openObjects`).
  */
 async function openRequests(ctx: OperationContext, projectId: unknown): Promise<QuotaRequestRecord[] | undefined> {
   try {
     const query = { states: OPEN_QUOTA_REQUEST_STATES.join(","), project_id: typeof projectId === "string" ? projectId : undefined };
     const items = (await ctx.client.request<{ items: QuotaRequestRecord[] }>({ method: "GET", path: `${REQUEST_PATH}list`, query })).body.items;
-    openObjects.listed(listedScope(ctx, projectId), items.map((r) => r.id));
+    ctx.operation.openObjects.listed(listedScope(ctx, projectId), items.map((r) => r.id));
     return items;
   } catch (err) {
     return unlessUnreachable(err);
@@ -55,14 +52,8 @@ async function openRequests(ctx: OperationContext, projectId: unknown): Promise<
 }
 
 /** Did this operation's check of the resource (its checked inputs: `news`) list its project's open requests without it (decided or withdrawn since the state last saw it)? */
-function decidedOnService(news: Props, id: string): boolean {
-  let ctx: OperationContext;
-  try {
-    ctx = operationContext(quotaRequestDefinition, profileOf(news));
-  } catch {
-    return false; // check has said what is missing
-  }
-  return openObjects.isOpen(listedScope(ctx, news.projectId), id) === false;
+function decidedOnService(ctx: OperationContext | undefined, news: Props, id: string): boolean {
+  return ctx?.operation.openObjects.isOpen(listedScope(ctx, news.projectId), id) === false;
 }
 
 /** Preview: each requested value above the current limit; no open request for the same quota but this one. */
@@ -99,8 +90,8 @@ async function checkAgainstService(inputs: QuotaRequestInputs, ctx: OperationCon
       r.id === adoptId || (!isNew && r.service === olds.service && JSON.stringify(r.limits) === JSON.stringify(olds.limits) && r.justification === olds.justification);
     const same = (r: QuotaRequestRecord) => Object.keys(r.limits).filter((n) => n in requested && countedRegion(n, r.region) === countedRegion(n, region));
     const clash = (await openRequests(ctx, projectId))?.find((r) => !own(r) && r.service === service && same(r).length > 0);
-    // Resources of this program (stack-run.ts): the SDK passes each one's name (absent from older state: not checked).
-    const twin = typeof inputs.resourceName === "string" ? claimQuotas(inputs.resourceName, ["infra:QuotaRequest", await projectAccount(ctx, service, region, projectId), service], region, names) : undefined;
+    // Resources of this program (engine-operation.ts): the SDK passes each one's name (absent from older state: not checked).
+    const twin = typeof inputs.resourceName === "string" ? ctx.operation.claimQuotas(inputs.resourceName, ["infra:QuotaRequest", await projectAccount(ctx, service, region, projectId), service], region, names) : undefined;
     if (twin) {
       failures.push({
         property: "limits",
@@ -187,7 +178,7 @@ export const quotaRequestDefinition = defineResource({
     checkRemote: (inputs, ctx, olds) => checkAgainstService(inputs, ctx, olds ?? {}),
 
     // A decided request cannot be edited: a change files a new one instead of failing.
-    adjustDiff(diff, olds, news, id) {
+    adjustDiff(diff, olds, news, id, ctx) {
       const edits = diff.changed.filter((f) => f === "limits" || f === "justification");
       // A rejection seen by refresh fails the next up (through afterApply) with the admin's message.
       if (olds.state === "rejected" && edits.length === 0) {
@@ -196,7 +187,7 @@ export const quotaRequestDefinition = defineResource({
       }
       if (edits.length === 0) return diff;
       // Decided as the state says, or since (this operation's check listed the project's open requests without it).
-      const decidedSince = !DECIDED.includes(olds.state as QuotaRequestState) && decidedOnService(news, id);
+      const decidedSince = !DECIDED.includes(olds.state as QuotaRequestState) && decidedOnService(ctx, news, id);
       if (!DECIDED.includes(olds.state as QuotaRequestState) && !decidedSince) return diff;
       note(`Quota request ${id} is ${decidedSince ? "no longer open on the service (decided since the last refresh)" : String(olds.state)} and can no longer be edited: changing ${edits.join(" and ")} files a new request, which replaces it.`);
       return { ...diff, replaces: [...new Set([...diff.replaces, ...edits])], deleteBeforeReplace: false };

@@ -3,7 +3,7 @@
  * "Where the spec is silent"): it cannot change workspace-wide state (403 `forbidden`,
  * reason `project_confined`), and naming another project of the workspace is 403
  * `forbidden`, reason `project` (spec 1: "no access to the named project"). Preview
- * says so first, from ONE `GET /v1/auth/me` per process and connection: for the
+ * says so first, from ONE `GET /v1/auth/me` per operation and connection: for the
  * resources that declare workspace-wide state (workspace settings, the workspace's
  * event type policy, a workspace-wide event type), and for every resource whose
  * `projectId` names another project than the key's.

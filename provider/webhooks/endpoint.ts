@@ -14,7 +14,7 @@ import { readForCheck } from "../engine/remote-checks";
 import { sameDeclaredFields } from "../engine/reconcile";
 import { otherProjectWithConfinedKey } from "./confined-key";
 import { endpointsCeiling, maxAttemptsCeiling } from "./plan-ceilings";
-import { planAllocation, RESOURCE_NAME_FIELD, replacedObjects } from "../engine/stack-run";
+import { RESOURCE_NAME_FIELD } from "../engine/fields";
 
 /** Delivery states that keep an endpoint from being deleted (failed only while a retry is scheduled). */
 const PENDING_STATES = ["queued", "sending", "failed"] as const;
@@ -188,7 +188,7 @@ export const endpointDefinition = defineResource({
     // Only an endpoint the refusal itself disabled is enabled again: read its status first,
     // unless it is never enabled again anyway (see onDeleteRefused).
     async beforeDelete(ctx, props, current) {
-      if (props.status !== "enabled" || replacedObjects.has(ctx.client, ctx.def.kind, ctx.id)) return;
+      if (props.status !== "enabled" || replacedInRun(ctx)) return;
       const status = current ? current.status : (await ctx.client.request<{ status?: string }>({ method: "GET", path: ctx.itemPath }).catch(() => undefined))?.body.status;
       // Not read (the DELETE will say why): as the state holds it.
       deletes.set(ctx, { enabledBefore: status === undefined || status === "enabled" });
@@ -209,7 +209,7 @@ export const endpointDefinition = defineResource({
       const message = (afterRefusal?: AfterRefusal) => err.withMessage(pendingDeliveriesMessage(ctx.id, pending, drainSeconds, afterRefusal));
       // The old object of a replacement, declared by no program: enabled again, it would
       // receive every event beside its replacement and never drain.
-      if (replacedObjects.has(ctx.client, ctx.def.kind, ctx.id)) throw message("replaced");
+      if (replacedInRun(ctx)) throw message("replaced");
       if (props.status !== "enabled") throw message();
       // Disabled before this refusal while the state says enabled: what an earlier run's
       // refusal left (a replacement's old object, whose pending delete comes with no Diff).
@@ -221,13 +221,13 @@ export const endpointDefinition = defineResource({
   },
 });
 
-/** A new endpoint over the plan's endpoint ceiling, counting the new endpoints of the whole run (stack-run.ts). */
+/** A new endpoint over the plan's endpoint ceiling, counting the new endpoints of the whole run (engine-operation.ts). */
 async function allocationFailures(ctx: OperationContext): Promise<CheckFailure[]> {
   const ceiling = await endpointsCeiling(ctx);
   if (!ceiling || ceiling.limit === null) return []; // unknown plan, or unlimited: nothing to count
   const live = await readForCheck(ctx, "webhooks:endpoint-count", async () => (await ctx.client.request<{ total: number }>({ method: "GET", path: "/v1/endpoints", query: { limit: 1 } })).body.total);
   if (live === undefined) return [];
-  const allocation = planAllocation(ceiling.workspace, "endpoints", live, ceiling.limit);
+  const allocation = ctx.operation.planAllocation(ceiling.workspace, "endpoints", live, ceiling.limit);
   if (allocation.taken) return [];
   return [{ property: "url", reason: allocationMessage(ceiling.limit, `${allocation.current} exist or are planned`) }];
 }
@@ -252,6 +252,9 @@ async function maxAttemptsFailures(maxAttempts: unknown, oldMaxAttempts: unknown
   }
   return [{ ...failure, reason: `${failure.reason}. ${fix}` }];
 }
+
+/** A Diff of this operation replaced the endpoint: its delete is the replacement's (claims.ts `replaced`). */
+const replacedInRun = (ctx: ApplyContext) => ctx.operation.claims(ctx.client, ctx.def.kind).replaced.has(ctx.id);
 
 /**
  * What a delete knows of its endpoint, one record per delete (its context), never shared

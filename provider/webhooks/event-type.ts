@@ -8,7 +8,7 @@
  *
  * Preview judges the schema with the shared `schemaProblem()` (the emulator's own
  * rule) and fails on a name already registered in that scope by someone else, from
- * ONE catalog listing per scope per process.
+ * ONE catalog listing per scope per operation.
  */
 import { z } from "zod";
 import { canonicalJson, schemaProblem } from "../../rules/event-schema";
@@ -18,7 +18,7 @@ import { defineResource, type Fields, type InputsOf, type OperationContext, type
 import { containsUnknown } from "../engine/unknown";
 import { otherProjectWithConfinedKey, workspaceWideWithConfinedKey } from "./confined-key";
 import { readForCheck } from "../engine/remote-checks";
-import { claimKeys, RESOURCE_NAME_FIELD, replacedDeleteFirst } from "../engine/stack-run";
+import { RESOURCE_NAME_FIELD } from "../engine/fields";
 
 /* ---------- scopes and ids, shared with the policy resource ---------- */
 
@@ -74,12 +74,12 @@ interface CatalogEntry {
   payload_schema: Record<string, unknown> | null;
 }
 
-/** The catalog of one scope: ONE listing (every page) per scope per process and connection. */
+/** The catalog of one scope: ONE listing (every page) per scope per operation and connection. */
 function catalogOf(ctx: OperationContext, projectId: string | undefined): Promise<CatalogEntry[] | undefined> {
   return readForCheck(ctx, `webhooks:event-types:${projectId ?? ""}`, () => ctx.client.listAll<CatalogEntry>("/v1/event-types", { project_id: projectId }));
 }
 
-/** The entry's unique key (profile, scope, name), as stack-run.ts keeps it. */
+/** The entry's unique key (profile, scope, name), as the operation keeps it. */
 const uniqueKey = (inputs: EventTypeInputs) => JSON.stringify(["webhooks:EventType", inputs.profile ?? null, inputs.projectId ?? null, inputs.name]);
 
 const adoptFix = (name: string) =>
@@ -135,7 +135,7 @@ export const eventTypeDefinition = defineResource({
       if (confined.length > 0) return confined;
       if (typeof name !== "string" || containsUnknown(name) || containsUnknown(projectId)) return [];
       // Two resources of the program on one entry: the second's create would be refused (409) after the first's made it.
-      const twin = typeof inputs.resourceName === "string" ? claimKeys(inputs.resourceName, [uniqueKey(inputs)]) : undefined;
+      const twin = typeof inputs.resourceName === "string" ? ctx.operation.claimKeys(inputs.resourceName, [uniqueKey(inputs)]) : undefined;
       if (twin)
         return [
           {
@@ -147,7 +147,7 @@ export const eventTypeDefinition = defineResource({
       // This resource's own entry (an update or a replacement keeping the name) is no clash.
       if (olds.name === name && (olds.projectId ?? null) === (projectId ?? null) && (olds.profile ?? null) === (inputs.profile ?? null)) return [];
       // The engine's second Check of a replacement that Diff said keeps the name, with no old inputs: the entry found is its own.
-      if (olds.name === undefined && replacedDeleteFirst.has(uniqueKey(inputs))) return [];
+      if (olds.name === undefined && ctx.operation.replacedDeleteFirst.has(uniqueKey(inputs))) return [];
       const scope = typeof projectId === "string" ? projectId : undefined;
       const catalog = await catalogOf(ctx, scope);
       if (!catalog?.some((e) => e.name === name && (e.project_id ?? undefined) === scope)) return [];
@@ -159,9 +159,9 @@ export const eventTypeDefinition = defineResource({
       ];
     },
 
-    // Diff decides the replacement; the engine's second Check, which comes after it, learns it here (stack-run.ts).
-    adjustDiff(diff, _olds, news) {
-      if (diff.deleteBeforeReplace) replacedDeleteFirst.add(uniqueKey(news));
+    // Diff decides the replacement; the engine's second Check, which comes after it, learns it here (engine-operation.ts).
+    adjustDiff(diff, _olds, news, _id, ctx) {
+      if (diff.deleteBeforeReplace) ctx?.operation.replacedDeleteFirst.add(uniqueKey(news));
       return diff;
     },
 

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { OPERATIONAL_EVENT_TYPES, operationalEndpointViolations } from "../../rules/operational";
 import { defineResource } from "../engine/fields";
 import { otherProjectWithConfinedKey } from "./confined-key";
-import { RESOURCE_NAME_FIELD } from "../engine/stack-run";
+import { RESOURCE_NAME_FIELD } from "../engine/fields";
 
 /** The API drops duplicate names and keeps no meaningful order: compare as sets. */
 const sameNames = (a: unknown, b: unknown) =>

@@ -33,7 +33,7 @@ export interface WorkspaceInfo {
   event_type_policy?: string;
 }
 
-/** `GET /v1/workspace`, read once per process per connection; undefined when it cannot be read. */
+/** `GET /v1/workspace`, read once per operation per connection; undefined when it cannot be read. */
 export async function readWorkspace(ctx: OperationContext): Promise<WorkspaceInfo | undefined> {
   return readForCheck(ctx, "webhooks:workspace", async () => (await ctx.client.request<WorkspaceInfo>({ method: "GET", path: "/v1/workspace" })).body);
 }

@@ -3,7 +3,7 @@
  * every field of the table; `provider` replaces; a `secret` change is one
  * `rotate-secret` call with the new value (the previous secret keeps verifying for
  * 24 hours); everything else is one PATCH. Preview applies the shared rules of
- * rules/source.ts and the `broker_sources` plan gate (plan read once per process).
+ * rules/source.ts and the `broker_sources` plan gate (plan read once per operation).
  */
 import { z } from "zod";
 import { BROKER_QUEUE_KINDS, brokerHostNotAllowed, brokerHostPort, EVENT_TYPE_SOURCES, SOURCE_PROVIDERS, sourceViolations } from "../../rules/source";
@@ -14,7 +14,7 @@ import { writtenUnseen } from "../engine/values";
 import { containsUnknown } from "../engine/unknown";
 import { otherProjectWithConfinedKey } from "./confined-key";
 import { planHasFeature, readWorkspace } from "./plan-ceilings";
-import { RESOURCE_NAME_FIELD } from "../engine/stack-run";
+import { RESOURCE_NAME_FIELD } from "../engine/fields";
 
 const text = z.string().max(255);
 

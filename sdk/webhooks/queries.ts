@@ -4,7 +4,7 @@
  * force, the event type catalog, sources and deliveries. Lists walk every page.
  * They return plain camelCase data, not Outputs; no secret is ever returned.
  */
-import { operationContext } from "../../provider/engine/connection";
+import { operationContext } from "../../provider/engine/engine-operation";
 import { remoteFields } from "../../provider/engine/values";
 import type { OperationContext } from "../../provider/engine/fields";
 import { eventTypeDefinition } from "../../provider/webhooks/event-type";

@@ -127,25 +127,54 @@ describe.skipIf(CLI_MISSING !== undefined)("pulumi-svc recover: a killed run res
     expect(stateIds(s)).toEqual(await held(s));
   }, RUNS_TIMEOUT_MS);
 
-  it("killed up of an endpoint with a description (unmarked): recover fails naming the candidate and the command to adopt it; that command, then up, converge", async () => {
+  it("killed up adding an endpoint with a description (unmarked) identical to one the state holds: recover names only the new object, refuses the held one, and the command it prints, then up, converge", async () => {
     const s = await stack("recover-unmarked");
-    const program = [endpoint("a", { description: "tenant a" })];
+    const first = [endpoint("a", { description: "tenant a" })];
+    const created = await s.run("up", first, fresh());
+    expect(created.ok, errorsOf(created)).toBe(true);
+    const [heldId] = await held(s);
+    // A second resource with the same declared fields: the object the state holds looks like its candidate too.
+    const program = [...first, { ...first[0]!, name: "a2" }];
     await killedWhileDelayed(s, "up", program, "POST", { "/webhooks/v1/endpoints": 1 });
-    const [id] = await held(s);
+    const id = (await held(s)).find((i) => i !== heldId)!;
     expect(id).toBeDefined();
 
     const rec = await recover(s);
     expect(rec.code, rec.output).not.toBe(0);
     expect(rec.output).toContain(id);
+    expect(rec.output).not.toContain(heldId);
     const command = rec.output.split("\n").map((l) => l.trim()).find((l) => l.startsWith("pulumi-svc recover --adopt"));
     expect(command).toContain(id);
-    const adopted = await recover(s, ...command!.split(" ").slice(2).map((a) => a.replace(/^'|'$/g, "")));
+    const args = command!.split(" ").slice(2).map((a) => a.replace(/^'|'$/g, ""));
+    // The user's word for an id another entry holds is refused, naming that entry.
+    const wrong = await recover(s, args[0]!, args[1]!.replace(id, heldId!));
+    expect(wrong.code, wrong.output).not.toBe(0);
+    expect(wrong.output).toMatch(/not adopted: .* is held by urn:pulumi:.*::a/);
+    const adopted = await recover(s, ...args);
     expect(adopted.code, adopted.output).toBe(0);
     expect(pending(s, "creating")).toHaveLength(0);
 
     const up = await s.run("up", program, fresh());
     expect(up.ok, errorsOf(up)).toBe(true);
-    expect(await held(s)).toEqual([id]);
-    expect(stateIds(s)).toEqual([id]);
+    expect(await held(s)).toEqual([heldId, id].sort());
+    expect(stateIds(s)).toEqual([heldId, id].sort());
+  }, RUNS_TIMEOUT_MS);
+
+  it("killed up, then a plain up on another runner (a duplicate), then recover: the killed run's object becomes the resource, the up's is kept for deletion, and the next up deletes it", async () => {
+    const s = await stack("recover-after-up");
+    const program = [endpoint("a")];
+    await killedWhileDelayed(s, "up", program, "POST", { "/webhooks/v1/endpoints": 1 });
+    const [killedRuns] = await held(s);
+    const plain = await s.run("up", program, fresh());
+    expect(plain.ok, errorsOf(plain)).toBe(true);
+    expect(await held(s)).toHaveLength(2);
+
+    const rec = await recover(s);
+    expect(rec.code, rec.output).toBe(0);
+    expect(rec.output).toContain("1 adopted");
+    const up = await s.run("up", program, fresh());
+    expect(up.ok, errorsOf(up)).toBe(true);
+    expect(await held(s)).toEqual([killedRuns]);
+    expect(stateIds(s)).toEqual([killedRuns]);
   }, RUNS_TIMEOUT_MS);
 });

@@ -4,7 +4,7 @@
  * over before the old name's delete (the engine creates first), and finds the old
  * name's own write. (b) Over two runs (`up --target` the new name, then `up`), the plain
  * up's delete of the old name must not put the setting back under the new holder's feet
- * (objectKeepers, as for objects). In both, the value the old name found is lost: a
+ * (claims.ts keepers, as for objects). In both, the value the old name found is lost: a
  * delete is told only its own outputs, and the new holder's state already keeps what it
  * found. That limit is stated in provider/README.md ("Settings put back on delete"),
  * and the old name's delete says exactly what is lost and recommends the alias.

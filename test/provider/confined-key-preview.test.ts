@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { closeSharedDispatcher, providers } from "../../provider";
-import { clearReadCache } from "../../provider/engine/resource-provider";
+import { newOperation } from "../support/operation";
 import { call, control, useEmulator } from "../support/emulator";
 import { CLI_MISSING, errorsOf, RUNS_TIMEOUT_MS, useOwnershipStacks, type Declared } from "../ownership/support";
 import { configure, Driver, type Workspace } from "./support";
@@ -18,7 +18,7 @@ let project: string;
 let confinedKey: string;
 
 beforeEach(async () => {
-  clearReadCache();
+  newOperation();
   ws = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "pro" });
   project = (await control<{ id: string }>(emu(), "POST", "/projects", { workspace_id: ws.workspace_id, name: "team" })).id;
   confinedKey = (await control<{ key: string }>(emu(), "POST", "/keys", { product: "webhooks", scope: "admin", workspace_id: ws.workspace_id, project_id: project })).key;
@@ -35,7 +35,7 @@ const confined = (property: string) => [{ property, reason: expect.stringMatchin
 describe("a project-confined key at preview", () => {
   it("WorkspaceSettings: fails with project_confined; a workspace key passes; the service refuses the same PATCH", async () => {
     expect(await checkWith("webhooks:WorkspaceSettings", confinedKey, { endpointVerification: "required" })).toEqual(confined("endpointVerification"));
-    clearReadCache();
+    newOperation();
     expect(await checkWith("webhooks:WorkspaceSettings", ws.webhooks.admin, { endpointVerification: "required" })).toEqual([]);
     const api = await call(emu(), "PATCH", "/webhooks/v1/workspace", { key: confinedKey, body: { endpoint_verification: "required" } });
     expect([api.status, api.body.error.details.reason]).toEqual([403, "project_confined"]);
@@ -72,7 +72,7 @@ describe("a project-confined key naming another project, at preview", () => {
   it.each(kinds)("%s: fails naming both projects; its own project passes; a workspace key passes", async (kind, noun, inputs) => {
     expect(await checkWith(kind, confinedKey, { ...inputs, projectId: otherProject() })).toEqual(named(noun));
     expect(await checkWith(kind, confinedKey, { ...inputs, projectId: project })).toEqual([]);
-    clearReadCache();
+    newOperation();
     expect(await checkWith(kind, ws.webhooks.admin, { ...inputs, projectId: otherProject() })).toEqual([]);
   });
 

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { closeSharedDispatcher, providers, PartialFailure } from "../../provider";
-import { clearReadCache } from "../../provider/engine/resource-provider";
+import { newOperation } from "../support/operation";
 import { control, useEmulator } from "../support/emulator";
 import { configure, Driver, useWorkspace, type Props, type Workspace } from "./support";
 
@@ -200,7 +200,7 @@ describe("Endpoint: verification", () => {
 
 describe("Endpoint: refusals mapped to the reason and the fix", () => {
   it("the endpoint allocation: the preview fails for the fourth endpoint on free (limit, current), counting those planned in the same run; the create's refusal names both", async () => {
-    clearReadCache();
+    newOperation();
     const ws = await useWorkspace(emu(), provider, "free");
     await d().raw("POST", "/v1/endpoints", ws.webhooks.admin, { url: url() });
     const existing = (await d().raw("POST", "/v1/endpoints", ws.webhooks.admin, { url: url() })).body as { id: string };
@@ -216,12 +216,12 @@ describe("Endpoint: refusals mapped to the reason and the fix", () => {
   });
 
   it("an unchanged maxAttempts above a plan lowered since: the preview warns naming the fix instead of failing; a new value above it fails", async () => {
-    clearReadCache();
+    newOperation();
     const ws = await useWorkspace(emu(), provider, "pro");
     const declared = { url: url(), maxAttempts: 10 };
     const { inputs } = await d().create(declared);
     await control(emu(), "PATCH", `/workspaces/${ws.workspace_id}`, { plan: "free" });
-    clearReadCache();
+    newOperation();
     const warned: string[] = [];
     const stderr = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => (warned.push(String(chunk)), true));
     try {
@@ -234,7 +234,7 @@ describe("Endpoint: refusals mapped to the reason and the fix", () => {
   });
 
   it("max_attempts above the plan fails the preview (plan read once) and the create names the ceiling", async () => {
-    clearReadCache();
+    newOperation();
     await useWorkspace(emu(), provider, "free");
     const checked = await d().check({ url: url(), maxAttempts: 10 });
     expect(checked.failures).toEqual([{ property: "maxAttempts", reason: expect.stringMatching(/webhooks.max_attempts_above_plan, count 5.*Lower maxAttempts to 5/) }]);

@@ -9,7 +9,8 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { closeSharedDispatcher, SvcClient } from "../../provider";
-import { clearReadCache, makeResourceProvider } from "../../provider/engine/resource-provider";
+import { makeResourceProvider } from "../../provider/engine/resource-provider";
+import { newOperation } from "../support/operation";
 import type { Props, ResourceDefinition } from "../../provider/engine/fields";
 import { inboxDefinition } from "../../provider/inboxes/inbox";
 import { quotaLimitsDefinition } from "../../provider/infra/quota-limits";
@@ -110,7 +111,7 @@ describe("engine: new hooks", () => {
   ])("delete: $name", async ({ status, reason, outcome }) => {
     answer = () => ({ status, body: status >= 400 ? { error: { code: status === 404 ? "not_found" : "conflict", message: "x", request_id: "r", details: { reason } } } : undefined });
     // Each case is an operation of its own (a plugin process): the diffs of g1 above were other operations'.
-    clearReadCache();
+    newOperation();
     const deleting = gadgets.delete!("g1", {});
     if (outcome === "resolves") await expect(deleting).resolves.toBeUndefined();
     else await expect(deleting).rejects.toMatchObject({ status: 409 });
@@ -159,7 +160,7 @@ describe("resource hooks as tables", () => {
     const write = process.stderr.write;
     process.stderr.write = (() => true) as typeof process.stderr.write;
     try {
-      expect(inboxDefinition.hooks!.adjustDiff!(diff, { expiresAt }, {}, "inb_1").replaces).toEqual(replaces);
+      expect(inboxDefinition.hooks!.adjustDiff!(diff, { expiresAt }, {}, "inb_1", undefined).replaces).toEqual(replaces);
     } finally {
       process.stderr.write = write;
     }
@@ -177,7 +178,7 @@ describe("resource hooks as tables", () => {
     const write = process.stderr.write;
     process.stderr.write = (() => true) as typeof process.stderr.write;
     try {
-      expect(quotaRequestDefinition.hooks!.adjustDiff!({ changed, replaces: [], deleteBeforeReplace: false }, { state }, {}, "qr_1").replaces).toEqual(replaces);
+      expect(quotaRequestDefinition.hooks!.adjustDiff!({ changed, replaces: [], deleteBeforeReplace: false }, { state }, {}, "qr_1", undefined).replaces).toEqual(replaces);
     } finally {
       process.stderr.write = write;
     }

@@ -72,6 +72,9 @@ describe("check: endpoint with the shared rules", () => {
     { name: "unknown url skipped", news: { url: UNKNOWN }, want: [] },
     { name: "unknown header value: other rules still judged", news: { ...ok, customHeaders: { "X-A": UNKNOWN, Host: "h" } }, want: [["customHeaders", /webhooks.custom_header_forbidden/]] },
     { name: "wrong type reported once", news: { ...ok, retrySchedule: "soon" }, want: [["retrySchedule", /expected array/]] },
+    // A mark copied from the dashboard would make the object read as that token's: the provider would leave it at destroy.
+    { name: "owner mark as the program's own description", news: { ...ok, description: `managed by pulumi-svc (owner ${"a".repeat(26)})` }, want: [["description", /is an owner mark: .*Leave description unset/]] },
+    { name: "text around a mark is text", news: { ...ok, description: `copied: managed by pulumi-svc (owner ${"a".repeat(26)})` }, want: [] },
   ])("$name", ({ news, want }) => {
     const { failures } = checkInputs(endpoint, news);
     expect(failures.map((f) => f.property)).toEqual(want.map(([p]) => p));

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { closeSharedDispatcher, providers } from "../../provider";
-import { clearReadCache } from "../../provider/engine/resource-provider";
+import { newOperation } from "../support/operation";
 import { UNKNOWN } from "../../provider/engine/unknown";
 import { useEmulator } from "../support/emulator";
 import { configure, Driver, useWorkspace, type Props, type Workspace } from "./support";
@@ -22,7 +22,7 @@ const SAME_SCHEMA_REORDERED = { properties: { total: { type: "number" }, id: { t
 
 let ws: Workspace;
 beforeEach(async () => {
-  clearReadCache();
+  newOperation();
   ws = await useWorkspace(emu(), provider);
 });
 

@@ -8,7 +8,7 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import * as svc from "../../sdk";
 import { closeSharedDispatcher, providers } from "../../provider";
-import { clearReadCache } from "../../provider/engine/resource-provider";
+import { newOperation } from "../support/operation";
 import { call, control, useEmulator } from "../support/emulator";
 import { configure, Driver, type Props, type Workspace } from "./support";
 
@@ -140,7 +140,7 @@ describe("Inbox: lifecycle and call counts", () => {
 describe("Inbox: refusals at preview and at apply", () => {
   it("a label over 200 characters fails the preview with the rule's type and count, no call", async () => {
     await useInboxes();
-    clearReadCache();
+    newOperation();
     const { result, calls } = await d().calls(() => d().check({ label: "x".repeat(201) }));
     expect(result.failures).toEqual([{ property: "label", reason: expect.stringMatching(/at most 200 characters \(string_too_long, count 200\)/) }]);
     expect(calls).toEqual([]);

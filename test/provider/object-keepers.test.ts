@@ -1,7 +1,7 @@
 /**
- * One object, one resource, across runs (provider/engine/stack-run.ts `objectKeepers`),
+ * One object, one resource, across runs (provider/engine/claims.ts, the keepers),
  * through the typed operations against the emulator, in the call sequences the real
- * engine makes (each run its own plugin process: `clearReadCache()` between runs).
+ * engine makes (each run its own plugin process: `newOperation()` between runs).
  * - A Diff that keeps an object (no replacement) keeps it from the delete of another
  *   state entry (a rename adopting its object, over two runs), but not from the delete of
  *   its own entry (the engine's replacement of a resource with init errors that its
@@ -15,7 +15,7 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { closeSharedDispatcher, providers } from "../../provider";
 import type { ResourceKind } from "../../provider/kinds";
-import { clearReadCache } from "../../provider/engine/connection";
+import { newOperation } from "../support/operation";
 import { operationsFor } from "../../provider/engine/operations";
 import { endpointDefinition } from "../../provider/webhooks/endpoint";
 import { FIXTURES, type FixtureContext } from "../lifecycle/fixtures";
@@ -33,11 +33,11 @@ beforeEach(async () => {
     ...{ "svc:webhooksUrl": e.webhooksUrl, "svc:inboxesUrl": e.inboxesUrl, "svc:infraUrl": e.infraUrl },
     ...{ "svc:webhooksApiKey": ws.webhooks.admin, "svc:inboxesApiKey": ws.inboxes.admin, "svc:infraApiKey": ws.infra.member },
   });
-  clearReadCache();
+  newOperation();
 });
 
 /** Another run: another plugin process, which knows nothing of this one's calls. */
-const nextRun = () => clearReadCache();
+const nextRun = () => newOperation();
 
 const endpoints = operationsFor(endpointDefinition);
 const writesDuring = async (fn: () => Promise<unknown>) => {

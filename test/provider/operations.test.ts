@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { closeSharedDispatcher, PartialFailure, providers } from "../../provider";
-import { clearReadCache } from "../../provider/engine/connection";
+import { newOperation } from "../support/operation";
 import { operationsFor } from "../../provider/engine/operations";
 import { fieldRoles } from "../../provider/engine/values";
 import { endpointDefinition } from "../../provider/webhooks/endpoint";
@@ -46,7 +46,7 @@ describe("typed operations of a kind, without Pulumi's interface", () => {
 
     // A later run (\`destroy\`): another plugin process, which knows nothing of this one's diff
     // (the real engine never diffs and then deletes one resource in an operation unless it replaces it).
-    clearReadCache();
+    newOperation();
     await ops.delete({ id: created.id, outputs: updated.outputs });
     expect(await ops.read({ id: created.id, outputs: updated.outputs })).toEqual({ gone: true });
   });

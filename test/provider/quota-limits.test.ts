@@ -9,7 +9,7 @@
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import * as svc from "../../sdk";
 import { PartialFailure, closeSharedDispatcher, providers } from "../../provider";
-import { clearReadCache } from "../../provider/engine/resource-provider";
+import { newOperation } from "../support/operation";
 import { UNKNOWN } from "../../provider/engine/unknown";
 import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { configure, Driver, type Workspace } from "./support";
@@ -26,7 +26,7 @@ const quota = async (service: string, region = "us-east-1") => (await call(emu()
 beforeEach(async () => {
   ws = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "pro" });
   await configure(provider, { "svc:infraUrl": emu().infraUrl, "svc:infraApiKey": ws.infra.admin });
-  clearReadCache();
+  newOperation();
 });
 
 describe("QuotaLimits: lifecycle and call counts", () => {
@@ -88,9 +88,9 @@ describe("QuotaLimits: lifecycle and call counts", () => {
     // Created in this run (takenOver).
     expect((await d().calls(() => provider.delete!(a.id, a.outs))).writes).toEqual(["PATCH /api/v1/quota/compute"]);
     expect(await quota("compute", "eu-west-1")).toEqual({ ...DEFAULTS, ram_gb: 1000 });
-    // Kept by a Diff in a later run (objectKeepers).
+    // Kept by a Diff in a later run (claims.ts, the keepers).
     const again = await d().create({ ...declared, limits: { vms: 120 } });
-    clearReadCache();
+    newOperation();
     await provider.diff!(b.id, b.outs, (await d().check({ ...declared, limits: { ram_gb: 1000 } }, b.inputs)).inputs);
     expect((await d().calls(() => provider.delete!(again.id, again.outs))).writes).toEqual(["PATCH /api/v1/quota/compute"]);
     expect(await quota("compute", "eu-west-1")).toEqual({ ...DEFAULTS, ram_gb: 1000 });

@@ -9,7 +9,7 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import * as svc from "../../sdk";
 import { closeSharedDispatcher, PartialFailure, providers } from "../../provider";
-import { clearReadCache } from "../../provider/engine/resource-provider";
+import { newOperation } from "../support/operation";
 import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { configure, Driver, type Workspace } from "./support";
 
@@ -42,7 +42,7 @@ const VMS = { service: "compute", region: "us-east-1", limits: { vms: 80 }, just
 beforeEach(async () => {
   ws = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "pro" });
   await configure(provider, { "svc:infraUrl": emu().infraUrl, "svc:infraApiKey": ws.infra.member });
-  clearReadCache();
+  newOperation();
 });
 
 describe("QuotaRequest: lifecycle and call counts", () => {
@@ -107,7 +107,7 @@ describe("QuotaRequest: lifecycle and call counts", () => {
     expect(diff).toMatchObject({ changes: true, replaces: ["limits"], deleteBeforeReplace: false });
     expect(text).toMatch(new RegExp(`Quota request ${id} is approved and can no longer be edited: changing limits files a new request`));
     // The engine's replacement: create the new one, then delete the old one.
-    clearReadCache();
+    newOperation();
     const created = await d().calls(() => d().create(next));
     expect(created.writes).toEqual([`POST ${Q}`]);
     const deleted = await notes(() => d().calls(() => provider.delete!(id, read.props!)));
@@ -159,7 +159,7 @@ describe("QuotaRequest: lifecycle and call counts", () => {
     const { id, outs } = await d().create(VMS);
     await admin("approve", id);
     for (const edit of [{ limits: { vms: 99 } }, { justification: "launch week, for real" }]) {
-      clearReadCache(); // a new operation, as each preview is
+      newOperation(); // a new operation, as each preview is
       const checked = await d().check({ ...VMS, ...edit }, VMS);
       expect(checked.failures).toEqual([]);
       const diff = await provider.diff!(id, outs, checked.inputs);
@@ -167,7 +167,7 @@ describe("QuotaRequest: lifecycle and call counts", () => {
     }
     // Still open: an edit (one PATCH), as before.
     const open = await d().create({ ...VMS, region: "eu-west-1" });
-    clearReadCache();
+    newOperation();
     const checked = await d().check({ ...VMS, region: "eu-west-1", justification: "edited" }, { ...VMS, region: "eu-west-1" });
     expect(await provider.diff!(open.id, open.outs, checked.inputs)).toMatchObject({ changes: true, replaces: [] });
   });
@@ -306,7 +306,7 @@ describe("QuotaRequest: preview refusals", () => {
     const { id, outs } = await d().create(VMS);
     expect((await d().check({ ...VMS, limits: { vms: 85 } }, outs)).failures).toEqual([]); // its own open request
     await admin("approve", id);
-    clearReadCache();
+    newOperation();
     const other = await raw("POST", Q, { ...VMS, limits: { vms: 200 }, justification: "someone else" });
     const { failures } = await d().check({ ...VMS, limits: { vms: 150 } }, outs);
     expect(failures).toEqual([{ property: "limits", reason: expect.stringContaining(`adoptId: "${other.body.id}"`) }]);

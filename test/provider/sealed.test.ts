@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { closeSharedDispatcher, providers } from "../../provider";
-import { clearReadCache } from "../../provider/engine/resource-provider";
+import { newOperation } from "../support/operation";
 import { isSeal, seal, sealKeyOf, sealMatches } from "../../provider/engine/sealed";
 import { control, useEmulator } from "../support/emulator";
 import { configure, Driver, useWorkspace, type Props, type Workspace } from "./support";
@@ -46,7 +46,7 @@ describe("seals", () => {
 describe("write-only secrets in the outputs", () => {
   let ws: Workspace;
   beforeEach(async () => {
-    clearReadCache();
+    newOperation();
     ws = await useWorkspace(emu(), endpoint);
     await configure(source, { "svc:webhooksUrl": emu().webhooksUrl, "svc:webhooksApiKey": ws.webhooks.admin });
   });
@@ -79,7 +79,7 @@ describe("write-only secrets in the outputs", () => {
     const declared = { url: url(), customHeaders: { "X-Team": HEADER } };
     const { id, outs } = await d.create(declared);
     await d.raw("PATCH", `/v1/endpoints/${id}`, ws.webhooks.admin, { custom_headers: {} });
-    clearReadCache();
+    newOperation();
     const read = await endpoint.read!(id, outs);
     expect(read.props!.customHeaders).toBeNull();
     expect((await endpoint.diff!(id, read.props!, await d.checked(declared))).changes).toBe(true);
@@ -93,7 +93,7 @@ describe("write-only secrets in the outputs", () => {
     const { result, writes } = await d.calls(() => d.update(id, today, declared));
     expect(result.diff.changes).toBe(false);
     expect(writes).toEqual([]);
-    clearReadCache();
+    newOperation();
     const read = await endpoint.read!(id, today);
     noValueIn({ ...read.props, signingSecret: null });
     noValueIn(read.inputs!);
@@ -109,7 +109,7 @@ describe("write-only secrets in the outputs", () => {
     noValueIn(outs);
     expect(outs.secret).toMatch(/^hmac-sha256:/);
     expect((await d.update(id, outs, declared)).diff.changes).toBe(false);
-    clearReadCache();
+    newOperation();
     const read = await source.read!(id, outs);
     expect(read.props!.secret).toEqual(outs.secret);
     const rotated = await d.calls(() => d.update(id, read.props!, { ...declared, secret: SOURCE_SECRET + "2" }));

@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { closeSharedDispatcher, providers } from "../../provider";
-import { clearReadCache } from "../../provider/engine/resource-provider";
+import { newOperation } from "../support/operation";
 import { UNKNOWN } from "../../provider/engine/unknown";
 import { call, control, useEmulator } from "../support/emulator";
 import { Driver, useWorkspace, type Props, type Workspace } from "./support";
@@ -27,7 +27,7 @@ const BROKER = { provider: "broker", secret: "broker-pw-1", brokerIdentifier: "b
 
 let ws: Workspace;
 beforeEach(async () => {
-  clearReadCache();
+  newOperation();
   ws = await useWorkspace(emu(), provider);
 });
 
@@ -184,7 +184,7 @@ describe("Source: refusals", () => {
   it("a broker source on a downgraded plan may still be renamed, not have its broker fields changed", async () => {
     const { id, outs } = await d().create(BROKER);
     await control(emu(), "PATCH", `/workspaces/${ws.workspace_id}`, { plan: "free" });
-    clearReadCache();
+    newOperation();
     expect((await d().check({ ...BROKER, name: "renamed" }, { ...BROKER, eventTypeSource: "provider", captureEnabled: false })).failures).toEqual([]);
     // (Driver.update checks as a create; the engine checks against the old inputs, as above.)
     const inputs = (await d().check({ ...BROKER, name: "renamed" }, outs)).inputs;

@@ -1,5 +1,5 @@
 /**
- * What spans the stack (provider/engine/stack-run.ts), under the real Pulumi CLI: its
+ * What spans the stack (provider/engine/engine-operation.ts), under the real Pulumi CLI: its
  * preview and its update are separate plugin processes, and Check comes once per new
  * resource, twice for a replacement (the second with no old inputs, after Diff).
  * - Inbox allocations add up across the inboxes of one operation: the preview fails on

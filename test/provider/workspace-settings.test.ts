@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { closeSharedDispatcher, providers } from "../../provider";
-import { clearReadCache } from "../../provider/engine/resource-provider";
+import { newOperation } from "../support/operation";
 import { useEmulator } from "../support/emulator";
 import { Driver, useWorkspace, type Workspace } from "./support";
 
@@ -18,7 +18,7 @@ afterAll(() => closeSharedDispatcher());
 
 let ws: Workspace;
 beforeEach(async () => {
-  clearReadCache();
+  newOperation();
   ws = await useWorkspace(emu(), provider);
 });
 

@@ -1,7 +1,7 @@
 /**
  * Ownership kept in the state and on the objects (provider/README.md, "Ownership"),
  * through the dynamic provider in-process against the emulator, each "run" a fresh
- * operation (clearReadCache), as the engine calls it:
+ * operation (newOperation), as the engine calls it:
  * - rule 2: an unmarked create whose answer was lost fails naming the candidate, and the
  *   state keeps the question: every later run's refresh keeps the entry, its Diff
  *   replaces it, and the replacement's create (and a delete) asks again, until the user
@@ -12,7 +12,8 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import { PartialFailure, providers } from "../../provider";
-import { clearReadCache } from "../../provider/engine/resource-provider";
+import { newOperation } from "../support/operation";
+import { setNoteSink } from "../../provider/engine/errors";
 import { RESOURCE_KEY } from "../../provider/engine/internal-keys";
 import { call, control, useEmulator } from "../support/emulator";
 import { configure, Driver, useWorkspace, type Props, type Workspace } from "../provider/support";
@@ -23,10 +24,23 @@ const endpoints = providers["webhooks:Endpoint"]!;
 let ws: Workspace;
 const listed = async (path: string) => (await call(emu(), "GET", `/webhooks${path}?limit=200`, { key: ws.webhooks.admin })).body.data as Props[];
 
+/** The warnings `run` makes the provider note. */
+async function noted(run: () => Promise<unknown>): Promise<string[]> {
+  const warnings: string[] = [];
+  setNoteSink((m) => warnings.push(m));
+  try {
+    await run();
+  } finally {
+    setNoteSink((m) => void process.stderr.write(`warning: ${m}\n`));
+  }
+  return warnings;
+}
+
 beforeEach(async () => {
-  clearReadCache();
+  newOperation();
   ws = await useWorkspace(emu(), eventTypes, "enterprise");
-  await configure(endpoints, { "svc:webhooksUrl": emu().webhooksUrl, "svc:webhooksApiKey": ws.webhooks.admin });
+  // A lost answer's unmarked candidates are judged when the window has passed: a short one.
+  await configure(endpoints, { "svc:webhooksUrl": emu().webhooksUrl, "svc:webhooksApiKey": ws.webhooks.admin, "svc:reconcileWindowSeconds": "3" });
 });
 
 describe("rule 2: an unproven candidate is a question the state keeps", () => {
@@ -45,7 +59,7 @@ describe("rule 2: an unproven candidate is a question the state keeps", () => {
     const entry = { id: lost.id as string, outs: lost.properties as Props };
 
     // The next run: refresh keeps the entry (there is no object to read), and the Diff replaces it.
-    clearReadCache();
+    newOperation();
     const { calls: readCalls, result: read } = await d.calls(() => endpoints.read!(entry.id, entry.outs));
     expect(readCalls).toEqual([]);
     expect(read.id).toBe(entry.id);
@@ -62,13 +76,42 @@ describe("rule 2: an unproven candidate is a question the state keeps", () => {
 
     // The user deletes it (an extra, or the lost create's: either way it is gone).
     await call(emu(), "DELETE", `/webhooks/v1/endpoints/${String(candidate!.id)}`, { key: ws.webhooks.admin });
-    clearReadCache();
+    newOperation();
     await endpoints.diff!(entry.id, entry.outs, (await d.check(declared, first)).inputs);
     const made = await d.calls(() => endpoints.create(replacement));
     expect(made.writes).toEqual(["POST /v1/endpoints"]);
     const deleted = await d.calls(() => endpoints.delete!(entry.id, entry.outs));
     expect(deleted.writes).toEqual([]);
     expect((await listed("/v1/endpoints")).map((e) => e.id)).toEqual([made.result.id]);
+  });
+
+  it("the question is the declared fields and the send time: a look-alike made first, then the lost create's own object after the window: the next run names both", async () => {
+    const d = new Driver(emu(), endpoints);
+    // The service acts on the create 5 s after dropping its connection, after the 3 s window.
+    await control(emu(), "POST", "/faults", { method: "POST", path: "/webhooks/v1/endpoints", drop_then_act_ms: 5000, count: 1 });
+    const first = await d.checked(declared);
+    const creating = endpoints.create(first).catch((e) => e);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Someone else's identical endpoint, made while ours is in flight.
+    const other = String((await call(emu(), "POST", "/webhooks/v1/endpoints", { key: ws.webhooks.admin, body: { url: declared.url, description: declared.description } })).body.id);
+    const lost = await creating;
+    expect(lost).toBeInstanceOf(PartialFailure);
+    expect(lost.message).toContain(other);
+    const entry = { id: lost.id as string, outs: lost.properties as Props };
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const all = (await listed("/v1/endpoints")).map((e) => String(e.id));
+    expect(all).toHaveLength(2);
+    const own = all.find((id) => id !== other)!;
+
+    // The next run asks again, listing afresh: the lost create's own object, made late, is named too.
+    newOperation();
+    await endpoints.diff!(entry.id, entry.outs, (await d.check(declared, first)).inputs);
+    const replacement = await d.checked(declared);
+    const asked = await d.calls(() => endpoints.create(replacement).catch((e) => e));
+    expect(asked.writes).toEqual([]);
+    expect(asked.result.message).toContain(other);
+    expect(asked.result.message).toContain(own);
+    await expect(endpoints.delete!(entry.id, entry.outs)).rejects.toThrow(own);
   });
 
   it("answered by adopting the candidate: the replacement adopts it, and the placeholder's delete that follows passes with no call but reads", async () => {
@@ -78,7 +121,7 @@ describe("rule 2: an unproven candidate is a question the state keeps", () => {
     const lost = await endpoints.create(first).catch((e) => e);
     const [candidate] = await listed("/v1/endpoints");
     const entry = { id: lost.id as string, outs: lost.properties as Props };
-    clearReadCache();
+    newOperation();
     const adopting = { ...declared, adoptId: String(candidate!.id) };
     await endpoints.diff!(entry.id, entry.outs, (await d.check(adopting, first)).inputs);
     const adopted = await endpoints.create(await d.checked(adopting));
@@ -95,7 +138,7 @@ describe("rule 2: an unproven candidate is a question the state keeps", () => {
     const lost = await eventTypes.create(await d.checked(named)).catch((e) => e);
     expect(lost.id).toMatch(/^unresolved-create-/);
     expect(lost.message).toContain("workspace/orders.placed");
-    clearReadCache();
+    newOperation();
     const { failures } = await d.check(named);
     expect(failures).toEqual([{ property: "name", reason: expect.stringMatching(/already registered workspace-wide.*adoptExisting: true/) }]);
   });
@@ -118,28 +161,52 @@ describe("rule 5: an adoption marks the object; the old holder's delete leaves i
   it("a rename adopting its object over two runs, the old name removed on another machine: no DELETE, a note; the new name's destroy deletes it", async () => {
     const d = new Driver(emu(), endpoints);
     const old = await d.create({ url: "https://hooks.example.com/renamed", resourceName: "old-name" });
-    clearReadCache();
+    newOperation();
     // `pulumi up --target <new name>`: the new name adopts the object; its mark is written in the same PATCH.
     const adopting = await d.checked({ url: "https://hooks.example.com/renamed", adoptId: old.id, resourceName: "new-name" });
     const adopted = await d.calls(() => endpoints.create(adopting));
     expect(adopted.writes).toEqual([`PATCH /v1/endpoints/${old.id}`]);
     expect(adopted.result.outs.description).toBeNull();
     // Another machine, another operation: `pulumi destroy --target <old name>`.
-    clearReadCache();
+    newOperation();
     const leftAlone = await d.calls(() => endpoints.delete!(old.id, old.outs));
     expect(leftAlone.writes).toEqual([]);
     expect((await listed("/v1/endpoints")).map((e) => e.id)).toEqual([old.id]);
-    clearReadCache();
+    newOperation();
     const destroyed = await d.calls(() => endpoints.delete!(adopted.result.id, adopted.result.outs));
     expect(destroyed.writes).toEqual([`DELETE /v1/endpoints/${old.id}`]);
   });
 
-  it("a description declared: nothing can mark it, so the old holder's delete deletes it (the limit, said in provider/README.md)", async () => {
+  it("the mark cleared by a person: the adoption marks the object again (its owner field is free), and the old holder's delete leaves it", async () => {
+    const d = new Driver(emu(), endpoints);
+    const old = await d.create({ url: "https://hooks.example.com/cleared" });
+    await call(emu(), "PATCH", `/webhooks/v1/endpoints/${old.id}`, { key: ws.webhooks.admin, body: { description: null } });
+    newOperation();
+    const adopting = await d.checked({ url: "https://hooks.example.com/cleared", adoptId: old.id });
+    const adopted = await d.calls(() => endpoints.create(adopting));
+    expect(adopted.writes).toEqual([`PATCH /v1/endpoints/${old.id}`]);
+    newOperation();
+    expect((await d.calls(() => endpoints.delete!(old.id, old.outs))).writes).toEqual([]);
+    expect((await listed("/v1/endpoints")).map((e) => e.id)).toEqual([old.id]);
+  });
+
+  it("another resource's mark (another stack's adoptId): adopted as the user said, with a warning naming the mark and what to do", async () => {
+    const d = new Driver(emu(), endpoints);
+    const theirs = await d.create({ url: "https://hooks.example.com/theirs" });
+    newOperation();
+    const adopting = await d.checked({ url: "https://hooks.example.com/theirs", adoptId: theirs.id });
+    const warnings = await noted(() => endpoints.create(adopting));
+    expect(warnings.join("\n")).toMatch(new RegExp(`adoptId ${theirs.id}: the endpoint carried the owner mark of another resource .*both stacks now manage the endpoint: remove it from one with \`pulumi state delete`));
+  });
+
+  it("a description declared: nothing can mark it, so the adoption warns, and the old holder's delete deletes it (the limit, said in provider/README.md)", async () => {
     const d = new Driver(emu(), endpoints);
     const old = await d.create({ url: "https://hooks.example.com/described", description: "orders" });
-    clearReadCache();
-    const adopted = await endpoints.create(await d.checked({ url: "https://hooks.example.com/described", description: "orders", adoptId: old.id }));
-    clearReadCache();
+    newOperation();
+    let adopted!: { id: string };
+    const warnings = await noted(async () => (adopted = await endpoints.create(await d.checked({ url: "https://hooks.example.com/described", description: "orders", adoptId: old.id }))));
+    expect(warnings.join("\n")).toMatch(/cannot be marked as this resource's \(its description holds the program's or a person's text\).*Rename with `aliases`/);
+    newOperation();
     const deleted = await d.calls(() => endpoints.delete!(old.id, old.outs));
     expect(deleted.writes).toEqual([`DELETE /v1/endpoints/${adopted.id}`]);
   });

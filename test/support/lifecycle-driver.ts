@@ -22,10 +22,10 @@
  * The props each call gets are what the SDK class registers (the class itself, under
  * Pulumi's mocks), secrets unwrapped, as the plugin receives them; state keeps them
  * marked secret, as the engine does. Each operation (preview, up, refresh, destroy) is a
- * new plugin process's worth of provider state (`newEngineOperation`).
+ * new plugin process's worth of provider state (`newOperation`).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { clearReadCache } from "../../provider/engine/connection";
+import { newOperation } from "./operation";
 import { providerFor } from "../../provider";
 import type { DynamicProvider } from "../../provider/engine/resource-provider";
 import { DEFINITIONS } from "../../provider/registry";
@@ -33,9 +33,6 @@ import * as svc from "../../sdk";
 import type { ResourceKind } from "../../sdk/tokens";
 import { configure } from "../provider/support";
 import { remarkSecrets, shownKeys, unwrapMap, type PropertyMap } from "./values";
-
-/** What a new plugin process would start from: the one place the driver says it. */
-const newEngineOperation = clearReadCache;
 
 export type Props = Record<string, unknown>;
 
@@ -220,7 +217,7 @@ export class LifecycleDriver {
 
   /** One engine operation: fresh provider state, configured; the first failure ends it. */
   private async operation(steps: DriverStep[], body: () => Promise<void>): Promise<OperationResult> {
-    newEngineOperation();
+    newOperation();
     // One configure reaches every kind: the plugin's config is process-wide (config.ts).
     await configure(providerFor(Object.keys(DEFINITIONS)[0] as ResourceKind), this.config);
     try {
