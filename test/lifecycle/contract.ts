@@ -33,6 +33,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { fieldEqual } from "../../provider/engine/diff";
 import { fieldEntries, isInputField, type ResourceDefinition } from "../../provider/engine/fields";
+import { ownerField } from "../../provider/engine/owner";
 import { createBody, remoteFields } from "../../provider/engine/resource-provider";
 import { DEFINITIONS } from "../../provider/registry";
 import { RESOURCE_KINDS, type ResourceKind } from "../../sdk/tokens";
@@ -357,7 +358,7 @@ function contract(spec: ContractScope) {
     }
   }, runs(2));
 
-  part("gone")("an out-of-band delete: refresh drops it, up creates it again (settings cannot be deleted); adoption of an object made outside Pulumi writes nothing", async () => {
+  part("gone")("an out-of-band delete: refresh drops it, up creates it again (settings cannot be deleted); adoption of an object made outside Pulumi writes only the owner mark, where its owner field is free", async () => {
     const objects = kinds.filter((k) => !def(k).singleton);
     for (const kind of objects) {
       const res = await api(kind, "DELETE", def(kind).paths.item(idOf(kind)));
@@ -378,8 +379,15 @@ function contract(spec: ContractScope) {
         continue;
       }
       expect.soft(stepOf(r, kind)?.op, kind).toBe("create");
-      // Only the recreation writes (the adoption none): the create, and fields create does not take (a status) in one update call.
-      const [first, ...rest] = writes(kind);
+      // The adoption writes only the adopter's owner mark, where the kind's owner field is free (unset in the program, empty on the object).
+      const adoptedAs = adopted.get(kind);
+      const adoptedId = typeof adoptedAs?.adoptId === "string" ? adoptedAs.adoptId : undefined;
+      const owner = ownerField(def(kind));
+      const marks = adoptedId !== undefined && owner?.rewritable === true && (adoptedAs![owner.name] ?? null) === null;
+      const ofAdopted = (w: string) => adoptedId !== undefined && !w.startsWith("POST ") && w.split(" ")[1] === itemPath(kind, adoptedId);
+      expect.soft(writes(kind).filter(ofAdopted), `${kind} adoption`).toEqual(marks ? [`PATCH ${itemPath(kind, adoptedId!)}`] : []);
+      // The recreation: the create, and fields create does not take (a status) in one update call.
+      const [first, ...rest] = writes(kind).filter((w) => !ofAdopted(w));
       expect.soft(first, kind).toBe(createCall(kind));
       expect.soft(rest, kind).toEqual(rest.length ? [`PATCH ${itemPath(kind, idOf(kind))}`] : []);
     }
