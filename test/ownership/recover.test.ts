@@ -4,32 +4,15 @@
  * TMPDIR each: only the backend's state file carries over).
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { resolve } from "node:path";
+import { describe, expect, it } from "vitest";
 import { call, control, useEmulator } from "../support/emulator";
 import { cliEnv, loadCliDeployment, pulumiSync, stackArgs, stackProcesses } from "../support/pulumi-cli";
-import { CLI_MISSING, errorsOf, RUNS_TIMEOUT_MS, until, useOwnershipStacks, type Declared, type OwnershipStack } from "./support";
+import { CLI_MISSING, errorsOf, fresh, freshRunner, RUNS_TIMEOUT_MS, until, useOwnershipStacks, type Declared, type OwnershipStack } from "./support";
 
 const emu = useEmulator();
 const stack = useOwnershipStacks(emu);
 const RECOVER = resolve(__dirname, "../../dist/cli/pulumi-svc.js");
-
-/** A new HOME, PULUMI_HOME and TMPDIR: what a fresh CI runner has (removed after the test). */
-const runnerDirs: string[] = [];
-afterEach(() => {
-  for (const d of runnerDirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-function freshRunner(): Record<string, string> {
-  const dir = (what: string) => {
-    const d = mkdtempSync(join(tmpdir(), `svc-runner-${what}-`));
-    runnerDirs.push(d);
-    return d;
-  };
-  const blank = { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_URL: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_URL: "", SVC_INFRA_API_KEY: "", SVC_RECONCILE_WINDOW_SECONDS: "" };
-  return { ...blank, HOME: dir("home"), PULUMI_HOME: dir("pulumi-home"), TMPDIR: dir("tmp") };
-}
 
 /** `pulumi-svc recover` on a fresh runner: its exit code and output. */
 function recover(s: OwnershipStack, ...extra: string[]): Promise<{ code: number; output: string }> {
@@ -39,8 +22,6 @@ function recover(s: OwnershipStack, ...extra: string[]): Promise<{ code: number;
   child.stderr.on("data", (b: Buffer) => (output += b.toString()));
   return new Promise((r) => child.once("close", (code) => r({ code: code ?? 1, output })));
 }
-
-const fresh = () => ({ verbOptions: { env: freshRunner() } });
 
 const endpoint = (name: string, inputs: Record<string, unknown> = {}): Declared => ({
   kind: "webhooks:Endpoint",
