@@ -129,4 +129,27 @@ describe.skipIf(CLI_MISSING !== undefined)("pulumi-svc recover: a killed run res
     expect(await held(s)).toEqual([id]);
     expect(stateIds(s)).toEqual([id]);
   }, RUNS_TIMEOUT_MS);
+
+  it("killed up of a QuotaRequest (no owner mark): recover fails naming the filed request and the command to adopt it; that command, then up, converge", async () => {
+    const s = await stack("recover-quota-request");
+    const program: Declared[] = [{ kind: "infra:QuotaRequest", name: "launch", inputs: { service: "compute", region: "us-east-1", limits: { vms: 80 }, justification: "launch week load tests" } }];
+    await killedWhileDelayed(s, "up", program, "POST", { "/infra/api/v1/quota-request/": 1 });
+    const filed = async () => ((await call(emu(), "GET", "/infra/api/v1/quota-request/list", { key: s.ws.infra.member })).body.items as { id: string }[]).map((r) => r.id);
+    const [id] = await filed();
+    expect(id).toBeDefined();
+
+    const rec = await recover(s);
+    expect(rec.code, rec.output).not.toBe(0);
+    expect(rec.output).toContain("cannot carry an owner mark");
+    const command = rec.output.split("\n").map((l) => l.trim()).find((l) => l.startsWith("pulumi-svc recover --adopt"));
+    expect(command).toContain(id);
+    const adopted = await recover(s, ...command!.split(" ").slice(2).map((a) => a.replace(/^'|'$/g, "")));
+    expect(adopted.code, adopted.output).toBe(0);
+    expect(pending(s, "creating")).toHaveLength(0);
+
+    const up = await s.run("up", program, fresh());
+    expect(up.ok, errorsOf(up)).toBe(true);
+    expect(await filed()).toEqual([id]);
+    expect(stateIds(s)).toEqual([id]);
+  }, RUNS_TIMEOUT_MS);
 });
