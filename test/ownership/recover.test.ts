@@ -4,32 +4,15 @@
  * TMPDIR each: only the backend's state file carries over).
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { resolve } from "node:path";
+import { describe, expect, it } from "vitest";
 import { call, control, useEmulator } from "../support/emulator";
 import { cliEnv, loadCliDeployment, pulumiSync, stackArgs, stackProcesses } from "../support/pulumi-cli";
-import { CLI_MISSING, errorsOf, RUNS_TIMEOUT_MS, until, useOwnershipStacks, type Declared, type OwnershipStack } from "./support";
+import { CLI_MISSING, errorsOf, fresh, freshRunner, RUNS_TIMEOUT_MS, until, useOwnershipStacks, type Declared, type OwnershipStack } from "./support";
 
 const emu = useEmulator();
 const stack = useOwnershipStacks(emu);
 const RECOVER = resolve(__dirname, "../../dist/cli/pulumi-svc.js");
-
-/** A new HOME, PULUMI_HOME and TMPDIR: what a fresh CI runner has (removed after the test). */
-const runnerDirs: string[] = [];
-afterEach(() => {
-  for (const d of runnerDirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-function freshRunner(): Record<string, string> {
-  const dir = (what: string) => {
-    const d = mkdtempSync(join(tmpdir(), `svc-runner-${what}-`));
-    runnerDirs.push(d);
-    return d;
-  };
-  const blank = { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_URL: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_URL: "", SVC_INFRA_API_KEY: "", SVC_RECONCILE_WINDOW_SECONDS: "" };
-  return { ...blank, HOME: dir("home"), PULUMI_HOME: dir("pulumi-home"), TMPDIR: dir("tmp") };
-}
 
 /** `pulumi-svc recover` on a fresh runner: its exit code and output. */
 function recover(s: OwnershipStack, ...extra: string[]): Promise<{ code: number; output: string }> {
@@ -39,8 +22,6 @@ function recover(s: OwnershipStack, ...extra: string[]): Promise<{ code: number;
   child.stderr.on("data", (b: Buffer) => (output += b.toString()));
   return new Promise((r) => child.once("close", (code) => r({ code: code ?? 1, output })));
 }
-
-const fresh = () => ({ verbOptions: { env: freshRunner() } });
 
 const endpoint = (name: string, inputs: Record<string, unknown> = {}): Declared => ({
   kind: "webhooks:Endpoint",
@@ -176,5 +157,28 @@ describe.skipIf(CLI_MISSING !== undefined)("pulumi-svc recover: a killed run res
     expect(up.ok, errorsOf(up)).toBe(true);
     expect(await held(s)).toEqual([killedRuns]);
     expect(stateIds(s)).toEqual([killedRuns]);
+  }, RUNS_TIMEOUT_MS);
+
+  it("killed up of a QuotaRequest (no owner mark): recover fails naming the filed request and the command to adopt it; that command, then up, converge", async () => {
+    const s = await stack("recover-quota-request");
+    const program: Declared[] = [{ kind: "infra:QuotaRequest", name: "launch", inputs: { service: "compute", region: "us-east-1", limits: { vms: 80 }, justification: "launch week load tests" } }];
+    await killedWhileDelayed(s, "up", program, "POST", { "/infra/api/v1/quota-request/": 1 });
+    const filed = async () => ((await call(emu(), "GET", "/infra/api/v1/quota-request/list", { key: s.ws.infra.member })).body.items as { id: string }[]).map((r) => r.id);
+    const [id] = await filed();
+    expect(id).toBeDefined();
+
+    const rec = await recover(s);
+    expect(rec.code, rec.output).not.toBe(0);
+    expect(rec.output).toContain("cannot carry an owner mark");
+    const command = rec.output.split("\n").map((l) => l.trim()).find((l) => l.startsWith("pulumi-svc recover --adopt"));
+    expect(command).toContain(id);
+    const adopted = await recover(s, ...command!.split(" ").slice(2).map((a) => a.replace(/^'|'$/g, "")));
+    expect(adopted.code, adopted.output).toBe(0);
+    expect(pending(s, "creating")).toHaveLength(0);
+
+    const up = await s.run("up", program, fresh());
+    expect(up.ok, errorsOf(up)).toBe(true);
+    expect(await filed()).toEqual([id]);
+    expect(stateIds(s)).toEqual([id]);
   }, RUNS_TIMEOUT_MS);
 });

@@ -64,7 +64,7 @@ export function useOwnershipStacks(emu: () => RunningEmulator): (name: string, w
   const dirs: string[] = [];
   afterEach(async () => {
     await control(emu(), "DELETE", "/faults");
-    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+    for (const d of [...dirs.splice(0), ...runnerDirs.splice(0)]) rmSync(d, { recursive: true, force: true });
   });
   return async (name, given) => {
     const ws = given ?? (await control<Workspace>(emu(), "POST", "/workspaces", { plan: "enterprise" }));
@@ -103,6 +103,23 @@ export function useOwnershipStacks(emu: () => RunningEmulator): (name: string, w
     };
   };
 }
+
+/** The directories of `freshRunner`, removed after each test of `useOwnershipStacks`. */
+const runnerDirs: string[] = [];
+
+/** A new HOME, PULUMI_HOME and TMPDIR: what a fresh CI runner has; only the stack's backend carries over. */
+export function freshRunner(): Record<string, string> {
+  const dir = (what: string) => {
+    const d = mkdtempSync(join(tmpdir(), `svc-runner-${what}-`));
+    runnerDirs.push(d);
+    return d;
+  };
+  const blank = { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_URL: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_URL: "", SVC_INFRA_API_KEY: "", SVC_RECONCILE_WINDOW_SECONDS: "" };
+  return { ...blank, HOME: dir("home"), PULUMI_HOME: dir("pulumi-home"), TMPDIR: dir("tmp") };
+}
+
+/** Run options for one command on a fresh runner. */
+export const fresh = (): RunOptions => ({ verbOptions: { env: freshRunner() } });
 
 /** Wait until `cond` holds (no deadline of its own: the test's timeout bounds it). */
 export async function until(cond: () => boolean | Promise<boolean>): Promise<void> {
