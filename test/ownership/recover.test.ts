@@ -55,12 +55,14 @@ const stateIds = (s: OwnershipStack) => s.state().map((r) => r.id!).sort();
 async function killedWhileDelayed(s: OwnershipStack, verb: "up" | "destroy", program: Declared[], method: string, paths: Record<string, number>): Promise<void> {
   for (const [path, count] of Object.entries(paths)) await control(emu(), "POST", "/faults", { method, path, drop_then_act_ms: 1_000, count });
   const ac = new AbortController();
-  const run = s.run(verb, program, { verbOptions: { ...fresh().verbOptions, signal: ac.signal, abortWith: "SIGKILL" } });
+  const runner = freshRunner();
+  const run = s.run(verb, program, { verbOptions: { env: runner, signal: ac.signal, abortWith: "SIGKILL" } });
   await until(async () => (await control<{ faults: unknown[] }>(emu(), "GET", "/faults")).faults.length === 0);
   ac.abort();
   const killed = await run;
   expect(killed.ok).toBe(false);
-  await until(() => stackProcesses(s.ref).length === 0);
+  // The killed run's plugins, found by the runner's PULUMI_HOME, end with it.
+  await until(() => stackProcesses(s.ref, runner.PULUMI_HOME).length === 0);
   await new Promise((r) => setTimeout(r, 1_500));
   pulumiSync({ ...s.ref, env: freshRunner() }, ["cancel", "--yes", "--stack", s.ref.stack]);
 }

@@ -319,11 +319,11 @@ function movedKeys(old: StepEventStateMetadata, now: StepEventStateMetadata): st
 /**
  * The processes still running that a CLI run of this stack started: every process whose
  * environment holds the stack's own PULUMI_HOME (the CLI, the language host, the program,
- * the plugins). Linux only (/proc); elsewhere an empty list.
+ * the plugins), or `pulumiHome`, a fresh runner's. Linux only (/proc); elsewhere an empty list.
  */
-export function stackProcesses(opts: Pick<EngineOptions, "cwd" | "stack" | "stateFile">): number[] {
+export function stackProcesses(opts: Pick<EngineOptions, "cwd" | "stack" | "stateFile">, pulumiHome = stackPaths(stateFileOf(opts)).home): number[] {
   if (process.platform !== "linux") return [];
-  const marker = `\0PULUMI_HOME=${stackPaths(stateFileOf(opts)).home}\0`;
+  const marker = `\0PULUMI_HOME=${pulumiHome}\0`;
   const found: number[] = [];
   for (const entry of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
