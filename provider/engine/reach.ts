@@ -21,7 +21,8 @@
  * - Inboxes: no route names the workspace. Its audit log is never deleted (spec 3), so
  *   its OLDEST entry is the workspace's for good: two reads (the log's `total`, then the
  *   entry at `total - 1`), once per connection and operation. An empty log is a workspace
- *   where no inbox was ever made: never the one of an object this stack holds.
+ *   where no inbox was ever made: never the one of an object this stack holds (it is
+ *   compared as such, and read again, not cached, as a create may write its first entry).
  * - Infrastructure: nothing is recorded; quotas and quota requests are addressed by the
  *   key's own project (provider/infra), so a 404 there is not a question of reach.
  * A reach that cannot be read (a key without the read scope, a fault) compares nothing: the
@@ -50,23 +51,43 @@ async function webhooksReach(ctx: OperationContext): Promise<Reach | undefined> 
 
 /** Inboxes: the workspace's oldest audit entry (see the header). An empty log is not cached: the next create writes its first entry. */
 async function inboxesReach(ctx: OperationContext): Promise<Reach | undefined> {
-  const oldest = await ctx.cached("inboxes:audit-oldest", async () => {
-    const audit = (query: Record<string, string>) => ctx.client.request<{ data?: { id?: unknown }[]; total?: unknown }>({ method: "GET", path: "/v1/audit", query });
-    const total = (await audit({ limit: "1" })).body?.total;
-    if (typeof total !== "number" || total < 1) throw new EmptyAuditLog();
-    const id = (await audit({ limit: "1", offset: String(total - 1) })).body?.data?.[0]?.id;
-    if (typeof id !== "string") throw new EmptyAuditLog();
-    return id;
-  });
-  return { workspace: `audit:${oldest}` };
+  try {
+    const oldest = await ctx.cached("inboxes:audit-oldest", async () => {
+      const audit = (query: Record<string, string>) => ctx.client.request<{ data?: { id?: unknown }[]; total?: unknown }>({ method: "GET", path: "/v1/audit", query });
+      const total = (await audit({ limit: "1" })).body?.total;
+      if (typeof total !== "number" || total < 1) throw new EmptyAuditLog();
+      const id = (await audit({ limit: "1", offset: String(total - 1) })).body?.data?.[0]?.id;
+      if (typeof id !== "string") throw new EmptyAuditLog();
+      return id;
+    });
+    return { workspace: `${AUDIT}${oldest}` };
+  } catch (err) {
+    if (err instanceof EmptyAuditLog) return { workspace: NO_INBOX_EVER };
+    throw err;
+  }
 }
 
 class EmptyAuditLog extends Error {}
 
+/** Inboxes' workspaces are named by their oldest audit entry; an empty log by this (never recorded). */
+const AUDIT = "audit:";
+const NO_INBOX_EVER = AUDIT;
+
+/** The workspace a reach names for good: none for an Inboxes workspace whose log is empty (two such keys are not known to be one account). */
+export const knownWorkspace = (reach: Reach | undefined): string | undefined => (reach && reach.workspace !== NO_INBOX_EVER ? reach.workspace : undefined);
+
 const READERS: Partial<Record<Product, ReachReader>> = { webhooks: webhooksReach, inboxes: inboxesReach };
 
-/** Resolved reaches, per context (one per operation and connection), for Diff, which cannot wait. */
-const resolved = new WeakMap<OperationContext, Reach | null>();
+/**
+ * Resolved reaches, per operation and connection (`connectionId`: a context object is not
+ * one per connection when the key comes from the environment), for Diff, which cannot wait.
+ */
+const resolved = new WeakMap<OperationContext["operation"], Map<string, Reach | null>>();
+const resolvedIn = (ctx: OperationContext) => {
+  let byConnection = resolved.get(ctx.operation);
+  if (!byConnection) resolved.set(ctx.operation, (byConnection = new Map()));
+  return byConnection;
+};
 
 /** The reach of the context's key, or undefined when the product records none or it cannot be read (see the header). */
 export async function reachOf(def: { product: Product }, ctx: OperationContext): Promise<Reach | undefined> {
@@ -78,12 +99,15 @@ export async function reachOf(def: { product: Product }, ctx: OperationContext):
   } catch {
     reach = undefined;
   }
-  resolved.set(ctx, reach ?? null);
+  resolvedIn(ctx).set(ctx.connectionId, reach ?? null);
   return reach;
 }
 
 /** How the messages name a workspace: Inboxes' by its oldest audit entry. */
-const named = (workspace: string) => (workspace.startsWith("audit:") ? `the one whose oldest audit entry is ${workspace.slice("audit:".length)}` : workspace);
+function named(workspace: string): string {
+  if (workspace === NO_INBOX_EVER) return "a workspace where no inbox was ever made (its audit log is empty)";
+  return workspace.startsWith(AUDIT) ? `the workspace whose oldest audit entry is ${workspace.slice(AUDIT.length)}` : `workspace ${workspace}`;
+}
 
 /** The project an object lives in, as its outputs say (undefined: none recorded, or workspace-wide). */
 const projectOf = (outputs: Props) => (typeof outputs.projectId === "string" && outputs.projectId !== "" ? outputs.projectId : undefined);
@@ -96,18 +120,18 @@ export function outOfReach(def: ResourceDefinition, reach: Reach | undefined, id
   const recorded = outputs?.[WORKSPACE_KEY];
   if (!reach || typeof recorded !== "string") return undefined;
   const key = settingNames(def.product, "ApiKey", profileOf(outputs)).configKey;
-  const fix = `set the right key in \`${key}\`, or, if these objects were really moved or deleted, remove them from the state with \`pulumi state delete\`. Nothing was read, changed or forgotten.`;
+  const fix = `set the right key in \`${key}\`, or, if these objects were really moved or deleted, remove them from the state with \`pulumi state delete\`. Nothing was changed or forgotten.`;
   if (recorded !== reach.workspace)
-    return `The key of \`${key}\` belongs to workspace ${named(reach.workspace)}; this stack's ${def.noun} ${id} lives in workspace ${named(recorded)}: ${fix}`;
+    return `The key of \`${key}\` belongs to ${named(reach.workspace)}; this stack's ${def.noun} ${id} lives in ${named(recorded)}: ${fix}`;
   const project = projectOf(outputs!);
   if (reach.project && project && project !== reach.project)
-    return `The key of \`${key}\` is confined to project ${reach.project} of workspace ${named(reach.workspace)}; this stack's ${def.noun} ${id} lives in project ${project}: ${fix}`;
+    return `The key of \`${key}\` is confined to project ${reach.project} of ${named(reach.workspace)}; this stack's ${def.noun} ${id} lives in project ${project}: ${fix}`;
   return undefined;
 }
 
 /** The reach Check read for this context, for Diff (undefined: none read, or not known). */
 export function reachRead(ctx: OperationContext | undefined): Reach | undefined {
-  return (ctx && resolved.get(ctx)) ?? undefined;
+  return (ctx && resolvedIn(ctx).get(ctx.connectionId)) ?? undefined;
 }
 
 /**
@@ -126,7 +150,10 @@ export function reaching(ops: Operations): Operations {
     if (why) throw new Error(why);
     return reach;
   };
-  const recorded = (outputs: Props, reach: Reach | undefined): Props => (reach ? { ...outputs, [WORKSPACE_KEY]: reach.workspace } : outputs);
+  const recorded = (outputs: Props, reach: Reach | undefined): Props => {
+    const workspace = knownWorkspace(reach);
+    return workspace ? { ...outputs, [WORKSPACE_KEY]: workspace } : outputs;
+  };
   return {
     ...ops,
     async check(req) {

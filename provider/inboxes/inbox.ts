@@ -17,7 +17,7 @@ import type { SvcApiError } from "../client";
 import { note } from "../engine/errors";
 import { defineResource, type Fields, type InputsOf, type CheckFailure, type OperationContext } from "../engine/fields";
 import { containsUnknown } from "../engine/unknown";
-import { reachOf } from "../engine/reach";
+import { knownWorkspace, reachOf } from "../engine/reach";
 import { readForCheck } from "../engine/remote-checks";
 import type { InboxPlan, InboxUsage } from "./account";
 import { RESOURCE_NAME_FIELD } from "../engine/fields";
@@ -50,7 +50,7 @@ export async function planAndUsage(ctx: OperationContext): Promise<InboxAccount 
  * nothing: the connection counts alone.
  */
 async function inboxWorkspace(ctx: OperationContext): Promise<string> {
-  return (await reachOf({ product: "inboxes" }, ctx))?.workspace ?? ctx.connectionId;
+  return knownWorkspace(await reachOf({ product: "inboxes" }, ctx)) ?? ctx.connectionId;
 }
 
 /** Where preview judges a plan gate from an inbox's inputs (and the old inputs, empty when new). */

@@ -78,8 +78,8 @@ describe.each(families)("$kind: a key of another workspace", (f) => {
     await useKeyOf(b);
     const workspaceB = (await d().create(f.inputs)).outs[WORKSPACE_KEY] as string;
     await useKeyOf(b);
-    const name = (w: string) => escaped(w.startsWith("audit:") ? `the one whose oldest audit entry is ${w.slice(6)}` : w);
-    return new RegExp(`The key of \`${escaped(f.setting)}\` belongs to workspace ${name(workspaceB)}; this stack's ${f.noun} ${escaped(created.id)} lives in workspace ${name(workspaceA)}: set the right key`);
+    const name = (w: string) => escaped(w.startsWith("audit:") ? `the workspace whose oldest audit entry is ${w.slice(6)}` : `workspace ${w}`);
+    return new RegExp(`The key of \`${escaped(f.setting)}\` belongs to ${name(workspaceB)}; this stack's ${f.noun} ${escaped(created.id)} lives in ${name(workspaceA)}: set the right key`);
   };
 
   it("create records the workspace; B's differs", async () => {
@@ -136,6 +136,21 @@ describe.each(families)("$kind: a key of another workspace", (f) => {
     });
     expect(identity).toEqual(f.kind === "inboxes:Inbox" ? ["GET /v1/audit", "GET /v1/audit"] : ["GET /v1/auth/me"]);
     expect(calls.filter((c) => c.startsWith("DELETE "))).toHaveLength(1);
+  });
+});
+
+describe("inboxes:Inbox: a key of a workspace whose audit log is empty (no inbox was ever made there)", () => {
+  const provider = providers["inboxes:Inbox"]!;
+  it("is never the inbox's workspace: read and delete fail naming it", async () => {
+    newOperation();
+    const [a, empty] = [await newWorkspace(), await newWorkspace()];
+    await configure(provider, { "svc:inboxesUrl": emu().inboxesUrl, "svc:inboxesApiKey": a.inboxes.admin });
+    const created = await new Driver(emu(), provider).create({ transport: "http" });
+    newOperation();
+    await configure(provider, { "svc:inboxesUrl": emu().inboxesUrl, "svc:inboxesApiKey": empty.inboxes.admin });
+    const message = new RegExp(`belongs to a workspace where no inbox was ever made \\(its audit log is empty\\); this stack's inbox ${created.id} lives in the workspace whose oldest audit entry is aud_`);
+    await expect(provider.read!(created.id, created.outs)).rejects.toThrow(message);
+    await expect(provider.delete!(created.id, created.outs)).rejects.toThrow(message);
   });
 });
 
