@@ -12,7 +12,8 @@
  * another workspace's key fails its preview, before anything is stored. Each fails naming
  * both. A state written before the key was recorded learns it on its next read (the
  * engine's refresh compares inputs, which do not change; nothing is written to the
- * service); until then nothing is compared.
+ * service); until then nothing is compared. No upgrader (upgrade.ts) and no new shape:
+ * an upgrader is pure and cannot ask the service, and an absent key is a valid state.
  *
  * What names a workspace, per product (shared/spec, emulator):
  * - Webhooks: `GET /v1/auth/me` answers `workspace_id`, and `project_id` for a key
