@@ -47,3 +47,10 @@ export const resourceIdentity = (stack: string, project: string, name: string) =
  * never shows an input the program left out as moved. Not a field: never sent, never an input.
  */
 export const DECLARED_KEY = "__declared";
+
+/**
+ * In the outputs: the workspace the object lives in, as the service names it (reach.ts):
+ * a 404 means "gone" only to a key of that workspace. Written by create, learnt by the
+ * read of a state that lacks it. Not a field: never sent, never an input.
+ */
+export const WORKSPACE_KEY = "__workspace";

@@ -17,6 +17,7 @@ import type { SvcApiError } from "../client";
 import { note } from "../engine/errors";
 import { defineResource, type Fields, type InputsOf, type CheckFailure, type OperationContext } from "../engine/fields";
 import { containsUnknown } from "../engine/unknown";
+import { knownWorkspace, reachOf } from "../engine/reach";
 import { readForCheck } from "../engine/remote-checks";
 import type { InboxPlan, InboxUsage } from "./account";
 import { RESOURCE_NAME_FIELD } from "../engine/fields";
@@ -43,19 +44,13 @@ export async function planAndUsage(ctx: OperationContext): Promise<InboxAccount 
 }
 
 /**
- * The workspace the connection acts on, as the engine operation counts it. The Inboxes API has
- * no route that names the workspace (Webhooks has `GET /v1/auth/me`), but every key of
- * a workspace reads one audit log, never deleted, whose entries have ids of their own:
- * two keys whose newest entry is the same act on one workspace. An empty or unreadable
- * log (or an entry added between two connections' reads) says nothing: the connection
- * counts alone, as before. Once per operation per connection.
+ * The workspace the connection acts on, as the engine operation counts it: the one its
+ * key reaches (engine/reach.ts: the audit log's oldest entry, the same for every key of
+ * the workspace), once per operation per connection. An empty or unreadable log says
+ * nothing: the connection counts alone.
  */
 async function inboxWorkspace(ctx: OperationContext): Promise<string> {
-  const newest = await readForCheck(ctx, "inboxes:audit-newest", async () => {
-    const page = await ctx.client.request<{ data: { id?: unknown }[] }>({ method: "GET", path: "/v1/audit", query: { limit: 1 } });
-    return page.body.data[0]?.id;
-  });
-  return typeof newest === "string" ? `inboxes workspace of audit entry ${newest}` : ctx.connectionId;
+  return knownWorkspace(await reachOf({ product: "inboxes" }, ctx)) ?? ctx.connectionId;
 }
 
 /** Where preview judges a plan gate from an inbox's inputs (and the old inputs, empty when new). */

@@ -26,7 +26,7 @@ describe("EventTypePolicy: workspace", () => {
   it("create reads the policy found, then one PUT; outputs keep what was found", async () => {
     const { calls, result } = await d().calls(() => d().create({ policy: "strict" }));
     // auth/me: preview asks (once) whether the key is confined to a project, which cannot set the workspace's policy.
-    expect(calls).toEqual(["GET /v1/auth/me", "GET /v1/event-types/policy", "PUT /v1/event-types/policy"]);
+    expect(calls).toEqual(["GET /v1/event-types/policy", "PUT /v1/event-types/policy"]);
     expect(result.id).toBe("workspace");
     expect(result.outs).toMatchObject({ policy: "strict", projectId: null, inherited: false, previous: { policy: "lenient", inherited: false } });
     expect((await policyOf()).policy).toBe("strict");

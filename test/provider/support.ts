@@ -70,13 +70,19 @@ export class Driver {
     return { diff, outs: res.outs as Props };
   }
 
-  /** Run `fn` and return the API calls it made (method and path). */
-  async calls<T>(fn: () => Promise<T>): Promise<{ result: T; calls: string[]; writes: string[] }> {
+  /**
+   * Run `fn` and return the API calls it made (method and path). The reads that tell which
+   * workspace the key reaches (provider/engine/reach.ts: once per connection and operation,
+   * counted in test/provider/reach.test.ts) are apart, in `identity`: `calls` are the kind's own.
+   */
+  async calls<T>(fn: () => Promise<T>): Promise<{ result: T; calls: string[]; writes: string[]; identity: string[] }> {
     const since = await lastSeq(this.emu);
     const result = await fn();
     const log = await requestsSince(this.emu, since);
-    const calls = log.map((r) => `${r.method} ${r.path.replace(/^\/(webhooks|inboxes|infra)(?=\/)/, "")}`);
-    return { result, calls, writes: calls.filter((c) => !c.startsWith("GET ")) };
+    const all = log.map((r) => `${r.method} ${r.path.replace(/^\/(webhooks|inboxes|infra)(?=\/)/, "")}`);
+    const isIdentity = (c: string) => c === "GET /v1/auth/me" || c === "GET /v1/audit";
+    const calls = all.filter((c) => !isIdentity(c));
+    return { result, calls, writes: calls.filter((c) => !c.startsWith("GET ")), identity: all.filter(isIdentity) };
   }
 
   raw(method: string, path: string, key: string, body?: unknown) {

@@ -28,7 +28,7 @@ describe("WorkspaceSettings", () => {
   it("create reads, then one PATCH; delete PATCHes the previous value back", async () => {
     const { calls, result } = await d().calls(() => d().create({ endpointVerification: "required" }));
     // auth/me: preview asks (once) whether the key is confined to a project, which cannot change workspace settings.
-    expect(calls).toEqual(["GET /v1/auth/me", "GET /v1/workspace", "PATCH /v1/workspace"]);
+    expect(calls).toEqual(["GET /v1/workspace", "PATCH /v1/workspace"]);
     expect(result.outs).toMatchObject({ endpointVerification: "required", workspaceId: ws.workspace_id, plan: "pro", previous: { endpointVerification: "optional" } });
     expect(await verification()).toBe("required");
     const del = await d().calls(() => provider.delete!(result.id, result.outs));

@@ -1,0 +1,178 @@
+/**
+ * Issue 35, item 1, in process against the emulator: a 404 means "gone" only to a key that
+ * reaches the object's workspace (and project). Each object records its workspace; with a
+ * key of another workspace (or confined to another project), the existing resource's
+ * preview (check + diff), read, update and delete fail naming both, with no write and no
+ * object forgotten; with the right key all goes on, at one identity read per connection and
+ * operation; a state that lacks the workspace learns it on read, with no write.
+ */
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { closeSharedDispatcher, providers } from "../../provider";
+import { WORKSPACE_KEY } from "../../provider/engine/internal-keys";
+import { newOperation } from "../support/operation";
+import { control, useEmulator } from "../support/emulator";
+import { configure, Driver, type Props, type Workspace } from "./support";
+
+const emu = useEmulator();
+afterAll(() => closeSharedDispatcher());
+
+interface Family {
+  kind: keyof typeof providers;
+  setting: string;
+  inputs: Props;
+  keyOf: (ws: Workspace) => string;
+  settings: (key: string) => Record<string, string>;
+  /** How the messages name the workspace of `ws`, found from the created outputs. */
+  noun: string;
+}
+
+const families: Family[] = [
+  {
+    kind: "webhooks:Endpoint",
+    setting: "svc:webhooksApiKey",
+    inputs: { url: "https://hooks.example.com/orders" },
+    keyOf: (ws) => ws.webhooks.admin,
+    settings: (key) => ({ "svc:webhooksUrl": emu().webhooksUrl, "svc:webhooksApiKey": key }),
+    noun: "endpoint",
+  },
+  {
+    kind: "inboxes:Inbox",
+    setting: "svc:inboxesApiKey",
+    inputs: { transport: "http", label: "bin" },
+    keyOf: (ws) => ws.inboxes.admin,
+    settings: (key) => ({ "svc:inboxesUrl": emu().inboxesUrl, "svc:inboxesApiKey": key }),
+    noun: "inbox",
+  },
+];
+
+const newWorkspace = () => control<Workspace>(emu(), "POST", "/workspaces", { plan: "pro" });
+const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+describe.each(families)("$kind: a key of another workspace", (f) => {
+  const provider = () => providers[f.kind]!;
+  const d = () => new Driver(emu(), provider());
+  let a: Workspace;
+  let b: Workspace;
+  let created: { id: string; outs: Props; inputs: Props };
+
+  beforeEach(async () => {
+    newOperation();
+    a = await newWorkspace();
+    b = await newWorkspace();
+    // Workspace B has an object of its own: an Inboxes workspace is named by its audit log.
+    await configure(provider(), f.settings(f.keyOf(b)));
+    await d().create(f.inputs);
+    newOperation();
+    await configure(provider(), f.settings(f.keyOf(a)));
+    created = await d().create(f.inputs);
+    newOperation();
+  });
+
+  const useKeyOf = async (ws: Workspace) => {
+    newOperation();
+    await configure(provider(), f.settings(f.keyOf(ws)));
+  };
+  /** The message naming both workspaces, as created recorded A's. */
+  const namingBoth = async () => {
+    const workspaceA = created.outs[WORKSPACE_KEY] as string;
+    await useKeyOf(b);
+    const workspaceB = (await d().create(f.inputs)).outs[WORKSPACE_KEY] as string;
+    await useKeyOf(b);
+    const name = (w: string) => escaped(w.startsWith("audit:") ? `the workspace whose oldest audit entry is ${w.slice(6)}` : `workspace ${w}`);
+    return new RegExp(`The key of \`${escaped(f.setting)}\` belongs to ${name(workspaceB)}; this stack's ${f.noun} ${escaped(created.id)} lives in ${name(workspaceA)}: set the right key`);
+  };
+
+  it("create records the workspace; B's differs", async () => {
+    expect(created.outs[WORKSPACE_KEY]).toEqual(expect.any(String));
+    if (f.kind === "webhooks:Endpoint") expect(created.outs[WORKSPACE_KEY]).toBe(a.workspace_id);
+  });
+
+  it("preview of the existing resource (check, then diff) fails naming both workspaces, with no write", async () => {
+    const message = await namingBoth();
+    const { identity, writes } = await d().calls(async () => {
+      const checked = await d().check(f.inputs, created.inputs);
+      expect(checked.failures ?? []).toEqual([]);
+      await expect(provider().diff!(created.id, created.outs, checked.inputs)).rejects.toThrow(message);
+    });
+    expect(writes).toEqual([]);
+    expect(identity.length).toBeGreaterThan(0);
+  });
+
+  it("read (refresh) and delete (destroy) fail instead of finding it gone; the object stays; A's key sees it again", async () => {
+    const message = await namingBoth();
+    const { writes } = await d().calls(async () => {
+      await expect(provider().read!(created.id, created.outs)).rejects.toThrow(message);
+      await expect(provider().delete!(created.id, created.outs)).rejects.toThrow(message);
+      await expect(provider().update!(created.id, created.outs, created.inputs)).rejects.toThrow(message);
+    });
+    expect(writes).toEqual([]);
+    await useKeyOf(a);
+    const read = await provider().read!(created.id, created.outs);
+    expect(read.id).toBe(created.id);
+    expect(read.props?.[WORKSPACE_KEY]).toBe(created.outs[WORKSPACE_KEY]);
+  });
+
+  it("with the object's own key a 404 is still gone", async () => {
+    await provider().delete!(created.id, created.outs);
+    newOperation();
+    expect(await provider().read!(created.id, created.outs)).toEqual({});
+  });
+
+  it("a state without the workspace (0.1.0's and later, until this release) learns it on read, with no write; until then nothing is compared", async () => {
+    const { [WORKSPACE_KEY]: _w, ...older } = created.outs;
+    const { result, writes } = await d().calls(() => provider().read!(created.id, older));
+    expect(writes).toEqual([]);
+    expect(result.props?.[WORKSPACE_KEY]).toBe(created.outs[WORKSPACE_KEY]);
+    expect(result.inputs).toEqual((await provider().read!(created.id, created.outs)).inputs);
+  });
+
+  it("happy path: one identity read per connection and operation, however many reads", async () => {
+    const other = await d().create(f.inputs);
+    newOperation();
+    const { calls, identity } = await d().calls(async () => {
+      await provider().read!(created.id, created.outs);
+      await provider().read!(other.id, other.outs);
+      await provider().delete!(other.id, other.outs);
+    });
+    expect(identity).toEqual(f.kind === "inboxes:Inbox" ? ["GET /v1/audit", "GET /v1/audit"] : ["GET /v1/auth/me"]);
+    expect(calls.filter((c) => c.startsWith("DELETE "))).toHaveLength(1);
+  });
+});
+
+describe("inboxes:Inbox: a key of a workspace whose audit log is empty (no inbox was ever made there)", () => {
+  const provider = providers["inboxes:Inbox"]!;
+  it("is never the inbox's workspace: read and delete fail naming it", async () => {
+    newOperation();
+    const [a, empty] = [await newWorkspace(), await newWorkspace()];
+    await configure(provider, { "svc:inboxesUrl": emu().inboxesUrl, "svc:inboxesApiKey": a.inboxes.admin });
+    const created = await new Driver(emu(), provider).create({ transport: "http" });
+    newOperation();
+    await configure(provider, { "svc:inboxesUrl": emu().inboxesUrl, "svc:inboxesApiKey": empty.inboxes.admin });
+    const message = new RegExp(`belongs to a workspace where no inbox was ever made \\(its audit log is empty\\); this stack's inbox ${created.id} lives in the workspace whose oldest audit entry is aud_`);
+    await expect(provider.read!(created.id, created.outs)).rejects.toThrow(message);
+    await expect(provider.delete!(created.id, created.outs)).rejects.toThrow(message);
+  });
+});
+
+describe("webhooks:Endpoint: a key confined to another project of the same workspace", () => {
+  const provider = providers["webhooks:Endpoint"]!;
+  it("read, delete and the preview's diff fail naming both projects; the workspace's key still reads it", async () => {
+    newOperation();
+    const ws = await newWorkspace();
+    const other = (await control<{ id: string }>(emu(), "POST", "/projects", { workspace_id: ws.workspace_id, name: "other" })).id;
+    const confined = (await control<{ key: string }>(emu(), "POST", "/keys", { product: "webhooks", scope: "admin", workspace_id: ws.workspace_id, project_id: other })).key;
+    await configure(provider, { "svc:webhooksUrl": emu().webhooksUrl, "svc:webhooksApiKey": ws.webhooks.admin });
+    const created = await new Driver(emu(), provider).create({ url: "https://hooks.example.com/orders" });
+    expect(created.outs.projectId).toBe(ws.project_id);
+    newOperation();
+    await configure(provider, { "svc:webhooksUrl": emu().webhooksUrl, "svc:webhooksApiKey": confined });
+    const message = new RegExp(`The key of \`svc:webhooksApiKey\` is confined to project ${other} of workspace ${ws.workspace_id}; this stack's endpoint ${created.id} lives in project ${ws.project_id}`);
+    await expect(provider.read!(created.id, created.outs)).rejects.toThrow(message);
+    await expect(provider.delete!(created.id, created.outs)).rejects.toThrow(message);
+    await new Driver(emu(), provider).check({ url: "https://hooks.example.com/orders" }, created.inputs);
+    await expect(provider.diff!(created.id, created.outs, created.inputs)).rejects.toThrow(message);
+    newOperation();
+    await configure(provider, { "svc:webhooksUrl": emu().webhooksUrl, "svc:webhooksApiKey": ws.webhooks.admin });
+    expect((await provider.read!(created.id, created.outs)).id).toBe(created.id);
+  });
+});

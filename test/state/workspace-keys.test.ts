@@ -1,0 +1,114 @@
+/**
+ * Issue 35, item 1, under the real CLI with a fresh runner (HOME, PULUMI_HOME, TMPDIR) per
+ * command: a stack given another workspace's keys never loses a state entry and never
+ * creates in the wrong place. `up` fails its preview naming both workspaces, before
+ * anything is stored; refresh and destroy lose nothing; back on the stack's own keys,
+ * everything converges with no change. In process, per kind family: test/provider/reach.test.ts.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Workspace } from "../provider/support";
+import { call, control, useEmulator } from "../support/emulator";
+import { CLI_MISSING, errorsOf, RUNS_TIMEOUT_MS, useOwnershipStacks, type Declared, type OwnershipStack } from "../ownership/support";
+
+const emu = useEmulator();
+const stack = useOwnershipStacks(emu);
+
+const runnerDirs: string[] = [];
+afterEach(() => {
+  for (const d of runnerDirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+/** A new HOME, PULUMI_HOME and TMPDIR: what a fresh CI runner has. */
+function freshRunner(): Record<string, string> {
+  const dir = (what: string) => {
+    const d = mkdtempSync(join(tmpdir(), `svc-runner-${what}-`));
+    runnerDirs.push(d);
+    return d;
+  };
+  const blank = { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_URL: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_URL: "", SVC_INFRA_API_KEY: "", SVC_RECONCILE_WINDOW_SECONDS: "" };
+  return { ...blank, HOME: dir("home"), PULUMI_HOME: dir("pulumi-home"), TMPDIR: dir("tmp") };
+}
+
+/**
+ * A fresh runner whose environment holds the keys (as a pipeline gives them:
+ * SVC_WEBHOOKS_API_KEY, SVC_INBOXES_API_KEY), the stack config none: `webhooksKey`
+ * replaces the workspace's Webhooks admin key. Refresh and destroy use these too (the
+ * keys the state keeps are only the config's).
+ */
+const withKeysOf = (ws: Workspace, webhooksKey?: string) => ({
+  verbOptions: { env: { ...freshRunner(), SVC_WEBHOOKS_API_KEY: webhooksKey ?? ws.webhooks.admin, SVC_INBOXES_API_KEY: ws.inboxes.admin }, secrets: {} },
+});
+
+const PROGRAM: Declared[] = [
+  ...["a", "b", "c"].map((name) => ({ kind: "webhooks:Endpoint", name, inputs: { url: `https://hooks.example.com/${name}` } })),
+  { kind: "inboxes:Inbox", name: "bin", inputs: { transport: "http" } },
+];
+
+/** Each state entry's id and outputs: what must not change. */
+const snapshot = (s: OwnershipStack) => s.state().map((r) => ({ id: r.id, outputs: r.outputs }));
+
+async function liveIn(ws: Workspace): Promise<string[]> {
+  const list = async (path: string, key: string) => ((await call(emu(), "GET", `${path}?limit=200`, { key })).body.data as { id: string }[]).map((o) => o.id);
+  return [...(await list("/webhooks/v1/endpoints", ws.webhooks.admin)), ...(await list("/inboxes/v1/inboxes", ws.inboxes.admin))].sort();
+}
+
+describe.skipIf(CLI_MISSING !== undefined)("another workspace's keys, on a fresh runner per command", () => {
+  it("up fails its preview naming both workspaces; refresh and destroy lose nothing; the stack's own keys converge with no change", async () => {
+    const s = await stack("workspace-keys");
+    const other = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "enterprise" });
+    const up = await s.run("up", PROGRAM, withKeysOf(s.ws));
+    expect(up.ok, errorsOf(up)).toBe(true);
+    const before = snapshot(s);
+    const made = await liveIn(s.ws);
+    expect(made).toHaveLength(4);
+    expect(s.state().filter((r) => r.type.endsWith("webhooks:Endpoint")).map((r) => r.outputs?.__workspace)).toEqual([s.ws.workspace_id, s.ws.workspace_id, s.ws.workspace_id]);
+
+    const wrongUp = await s.writes("up", PROGRAM, withKeysOf(other));
+    expect(wrongUp.result.ok, wrongUp.result.summary).toBe(false);
+    expect(errorsOf(wrongUp.result)).toMatch(new RegExp(`The key of \`svc:webhooksApiKey\` belongs to workspace ${other.workspace_id}; this stack's endpoint ep_\\w+ lives in workspace ${s.ws.workspace_id}`));
+    expect(wrongUp.writes).toEqual([]);
+    expect(snapshot(s)).toEqual(before);
+
+    for (const verb of ["refresh", "destroy"] as const) {
+      const run = await s.writes(verb, PROGRAM, withKeysOf(other));
+      expect(run.result.ok, verb).toBe(false);
+      expect(errorsOf(run.result), verb).toMatch(/belongs to (the )?workspace .*; this stack's .* lives in (the )?workspace/);
+      expect(run.writes, verb).toEqual([]);
+      expect(snapshot(s), verb).toEqual(before);
+    }
+    expect(await liveIn(s.ws)).toEqual(made);
+    expect(await liveIn(other)).toEqual([]);
+    const back = await s.writes("up", PROGRAM, withKeysOf(s.ws));
+    expect(back.result.ok, errorsOf(back.result)).toBe(true);
+    expect(back.writes).toEqual([]);
+    expect(snapshot(s)).toEqual(before);
+  }, RUNS_TIMEOUT_MS);
+
+  it("a key confined to another project of the workspace: up fails at preview naming both projects and an inbox alone names its workspace; nothing stored", async () => {
+    const s = await stack("confined-keys");
+    const up = await s.run("up", PROGRAM, withKeysOf(s.ws));
+    expect(up.ok, errorsOf(up)).toBe(true);
+    const before = snapshot(s);
+    const project = (await control<{ id: string }>(emu(), "POST", "/projects", { workspace_id: s.ws.workspace_id, name: "other" })).id;
+    const confined = (await control<{ key: string }>(emu(), "POST", "/keys", { product: "webhooks", scope: "admin", workspace_id: s.ws.workspace_id, project_id: project })).key;
+    const wrong = await s.writes("up", PROGRAM, withKeysOf(s.ws, confined));
+    expect(wrong.result.ok).toBe(false);
+    expect(errorsOf(wrong.result)).toMatch(new RegExp(`The key of \`svc:webhooksApiKey\` is confined to project ${project} of workspace ${s.ws.workspace_id}; this stack's endpoint ep_\\w+ lives in project ${s.ws.project_id}`));
+    expect(wrong.writes).toEqual([]);
+    expect(snapshot(s)).toEqual(before);
+
+    const other = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "enterprise" });
+    const inboxOnly = PROGRAM.filter((r) => r.kind === "inboxes:Inbox");
+    const withOtherInboxes = withKeysOf(s.ws);
+    withOtherInboxes.verbOptions.env.SVC_INBOXES_API_KEY = other.inboxes.admin;
+    // The other workspace's audit log has an entry: a workspace where an inbox was made.
+    await call(emu(), "POST", "/inboxes/v1/inboxes", { key: other.inboxes.admin, body: { transport: "http" } });
+    const wrongInbox = await s.writes("up", PROGRAM.filter((r) => r.kind !== "inboxes:Inbox").concat(inboxOnly), withOtherInboxes);
+    expect(wrongInbox.result.ok).toBe(false);
+    expect(errorsOf(wrongInbox.result)).toMatch(/The key of `svc:inboxesApiKey` belongs to the workspace whose oldest audit entry is aud_\w+; this stack's inbox inb_\w+ lives in the workspace whose oldest audit entry is aud_\w+/);
+    expect(wrongInbox.writes).toEqual([]);
+    expect(snapshot(s)).toEqual(before);
+  }, RUNS_TIMEOUT_MS);
+});
