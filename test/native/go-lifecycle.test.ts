@@ -23,16 +23,16 @@ import { GO_MODULE, VERSION, pluginArchiveName } from "../../scripts/release";
 import { releasePart } from "../release/artifacts";
 import { PLATFORM, useReleaseHost } from "../release/host";
 import { call, lastSeq, requestsSince, useEmulator } from "../support/emulator";
-import { cliBinDir, runCli } from "../support/pulumi-cli";
+import { runCli } from "../support/pulumi-cli";
+import { GO_MISSING, GOFLAGS, requireGo } from "./go";
 import { checkNativeLifecycle } from "./lifecycle";
-import { NATIVE_MISSING, nativeStack, writesOf, type ProgramFiles } from "./support";
+import { nativeStack, writesOf, type ProgramFiles } from "./support";
 
 const emu = useEmulator();
 const host = useReleaseHost();
 
 const PROGRAM_DIR = path.resolve(__dirname, "go-program");
 /** The CLI's build tags (scripts/pulumi-install.ts): packages compiled for it are reused. */
-const GOFLAGS = `${process.env["GOFLAGS"] ?? ""} -tags=osusergo,grpcnotrace -trimpath`.trim();
 /** The program's config, for the cases that only preview it. */
 const CONFIG = { description: "v1", label: "first" };
 const SECRETS = { token: "Bearer tok-4242-native-go-secret" };
@@ -41,14 +41,7 @@ const goProject = (runtime: string): ProgramFiles => ({ project: `runtime: ${run
 
 /** Where `go` is: the user's PATH (test/release/host.ts) holds only the system's directories besides the CLI's and node's. */
 const GO_BIN_DIR = path.join(spawnSync("go", ["env", "GOROOT"], { encoding: "utf8" }).stdout.trim(), "bin");
-const goMissing = (): string | undefined =>
-  spawnSync("go", ["env", "GOVERSION"]).status !== 0
-    ? "Go is not installed: the Go SDK's program needs Go >= 1.26 (https://go.dev/dl/)"
-    : !fs.existsSync(path.join(cliBinDir(), "pulumi-language-go"))
-      ? `pulumi-language-go is not beside pulumi in ${cliBinDir()}: run \`npm run pulumi:install\` (it builds both into its cache)`
-      : undefined;
-const GO_MISSING = NATIVE_MISSING ?? goMissing();
-if (GO_MISSING && process.env["PULUMI_SVC_REQUIRE_CLI"] === "1") throw new Error(`PULUMI_SVC_REQUIRE_CLI=1 but ${GO_MISSING}`);
+requireGo();
 
 /** Runs a command to its end (not spawnSync: the emulator in this process keeps answering); throws with its output on failure. */
 function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<void> {

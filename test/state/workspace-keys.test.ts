@@ -5,31 +5,13 @@
  * anything is stored; refresh and destroy lose nothing; back on the stack's own keys,
  * everything converges with no change. In process, per kind family: test/provider/reach.test.ts.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Workspace } from "../provider/support";
 import { call, control, useEmulator } from "../support/emulator";
-import { CLI_MISSING, errorsOf, RUNS_TIMEOUT_MS, useOwnershipStacks, type Declared, type OwnershipStack } from "../ownership/support";
+import { CLI_MISSING, errorsOf, freshRunner, RUNS_TIMEOUT_MS, useOwnershipStacks, type Declared, type OwnershipStack } from "../ownership/support";
 
 const emu = useEmulator();
 const stack = useOwnershipStacks(emu);
-
-const runnerDirs: string[] = [];
-afterEach(() => {
-  for (const d of runnerDirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-/** A new HOME, PULUMI_HOME and TMPDIR: what a fresh CI runner has. */
-function freshRunner(): Record<string, string> {
-  const dir = (what: string) => {
-    const d = mkdtempSync(join(tmpdir(), `svc-runner-${what}-`));
-    runnerDirs.push(d);
-    return d;
-  };
-  const blank = { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_URL: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_URL: "", SVC_INFRA_API_KEY: "", SVC_RECONCILE_WINDOW_SECONDS: "" };
-  return { ...blank, HOME: dir("home"), PULUMI_HOME: dir("pulumi-home"), TMPDIR: dir("tmp") };
-}
 
 /**
  * A fresh runner whose environment holds the keys (as a pipeline gives them:
