@@ -55,11 +55,22 @@ async function inboxesReach(ctx: OperationContext): Promise<Reach | undefined> {
   try {
     const oldest = await ctx.cached("inboxes:audit-oldest", async () => {
       const audit = (query: Record<string, string>) => ctx.client.request<{ data?: { id?: unknown }[]; total?: unknown }>({ method: "GET", path: "/v1/audit", query });
-      const total = (await audit({ limit: "1" })).body?.total;
-      if (typeof total !== "number" || total < 1) throw new EmptyAuditLog();
-      const id = (await audit({ limit: "1", offset: String(total - 1) })).body?.data?.[0]?.id;
-      if (typeof id !== "string") throw new EmptyAuditLog();
-      return id;
+      // Newest first and only growing: the entry at offset total-1 is the oldest only when no
+      // entry came between the two reads (a create of this run, or anyone's), which the second
+      // page's own total tells; else read again at the new end.
+      let total = (await audit({ limit: "1" })).body?.total;
+      for (let reads = 0; reads < 5; reads++) {
+        if (typeof total !== "number" || total < 1) throw new EmptyAuditLog();
+        const page = (await audit({ limit: "1", offset: String(total - 1) })).body;
+        const id = page?.data?.[0]?.id;
+        if (typeof page?.total === "number" && page.total !== total) {
+          total = page.total;
+          continue;
+        }
+        if (typeof id !== "string") throw new EmptyAuditLog();
+        return id;
+      }
+      throw new Error("The Inboxes audit log kept growing while its oldest entry was read (it names the key's workspace): run again.");
     });
     return { workspace: `${AUDIT}${oldest}` };
   } catch (err) {

@@ -10,7 +10,7 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { closeSharedDispatcher, providers } from "../../provider";
 import { WORKSPACE_KEY } from "../../provider/engine/internal-keys";
 import { newOperation } from "../support/operation";
-import { control, useEmulator } from "../support/emulator";
+import { call, control, useEmulator } from "../support/emulator";
 import { configure, Driver, type Props, type Workspace } from "./support";
 
 const emu = useEmulator();
@@ -141,6 +141,22 @@ describe.each(families)("$kind: a key of another workspace", (f) => {
 
 describe("inboxes:Inbox: a key of a workspace whose audit log is empty (no inbox was ever made there)", () => {
   const provider = providers["inboxes:Inbox"]!;
+  it("records the workspace's true oldest entry though an entry is added between the identity's two reads (a create of the run, or anyone's)", async () => {
+    newOperation();
+    const ws = await newWorkspace();
+    const api = (body: Props) => call(emu(), "POST", "/inboxes/v1/inboxes", { key: ws.inboxes.admin, body });
+    await api({ transport: "http", label: "first" });
+    await configure(provider, { "svc:inboxesUrl": emu().inboxesUrl, "svc:inboxesApiKey": ws.inboxes.admin });
+    // Each of the two audit reads answers 400 ms late; another inbox is made while the second is on its way.
+    await control(emu(), "POST", "/faults", { method: "GET", path: "/inboxes/v1/audit", latency_ms: 400, count: 2 });
+    const creating = new Driver(emu(), provider).create({ transport: "http", label: "ours" });
+    await new Promise((resolve) => setTimeout(resolve, 550));
+    await api({ transport: "http", label: "meanwhile" });
+    const made = await creating;
+    const log = (await call(emu(), "GET", "/inboxes/v1/audit?limit=200", { key: ws.inboxes.admin })).body.data as { id: string }[];
+    expect(made.outs[WORKSPACE_KEY]).toBe(`audit:${log[log.length - 1]!.id}`);
+  });
+
   it("is never the inbox's workspace: read and delete fail naming it", async () => {
     newOperation();
     const [a, empty] = [await newWorkspace(), await newWorkspace()];
