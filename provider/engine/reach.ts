@@ -5,17 +5,27 @@
  * stack, and a refresh that took that for deletions would empty the state while the
  * objects stay live, held by no state.
  *
- * So each object's outputs record its workspace under WORKSPACE_KEY, as the service names
- * it (`where`), and the operations that may find an object gone (read on refresh and
- * import, delete, update) first compare what the connection's key reaches with it; Check
- * of an existing resource reads the reach and its Diff compares, so the `up` that installs
- * another workspace's key fails its preview, before anything is stored. Each fails naming
- * both. A state written before the key was recorded learns it on its next read (the
- * engine's refresh compares inputs, which do not change; nothing is written to the
- * service); until then nothing is compared. No upgrader (upgrade.ts) and no new shape:
- * an upgrader is pure and cannot ask the service, and an absent key is a valid state.
+ * Where an entry lives (`whereRecorded`) is known only from an answer that proves it:
+ * - the key's reach when it made the entry (create: the write went there), kept under
+ *   WORKSPACE_KEY in the outputs;
+ * - what the service answered for the entry itself: the workspace's own id
+ *   (WorkspaceSettings' `workspaceId`), an infrastructure object's `projectId`;
+ * - a read answered under the key for an entry the state holds, when the answer is that
+ *   object: its id is the service's own (not a name or a scope, which any workspace may
+ *   hold), or it carries the creation time the state recorded. A setting answers for
+ *   whatever workspace the key reaches: its read proves nothing.
+ * The operations that may find an entry gone or write it (read on refresh and import,
+ * update, delete) first compare what the connection's key reaches with it; Check of an
+ * existing resource reads the reach and its Diff compares, so the `up` that installs
+ * another workspace's key fails its preview, before anything is stored. Each fails
+ * naming both. Where either side is unknown (a state written before this release, a
+ * reach that cannot be read), nothing is compared, and the safe side is taken: a 404
+ * never drops an entry the state holds (the read fails, naming what to do), an entry
+ * addressed by a name or a scope is never changed, a setting's delete puts nothing back,
+ * and an object addressed by the service's id is read first (a 404 fails; an answer
+ * proves it). No upgrader (upgrade.ts): an upgrader is pure and cannot ask the service.
  *
- * What names a workspace, per product (shared/spec, emulator):
+ * What names a key's reach, per product (shared/spec, emulator):
  * - Webhooks: `GET /v1/auth/me` answers `workspace_id`, and `project_id` for a key
  *   confined to a project. One read per connection and operation (the operation's read
  *   cache, shared with confined-key.ts).
@@ -24,13 +34,13 @@
  *   entry at `total - 1`), once per connection and operation. An empty log is a workspace
  *   where no inbox was ever made: never the one of an object this stack holds (it is
  *   compared as such, and read again, not cached, as a create may write its first entry).
- * - Infrastructure: nothing is recorded; quotas and quota requests are addressed by the
- *   key's own project (provider/infra), so a 404 there is not a question of reach.
- * A reach that cannot be read (a key without the read scope, a fault) compares nothing: the
- * operation goes on as before, and the service's own answer decides.
+ * - Infrastructure: a key acts on its own project (spec 1), which a quota read answers
+ *   (`project_id`): the same read the kinds' checks make (quota-limits.ts `keyProject`).
  */
 import { profileOf, settingNames, type Product } from "../config";
+import { keyProject } from "../infra/quota-limits";
 import { operationContext } from "./engine-operation";
+import { note } from "./errors";
 import type { OperationContext, Props, ResourceDefinition } from "./fields";
 import { WORKSPACE_KEY } from "./internal-keys";
 import type { Operations } from "./operations";
@@ -41,7 +51,8 @@ export interface Reach {
   project?: string;
 }
 
-type ReachReader = (ctx: OperationContext) => Promise<Reach | undefined>;
+/** Reads the key's reach; `props` are the entry's (an infrastructure key's project is answered by a read of the entry's quota service). */
+type ReachReader = (ctx: OperationContext, props: Props | undefined) => Promise<Reach | undefined>;
 
 /** Webhooks: the key's own answer. The cache key is confined-key.ts's, so both share one call. */
 async function webhooksReach(ctx: OperationContext): Promise<Reach | undefined> {
@@ -49,7 +60,6 @@ async function webhooksReach(ctx: OperationContext): Promise<Reach | undefined> 
   if (typeof me?.workspace_id !== "string") return undefined;
   return typeof me.project_id === "string" && me.project_id !== "" ? { workspace: me.workspace_id, project: me.project_id } : { workspace: me.workspace_id };
 }
-
 /** Inboxes: the workspace's oldest audit entry (see the header). An empty log is not cached: the next create writes its first entry. */
 async function inboxesReach(ctx: OperationContext): Promise<Reach | undefined> {
   try {
@@ -88,7 +98,14 @@ const NO_INBOX_EVER = AUDIT;
 /** The workspace a reach names for good: none for an Inboxes workspace whose log is empty (two such keys are not known to be one account). */
 export const knownWorkspace = (reach: Reach | undefined): string | undefined => (reach && reach.workspace !== NO_INBOX_EVER ? reach.workspace : undefined);
 
-const READERS: Partial<Record<Product, ReachReader>> = { webhooks: webhooksReach, inboxes: inboxesReach };
+/** Infrastructure: the key's own project (an object's `projectId` is one too). */
+const PROJECT = "project:";
+async function infraReach(ctx: OperationContext, props: Props | undefined): Promise<Reach | undefined> {
+  const project = await keyProject(ctx, typeof props?.service === "string" ? props.service : "compute", props?.region);
+  return project === undefined ? undefined : { workspace: `${PROJECT}${project}` };
+}
+
+const READERS: Partial<Record<Product, ReachReader>> = { webhooks: webhooksReach, inboxes: inboxesReach, infra: infraReach };
 
 /**
  * Resolved reaches, per operation and connection (`connectionId`: a context object is not
@@ -102,12 +119,12 @@ const resolvedIn = (ctx: OperationContext) => {
 };
 
 /** The reach of the context's key, or undefined when the product records none or it cannot be read (see the header). */
-export async function reachOf(def: { product: Product }, ctx: OperationContext): Promise<Reach | undefined> {
+export async function reachOf(def: { product: Product }, ctx: OperationContext, props?: Props): Promise<Reach | undefined> {
   const read = READERS[def.product];
   if (!read) return undefined;
   let reach: Reach | undefined;
   try {
-    reach = await read(ctx);
+    reach = await read(ctx, props);
   } catch {
     reach = undefined;
   }
@@ -115,9 +132,10 @@ export async function reachOf(def: { product: Product }, ctx: OperationContext):
   return reach;
 }
 
-/** How the messages name a workspace: Inboxes' by its oldest audit entry. */
+/** How the messages name a workspace: Inboxes' by its oldest audit entry, an infrastructure key's by its project. */
 function named(workspace: string): string {
   if (workspace === NO_INBOX_EVER) return "a workspace where no inbox was ever made (its audit log is empty)";
+  if (workspace.startsWith(PROJECT)) return `project ${workspace.slice(PROJECT.length)}`;
   return workspace.startsWith(AUDIT) ? `the workspace whose oldest audit entry is ${workspace.slice(AUDIT.length)}` : `workspace ${workspace}`;
 }
 
@@ -125,13 +143,33 @@ function named(workspace: string): string {
 const projectOf = (outputs: Props) => (typeof outputs.projectId === "string" && outputs.projectId !== "" ? outputs.projectId : undefined);
 
 /**
+ * Where the entry of these outputs lives, from what proved it (see the header), or
+ * undefined when nothing did (a state written before this release).
+ */
+export function whereRecorded(def: ResourceDefinition, outputs: Props | undefined): string | undefined {
+  const recorded = outputs?.[WORKSPACE_KEY];
+  if (typeof recorded === "string") return recorded;
+  if (def.product === "infra") return outputs && projectOf(outputs) ? `${PROJECT}${projectOf(outputs)}` : undefined;
+  return typeof outputs?.workspaceId === "string" ? outputs.workspaceId : undefined;
+}
+
+/** Whether the entry's id is the service's own: no other workspace holds an object answering to it. A setting's (a scope) and a named entry's are not. */
+const addressedById = (def: ResourceDefinition) => !def.singleton && !Object.values(def.fields).some((field) => field.uniqueName === true);
+
+/** Whether this answer to a read of the entry of `outputs` is that entry (see the header). */
+const isTheEntry = (def: ResourceDefinition, outputs: Props, answer: Props) =>
+  addressedById(def) || (def.singleton === undefined && typeof outputs.createdAt === "string" && answer.createdAt === outputs.createdAt);
+
+const keyOf = (def: ResourceDefinition, outputs: Props | undefined) => settingNames(def.product, "ApiKey", profileOf(outputs)).configKey;
+
+/**
  * Why the key cannot see where the object of these outputs lives, or undefined when it can,
  * or when either side is not known.
  */
 export function outOfReach(def: ResourceDefinition, reach: Reach | undefined, id: string, outputs: Props | undefined): string | undefined {
-  const recorded = outputs?.[WORKSPACE_KEY];
-  if (!reach || typeof recorded !== "string") return undefined;
-  const key = settingNames(def.product, "ApiKey", profileOf(outputs)).configKey;
+  const recorded = whereRecorded(def, outputs);
+  if (!reach || recorded === undefined) return undefined;
+  const key = keyOf(def, outputs);
   const fix = `set the right key in \`${key}\`, or, if these objects were really moved or deleted, remove them from the state with \`pulumi state delete\`. Nothing was changed or forgotten.`;
   if (recorded !== reach.workspace)
     return `The key of \`${key}\` belongs to ${named(reach.workspace)}; this stack's ${def.noun} ${id} lives in ${named(recorded)}: ${fix}`;
@@ -141,15 +179,32 @@ export function outOfReach(def: ResourceDefinition, reach: Reach | undefined, id
   return undefined;
 }
 
+/** The key of `svc:...` as the messages name it, with where it reaches when known. */
+const theKey = (def: ResourceDefinition, reach: Reach | undefined, outputs: Props | undefined) =>
+  `the key of \`${keyOf(def, outputs)}\` (${reach ? `it belongs to ${named(reach.workspace)}` : "where it belongs could not be read"})`;
+
+/** Why a 404 does not drop an entry the state holds when either side is unknown. */
+function notProvenGone(def: ResourceDefinition, reach: Reach | undefined, id: string, outputs: Props): string {
+  const recorded = whereRecorded(def, outputs);
+  const where = recorded === undefined ? "the state does not say where it lives (it was written before this release recorded it)" : `it lives in ${named(recorded)}`;
+  return `This stack's ${def.noun} ${id} was not found with ${theKey(def, reach, outputs)}, and ${where}: a key of another workspace or project finds nothing either. If the key is the right one and the ${def.noun} was deleted, remove it from the state with \`pulumi state delete\`; else set the right key in \`${keyOf(def, outputs)}\`. Nothing was changed or forgotten.`;
+}
+
+/** Why an entry addressed by a name or a scope, whose place no answer proved, is not changed. */
+function notProvenHere(def: ResourceDefinition, reach: Reach | undefined, id: string, outputs: Props): string {
+  return `This stack's ${def.noun} ${id} is not changed with ${theKey(def, reach, outputs)}: the state was written before this release recorded where each entry lives, and the service answers for such an entry (a setting, or one known by its name) in whatever workspace the key reaches, so nothing proves it is this stack's. If the key is the right one, remove the entry with \`pulumi state delete\` and run \`pulumi up\` (it is taken over again, and where it lives recorded); else set the right key in \`${keyOf(def, outputs)}\`. Nothing was changed or forgotten.`;
+}
+
 /** The reach Check read for this context, for Diff (undefined: none read, or not known). */
 export function reachRead(ctx: OperationContext | undefined): Reach | undefined {
   return (ctx && resolvedIn(ctx).get(ctx.connectionId)) ?? undefined;
 }
 
 /**
- * A kind's operations that record where each object lives and fail, naming both, where
+ * A kind's operations that record where each entry lives and fail, naming both, where
  * the key cannot see it: before read, update and delete, and in Diff (from the reach the
- * Check of the existing resource read). A product with no reader is served as it is.
+ * Check of the existing resource read); and that take the safe side where either is not
+ * known (see the header). A product with no reader is served as it is.
  */
 export function reaching(ops: Operations): Operations {
   const def = ops.definition as ResourceDefinition;
@@ -157,14 +212,26 @@ export function reaching(ops: Operations): Operations {
   const ctxOf = (props: Props | undefined) => operationContext(def, profileOf(props));
   /** The reach of the key these props choose, failing when it cannot see the object. */
   const guard = async (id: string, outputs: Props | undefined): Promise<Reach | undefined> => {
-    const reach = await reachOf(def, ctxOf(outputs));
+    const reach = await reachOf(def, ctxOf(outputs), outputs);
     const why = outOfReach(def, reach, id, outputs);
     if (why) throw new Error(why);
     return reach;
   };
-  const recorded = (outputs: Props, reach: Reach | undefined): Props => {
-    const workspace = knownWorkspace(reach);
-    return workspace ? { ...outputs, [WORKSPACE_KEY]: workspace } : outputs;
+  /** The outputs with where the entry lives, when the outputs do not prove it already. */
+  const recorded = (outputs: Props, workspace: string | undefined): Props =>
+    workspace === undefined || whereRecorded(def, outputs) !== undefined ? outputs : { ...outputs, [WORKSPACE_KEY]: workspace };
+  const read: Operations["read"] = async (req) => {
+    const reach = await guard(req.id, req.outputs);
+    const res = await ops.read(req);
+    const where = whereRecorded(def, req.outputs);
+    const held = req.outputs !== undefined && Object.keys(req.outputs).length > 0;
+    if (res.gone) {
+      if (held && (where === undefined || !reach)) throw new Error(notProvenGone(def, reach, req.id, req.outputs!));
+      return res;
+    }
+    // Kept as recorded; learnt where the answer is the entry's own (an import reads by the service's id).
+    if (where !== undefined) return { ...res, outputs: recorded(res.outputs, typeof req.outputs?.[WORKSPACE_KEY] === "string" ? where : undefined) };
+    return held && !isTheEntry(def, req.outputs!, res.outputs) ? res : { ...res, outputs: recorded(res.outputs, knownWorkspace(reach)) };
   };
   return {
     ...ops,
@@ -173,7 +240,7 @@ export function reaching(ops: Operations): Operations {
       // An existing resource: its Diff compares (the key may have changed since).
       if (Object.keys(req.olds).length > 0) {
         try {
-          await reachOf(def, ctxOf(res.inputs));
+          await reachOf(def, ctxOf(res.inputs), res.inputs);
         } catch {
           // A connection that cannot be made: check has said why.
         }
@@ -193,24 +260,30 @@ export function reaching(ops: Operations): Operations {
     },
     async create(req) {
       const res = await ops.create(req);
+      if (whereRecorded(def, res.outputs) !== undefined) return res;
       // Read after the create: an Inboxes workspace's first create writes its first audit entry.
-      return { ...res, outputs: recorded(res.outputs, await reachOf(def, ctxOf(req.inputs))) };
+      return { ...res, outputs: recorded(res.outputs, knownWorkspace(await reachOf(def, ctxOf(req.inputs), req.inputs))) };
     },
-    async read(req) {
-      const reach = await guard(req.id, req.outputs);
-      const res = await ops.read(req);
-      if (res.gone) return res;
-      // Kept as recorded; learnt by a state that has none (the object was just read with this key).
-      const workspace = req.outputs?.[WORKSPACE_KEY];
-      return { ...res, outputs: typeof workspace === "string" ? { ...res.outputs, [WORKSPACE_KEY]: workspace } : recorded(res.outputs, reach) };
-    },
+    read,
     async update(req) {
       const reach = await guard(req.id, req.olds);
+      const where = whereRecorded(def, req.olds);
+      if (where === undefined && !addressedById(def)) throw new Error(notProvenHere(def, reach, req.id, req.olds));
       const res = await ops.update(req);
-      return { ...res, outputs: typeof req.olds[WORKSPACE_KEY] === "string" ? { ...res.outputs, [WORKSPACE_KEY]: req.olds[WORKSPACE_KEY] } : recorded(res.outputs, reach) };
+      // Updated by the service's id under this key: the object is where the key reaches.
+      return { ...res, outputs: recorded(res.outputs, where ?? knownWorkspace(reach)) };
     },
     async delete(req) {
-      await guard(req.id, req.outputs);
+      const reach = await guard(req.id, req.outputs);
+      if (whereRecorded(def, req.outputs) === undefined) {
+        if (def.singleton) {
+          note(`This stack's ${def.noun} was left as it is (nothing put back) with ${theKey(def, reach, req.outputs)}: the state was written before this release recorded which workspace it is in, and a setting answers for whatever workspace the key reaches. Put it back by hand if it should be.`);
+          return;
+        }
+        // A 404 of the delete would be taken for "already gone": read it first (a 404 fails; an answer proves where it lives, or not).
+        const found = await read({ id: req.id, outputs: req.outputs });
+        if (found.gone || whereRecorded(def, found.outputs) === undefined) throw new Error(notProvenHere(def, reach, req.id, req.outputs));
+      }
       return ops.delete(req);
     },
   };

@@ -39,6 +39,9 @@ async function keyQuota(ctx: OperationContext, service: string, region: unknown)
   });
 }
 
+/** The key's own project, as a quota read of `service` answers it (engine/reach.ts: where an infrastructure key reaches); undefined when unreadable. */
+export const keyProject = async (ctx: OperationContext, service: string, region: unknown): Promise<string | undefined> => (await keyQuota(ctx, service, region))?.project_id;
+
 /**
  * The project a quota write acts on, as the engine operation counts claims in it: `projectId`
  * when given, else the key's own (from the quota read the checks make anyway), so two

@@ -103,7 +103,8 @@ describe("QuotaLimits: lifecycle and call counts", () => {
     const stderr = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => (warned.push(String(chunk)), true));
     try {
       const { calls } = await d().calls(() => provider.delete!(id, outs));
-      expect(calls).toEqual(["GET /api/v1/quota/compute", "PATCH /api/v1/quota/compute"]);
+      // The key's project (engine/reach.ts, once per operation), the limits found, the PATCH.
+      expect(calls).toEqual(["GET /api/v1/quota/compute", "GET /api/v1/quota/compute", "PATCH /api/v1/quota/compute"]);
     } finally {
       stderr.mockRestore();
     }

@@ -126,6 +126,19 @@ describe.each(families)("$kind: a key of another workspace", (f) => {
     expect(result.inputs).toEqual((await provider().read!(created.id, created.outs)).inputs);
   });
 
+  it("a state without the workspace read with another workspace's key: the 404 proves nothing, so read and delete fail naming what to do; nothing is written or forgotten", async () => {
+    const { [WORKSPACE_KEY]: _w, ...older } = created.outs;
+    await useKeyOf(b);
+    const unproven = new RegExp(`This stack's ${f.noun} ${escaped(created.id)} was not found with the key of \`${escaped(f.setting)}\` \\(it belongs to .*\\), and the state does not say where it lives .*remove it from the state with \`pulumi state delete\`; else set the right key`);
+    const { writes } = await d().calls(async () => {
+      await expect(provider().read!(created.id, older)).rejects.toThrow(unproven);
+      await expect(provider().delete!(created.id, older)).rejects.toThrow(unproven);
+    });
+    expect(writes).toEqual([]);
+    await useKeyOf(a);
+    expect((await provider().read!(created.id, older)).props?.[WORKSPACE_KEY]).toBe(created.outs[WORKSPACE_KEY]);
+  });
+
   it("happy path: one identity read per connection and operation, however many reads", async () => {
     const other = await d().create(f.inputs);
     newOperation();
@@ -189,6 +202,81 @@ describe("webhooks:Endpoint: a key confined to another project of the same works
     await expect(provider.diff!(created.id, created.outs, created.inputs)).rejects.toThrow(message);
     newOperation();
     await configure(provider, { "svc:webhooksUrl": emu().webhooksUrl, "svc:webhooksApiKey": ws.webhooks.admin });
+    expect((await provider.read!(created.id, created.outs)).id).toBe(created.id);
+  });
+});
+
+describe("settings answer for whatever workspace the key reaches: a read proves nothing", () => {
+  const settings = (key: string) => ({ "svc:webhooksUrl": emu().webhooksUrl, "svc:webhooksApiKey": key });
+  const policy = (ws: Workspace) => call(emu(), "GET", "/webhooks/v1/event-types/policy", { key: ws.webhooks.admin }).then((r) => r.body.policy);
+
+  it("a WorkspaceSettings state without the workspace is compared by the workspace id its outputs hold", async () => {
+    const provider = providers["webhooks:WorkspaceSettings"]!;
+    newOperation();
+    const [a, b] = [await newWorkspace(), await newWorkspace()];
+    await configure(provider, settings(a.webhooks.admin));
+    const { id, outs } = await new Driver(emu(), provider).create({ endpointVerification: "required" });
+    const { [WORKSPACE_KEY]: _w, ...older } = outs;
+    newOperation();
+    await configure(provider, settings(b.webhooks.admin));
+    const message = new RegExp(`belongs to workspace ${b.workspace_id}; this stack's workspace settings workspace lives in workspace ${a.workspace_id}`);
+    await expect(provider.read!(id, older)).rejects.toThrow(message);
+    await expect(provider.update!(id, older, { endpointVerification: "optional" })).rejects.toThrow(message);
+    await expect(provider.delete!(id, older)).rejects.toThrow(message);
+  });
+
+  it("an EventTypePolicy state without the workspace learns nothing from a read with another key, is never changed or put back through it, and its own key is not refused after", async () => {
+    const provider = providers["webhooks:EventTypePolicy"]!;
+    const d = new Driver(emu(), provider);
+    newOperation();
+    const [a, b] = [await newWorkspace(), await newWorkspace()];
+    await configure(provider, settings(a.webhooks.admin));
+    const { id, outs } = await d.create({ policy: "strict" });
+    const { [WORKSPACE_KEY]: _w, ...older } = outs;
+    newOperation();
+    await configure(provider, settings(b.webhooks.admin));
+    const { result: read, writes } = await d.calls(async () => {
+      const seen = await provider.read!(id, older);
+      expect(seen.props?.[WORKSPACE_KEY]).toBeUndefined();
+      await expect(provider.update!(id, seen.props!, { policy: "strict" })).rejects.toThrow(/is not changed with the key of `svc:webhooksApiKey` \(it belongs to workspace ws_\w+\).*\(a setting, or one known by its name\)/);
+      await provider.delete!(id, seen.props!);
+      return seen;
+    });
+    expect(read.props?.policy).toBe("lenient");
+    expect(writes).toEqual([]);
+    expect([await policy(a), await policy(b)]).toEqual(["strict", "lenient"]);
+    newOperation();
+    await configure(provider, settings(a.webhooks.admin));
+    expect((await provider.read!(id, read.props!)).props).toMatchObject({ policy: "strict" });
+  });
+});
+
+describe("infra: a key of another workspace's project", () => {
+  const infra = (key: string) => ({ "svc:infraUrl": emu().infraUrl, "svc:infraApiKey": key });
+  const kinds = [
+    { kind: "infra:QuotaRequest" as const, noun: "quota request", keyOf: (ws: Workspace) => ws.infra.member, inputs: { service: "compute", region: "eu-west-1", limits: { vms: 60 }, justification: "reach" } },
+    { kind: "infra:QuotaLimits" as const, noun: "quota limits", keyOf: (ws: Workspace) => ws.infra.admin, inputs: { service: "network", region: "eu-west-1", limits: { networks: 12 } } },
+  ];
+  it.each(kinds)("$kind: refresh, preview, update and delete fail naming both projects; nothing written or forgotten; the own key still reads it", async ({ kind, noun, keyOf, inputs }) => {
+    const provider = providers[kind]!;
+    const d = new Driver(emu(), provider);
+    newOperation();
+    const [a, b] = [await newWorkspace(), await newWorkspace()];
+    await configure(provider, infra(keyOf(a)));
+    const created = await d.create(inputs);
+    newOperation();
+    await configure(provider, infra(keyOf(b)));
+    const message = new RegExp(`The key of \`svc:infraApiKey\` belongs to project ${b.project_id}; this stack's ${noun} ${escaped(created.id)} lives in project ${a.project_id}`);
+    const { writes } = await d.calls(async () => {
+      await expect(provider.read!(created.id, created.outs)).rejects.toThrow(message);
+      const checked = await d.check(inputs, created.inputs);
+      await expect(provider.diff!(created.id, created.outs, checked.inputs)).rejects.toThrow(message);
+      await expect(provider.update!(created.id, created.outs, { ...created.inputs, limits: { ...inputs.limits } })).rejects.toThrow(message);
+      await expect(provider.delete!(created.id, created.outs)).rejects.toThrow(message);
+    });
+    expect(writes).toEqual([]);
+    newOperation();
+    await configure(provider, infra(keyOf(a)));
     expect((await provider.read!(created.id, created.outs)).id).toBe(created.id);
   });
 });
