@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DEFINITIONS } from "../../provider/registry";
-import { WORKSPACE_KEY } from "../../provider/engine/internal-keys";
+import { whereRecorded } from "../../provider/engine/reach";
 import { SHAPE_KEY } from "../../provider/engine/upgrade";
 import { RESOURCE_KINDS, TYPE_TOKENS } from "../../sdk/tokens";
 import { DEFAULT_TEST_PASSPHRASE } from "../support/crypter";
@@ -86,14 +86,18 @@ for (const version of readdirSync(STATES).filter((d) => existsSync(join(STATES, 
       expect(writes).toEqual([]);
     });
 
-    it("refresh shows no drift and writes nothing; Webhooks and Inboxes entries learn their workspace (provider/engine/reach.ts)", async () => {
+    it("refresh shows no drift and writes nothing; every entry but the workspace's event type policy then knows where it lives (provider/engine/reach.ts)", async () => {
       const { result: r, writes } = await callsDuring(() => run("refresh"));
       expect(r.ok, errorsOf(r)).toBe(true);
       expect(kindSteps(r).filter((s) => s.op !== "same")).toEqual([]);
       expect(writes).toEqual([]);
-      const learnt = loadCliState(options("refresh")).filter((x) => x.custom && /dynamic\/svc\/(webhooks|inboxes):/.test(x.type));
-      expect(learnt.length).toBeGreaterThan(0);
-      for (const res of learnt) expect(res.outputs[WORKSPACE_KEY], res.urn).toEqual(expect.any(String));
+      const entries = loadCliState(options("refresh")).filter((x) => x.custom && x.type.startsWith("pulumi-nodejs:dynamic/svc/"));
+      expect(entries).toHaveLength(meta.resources.length);
+      // A setting answers for whatever workspace the key reaches: its read proves nothing, and the policy's outputs name no workspace.
+      for (const res of entries) {
+        const kind = RESOURCE_KINDS.find((k) => TYPE_TOKENS[k] === res.type)!;
+        expect(whereRecorded(DEFINITIONS[kind]!, res.outputs) === undefined, res.urn).toBe(kind === "webhooks:EventTypePolicy");
+      }
     }, RUN_TIMEOUT);
 
     it("a no-op up writes nothing, and leaves the state's outputs as they were (no __shape added)", async () => {

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { closeSharedDispatcher, providers } from "../../provider";
+import { WORKSPACE_KEY } from "../../provider/engine/internal-keys";
 import { control, useEmulator } from "../support/emulator";
 import { Driver, useWorkspace, type Workspace } from "./support";
 
@@ -118,6 +119,7 @@ describe("EventTypePolicy: project", () => {
   it("an unknown policy fails the preview; a project that is gone drops the resource on refresh", async () => {
     const checked = await d().check({ policy: "loose" });
     expect(checked.failures).toEqual([{ property: "policy", reason: expect.stringMatching(/enum/) }]);
-    expect(await provider.read!("project/proj_gone", { policy: "strict", projectId: "proj_gone" })).toEqual({});
+    // The state records the workspace (engine/reach.ts): a 404 to a key of it is gone.
+    expect(await provider.read!("project/proj_gone", { policy: "strict", projectId: "proj_gone", [WORKSPACE_KEY]: ws.workspace_id })).toEqual({});
   });
 });
