@@ -4,7 +4,9 @@
  * key of another workspace (or confined to another project), the existing resource's
  * preview (check + diff), read, update and delete fail naming both, with no write and no
  * object forgotten; with the right key all goes on, at one identity read per connection and
- * operation; a state that lacks the workspace learns it on read, with no write.
+ * operation; a state that lacks the workspace learns it on read, with no write, from an
+ * answer that proves it (never from a 404, which then fails; never from a setting's read,
+ * which answers for any workspace). Infrastructure entries are compared by their project.
  */
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { closeSharedDispatcher, providers } from "../../provider";

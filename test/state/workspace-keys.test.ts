@@ -3,8 +3,12 @@
  * command: a stack given another workspace's keys never loses a state entry and never
  * creates in the wrong place. `up` fails its preview naming both workspaces, before
  * anything is stored; refresh and destroy lose nothing; back on the stack's own keys,
- * everything converges with no change. In process, per kind family: test/provider/reach.test.ts.
+ * everything converges with no change. A state written before this release (no entry records
+ * its workspace) loses nothing either: a 404 proves nothing, and a setting is not written
+ * through an unproven key. In process, per kind family: test/provider/reach.test.ts.
  */
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Workspace } from "../provider/support";
 import { call, control, useEmulator } from "../support/emulator";
@@ -15,12 +19,12 @@ const stack = useOwnershipStacks(emu);
 
 /**
  * A fresh runner whose environment holds the keys (as a pipeline gives them:
- * SVC_WEBHOOKS_API_KEY, SVC_INBOXES_API_KEY), the stack config none: `webhooksKey`
+ * SVC_WEBHOOKS_API_KEY, SVC_INBOXES_API_KEY, SVC_INFRA_API_KEY), the stack config none: `webhooksKey`
  * replaces the workspace's Webhooks admin key. Refresh and destroy use these too (the
  * keys the state keeps are only the config's).
  */
 const withKeysOf = (ws: Workspace, webhooksKey?: string) => ({
-  verbOptions: { env: { ...freshRunner(), SVC_WEBHOOKS_API_KEY: webhooksKey ?? ws.webhooks.admin, SVC_INBOXES_API_KEY: ws.inboxes.admin }, secrets: {} },
+  verbOptions: { env: { ...freshRunner(), SVC_WEBHOOKS_API_KEY: webhooksKey ?? ws.webhooks.admin, SVC_INBOXES_API_KEY: ws.inboxes.admin, SVC_INFRA_API_KEY: ws.infra.member }, secrets: {} },
 });
 
 const PROGRAM: Declared[] = [
@@ -102,5 +106,41 @@ describe.skipIf(CLI_MISSING !== undefined)("another workspace's keys, on a fresh
     expect(errorsOf(wrongInbox.result)).toMatch(/The key of `svc:inboxesApiKey` belongs to the workspace whose oldest audit entry is aud_\w+; this stack's inbox inb_\w+ lives in the workspace whose oldest audit entry is aud_\w+/);
     expect(wrongInbox.writes).toEqual([]);
     expect(snapshot(s)).toEqual(before);
+  }, RUNS_TIMEOUT_MS);
+
+  it("a state written before this release (no recorded workspace) with another workspace's keys: refresh and up fail naming what to do and lose nothing; nothing is written in either workspace; the own keys converge", async () => {
+    const s = await stack("pre-release-keys");
+    const other = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "enterprise" });
+    const program: Declared[] = [
+      ...PROGRAM,
+      { kind: "webhooks:EventTypePolicy", name: "policy", inputs: { policy: "strict" } },
+      { kind: "infra:QuotaRequest", name: "more-vms", inputs: { service: "compute", region: "eu-west-1", limits: { vms: 60 }, justification: "pre-release state" } },
+    ];
+    const up = await s.run("up", program, withKeysOf(s.ws));
+    expect(up.ok, errorsOf(up)).toBe(true);
+    // As the release before this one wrote it: no entry records its workspace.
+    const files = (dir: string): string[] => readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : [join(dir, f)]));
+    for (const file of files(`${s.ref.stateFile}.pulumi`).filter((f) => f.endsWith(`${s.ref.stack}.json`))) writeFileSync(file, readFileSync(file, "utf8").replace(/"__workspace":\s*"[^"]*",?/g, ""));
+    expect(s.state().map((r) => r.outputs?.__workspace).filter(Boolean)).toEqual([]);
+    const ids = () => s.state().map((r) => r.id).sort();
+    const held = ids();
+    const policy = async (ws: Workspace) => (await call(emu(), "GET", "/webhooks/v1/event-types/policy", { key: ws.webhooks.admin })).body.policy;
+
+    for (const verb of ["refresh", "up"] as const) {
+      const run = await s.writes(verb, program, withKeysOf(other));
+      expect(run.result.ok, verb).toBe(false);
+      expect(errorsOf(run.result), verb).toMatch(/was not found with the key of `svc:(webhooks|inboxes)ApiKey` .*the state does not say where it lives|The key of `svc:infraApiKey` belongs to project \w+; this stack's quota request qr_\w+ lives in project|is not changed with the key of `svc:webhooksApiKey`/);
+      expect(run.writes, verb).toEqual([]);
+      expect(ids(), verb).toEqual(held);
+    }
+    expect([await policy(s.ws), await policy(other)]).toEqual(["strict", "lenient"]);
+    expect(await liveIn(other)).toEqual([]);
+
+    const refresh = await s.writes("refresh", program, withKeysOf(s.ws));
+    expect(refresh.result.ok, errorsOf(refresh.result)).toBe(true);
+    const back = await s.writes("up", program, withKeysOf(s.ws));
+    expect(back.result.ok, errorsOf(back.result)).toBe(true);
+    expect([refresh.writes, back.writes]).toEqual([[], []]);
+    expect(ids()).toEqual(held);
   }, RUNS_TIMEOUT_MS);
 });
