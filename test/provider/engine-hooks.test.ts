@@ -34,6 +34,8 @@ beforeAll(async () => {
     let text = "";
     req.on("data", (c) => (text += c));
     req.on("end", () => {
+      // The key's own project (engine/reach.ts), the one each entry below lives in.
+      if (req.url!.startsWith("/api/v1/quota/")) return res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ project_id: PROJECT }));
       const entry = { method: req.method!, url: req.url!, body: text ? JSON.parse(text) : undefined };
       seen.push(entry);
       const { status, body } = answer(entry);
@@ -51,6 +53,9 @@ afterAll(async () => {
 beforeEach(() => {
   seen.length = 0;
 });
+
+/** Where the entries of this file live: a state records it, so a 404 is gone (engine/reach.ts). */
+const PROJECT = "proj_1";
 
 /** A resource whose id travels in the PATCH body, with every new hook. */
 const gadget: ResourceDefinition = {
@@ -92,7 +97,7 @@ describe("engine: new hooks", () => {
     { name: "retired (goneWhen)", body: { id: "g1", size: 3, state: "retired" }, gone: true },
   ])("read: $name", async ({ body, gone }) => {
     answer = () => ({ status: 200, body });
-    const read = await gadgets.read!("g1", { size: 1 });
+    const read = await gadgets.read!("g1", { size: 1, projectId: PROJECT });
     expect(read.id === undefined).toBe(gone);
   });
 
@@ -112,7 +117,7 @@ describe("engine: new hooks", () => {
     answer = () => ({ status, body: status >= 400 ? { error: { code: status === 404 ? "not_found" : "conflict", message: "x", request_id: "r", details: { reason } } } : undefined });
     // Each case is an operation of its own (a plugin process): the diffs of g1 above were other operations'.
     newOperation();
-    const deleting = gadgets.delete!("g1", {});
+    const deleting = gadgets.delete!("g1", { projectId: PROJECT });
     if (outcome === "resolves") await expect(deleting).resolves.toBeUndefined();
     else await expect(deleting).rejects.toMatchObject({ status: 409 });
     expect(seen.map((s) => s.method)).toEqual(["DELETE"]);

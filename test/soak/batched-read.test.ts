@@ -7,6 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { providers } from "../../provider";
+import { WORKSPACE_KEY } from "../../provider/engine/internal-keys";
 import { BURST_READS } from "../../provider/engine/list-cache";
 import { call, useEmulator } from "../support/emulator";
 import { Driver, useWorkspace, type Workspace } from "../provider/support";
@@ -24,7 +25,8 @@ beforeAll(async () => {
   // Made with raw calls: the provider's own writes would invalidate listings anyway.
   for (let i = 0; i < N; i++) {
     const res = await call(emu(), "POST", "/webhooks/v1/endpoints", { key: ws.webhooks.admin, body: { url: `https://hooks.example.com/batch/${i}`, description: `batch ${i}` } });
-    created.push({ id: res.body.id, outs: { url: res.body.url, description: res.body.description } });
+    // As the provider's state holds them: with the workspace they live in (engine/reach.ts), so a 404 is gone.
+    created.push({ id: res.body.id, outs: { url: res.body.url, description: res.body.description, [WORKSPACE_KEY]: ws.workspace_id } });
   }
 });
 
