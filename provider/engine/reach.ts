@@ -231,7 +231,9 @@ export function reaching(ops: Operations): Operations {
     }
     // Kept as recorded; learnt where the answer is the entry's own (an import reads by the service's id).
     if (where !== undefined) return { ...res, outputs: recorded(res.outputs, typeof req.outputs?.[WORKSPACE_KEY] === "string" ? where : undefined) };
-    return held && !isTheEntry(def, req.outputs!, res.outputs) ? res : { ...res, outputs: recorded(res.outputs, knownWorkspace(reach)) };
+    if (!held || isTheEntry(def, req.outputs!, res.outputs)) return { ...res, outputs: recorded(res.outputs, knownWorkspace(reach)) };
+    // Not proven the entry: the creation time it is known by stays the state's, so another workspace's namesake never becomes its proof.
+    return typeof req.outputs!.createdAt === "string" ? { ...res, outputs: { ...res.outputs, createdAt: req.outputs!.createdAt } } : res;
   };
   return {
     ...ops,

@@ -282,3 +282,33 @@ describe("infra: a key of another workspace's project", () => {
     expect((await provider.read!(created.id, created.outs)).id).toBe(created.id);
   });
 });
+
+describe("webhooks:EventType: an entry known by its name, in a state without the workspace", () => {
+  it("a read with the key of another workspace holding a namesake learns nothing and keeps the creation time that proves it; delete there is refused; its own key's read learns it", async () => {
+    const provider = providers["webhooks:EventType"]!;
+    const settings = (ws: Workspace) => ({ "svc:webhooksUrl": emu().webhooksUrl, "svc:webhooksApiKey": ws.webhooks.admin });
+    const d = new Driver(emu(), provider);
+    newOperation();
+    const [a, b] = [await newWorkspace(), await newWorkspace()];
+    await configure(provider, settings(b));
+    await d.create({ name: "order.created" });
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    newOperation();
+    await configure(provider, settings(a));
+    const { id, outs } = await d.create({ name: "order.created" });
+    const { [WORKSPACE_KEY]: _w, ...older } = outs;
+    newOperation();
+    await configure(provider, settings(b));
+    const { result: seen, writes } = await d.calls(async () => {
+      const read = await provider.read!(id, older);
+      await expect(provider.delete!(id, read.props!)).rejects.toThrow(/is not changed with the key of `svc:webhooksApiKey` \(it belongs to workspace/);
+      return read;
+    });
+    expect(writes).toEqual([]);
+    expect(seen.props?.[WORKSPACE_KEY]).toBeUndefined();
+    expect(seen.props?.createdAt).toBe(outs.createdAt);
+    newOperation();
+    await configure(provider, settings(a));
+    expect((await provider.read!(id, seen.props!)).props?.[WORKSPACE_KEY]).toBe(a.workspace_id);
+  });
+});
