@@ -105,7 +105,7 @@ async function infraReach(ctx: OperationContext, props: Props | undefined): Prom
   return project === undefined ? undefined : { workspace: `${PROJECT}${project}` };
 }
 
-const READERS: Partial<Record<Product, ReachReader>> = { webhooks: webhooksReach, inboxes: inboxesReach, infra: infraReach };
+const READERS: Record<Product, ReachReader> = { webhooks: webhooksReach, inboxes: inboxesReach, infra: infraReach };
 
 /**
  * Resolved reaches, per operation and connection (`connectionId`: a context object is not
@@ -118,13 +118,11 @@ const resolvedIn = (ctx: OperationContext) => {
   return byConnection;
 };
 
-/** The reach of the context's key, or undefined when the product records none or it cannot be read (see the header). */
+/** The reach of the context's key, or undefined when it cannot be read (see the header). */
 export async function reachOf(def: { product: Product }, ctx: OperationContext, props?: Props): Promise<Reach | undefined> {
-  const read = READERS[def.product];
-  if (!read) return undefined;
   let reach: Reach | undefined;
   try {
-    reach = await read(ctx, props);
+    reach = await READERS[def.product](ctx, props);
   } catch {
     reach = undefined;
   }
@@ -204,11 +202,10 @@ export function reachRead(ctx: OperationContext | undefined): Reach | undefined 
  * A kind's operations that record where each entry lives and fail, naming both, where
  * the key cannot see it: before read, update and delete, and in Diff (from the reach the
  * Check of the existing resource read); and that take the safe side where either is not
- * known (see the header). A product with no reader is served as it is.
+ * known (see the header).
  */
 export function reaching(ops: Operations): Operations {
   const def = ops.definition as ResourceDefinition;
-  if (!READERS[def.product]) return ops;
   const ctxOf = (props: Props | undefined) => operationContext(def, profileOf(props));
   /** The reach of the key these props choose, failing when it cannot see the object. */
   const guard = async (id: string, outputs: Props | undefined): Promise<Reach | undefined> => {
