@@ -26,7 +26,7 @@ import { planUpdate } from "./plan";
 import { OWNER_KEY, RESOURCE_KEY, UNRESOLVED_KEY } from "./internal-keys";
 import { askAgain, isOpenQuestion, keepQuestion, questionOf } from "./open-question";
 import { markedBody, markedOwner, newOwnerToken, ownerField, ownerMark, ownerTokenOf } from "./owner";
-import { createReconciled, lateLookAlikesMessage, UnresolvedCreate } from "./reconcile";
+import { createReconciled, UnresolvedCreate } from "./reconcile";
 import { remoteCheckFailures } from "./remote-checks";
 import { containsUnknown, UNKNOWN } from "./unknown";
 import { completeOutputs, createBody, fieldRoles, keptValues, rebuildInputs, remoteFields, writeOnlyAsRead } from "./values";
@@ -274,10 +274,9 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     const body = markedBody(def, createBody(def, news), news);
     let response: Props;
     let found: boolean;
-    let lateLookAlikes: string[];
     try {
       // An unknown outcome is reconciled by a listing: take this create's own object, or send it again.
-      ({ object: response, found, lateLookAlikes } = await createReconciled(def, ctx, body, news, idOf));
+      ({ object: response, found } = await createReconciled(def, ctx, body, news, idOf));
     } catch (err) {
       if (err instanceof UnresolvedCreate) throw keepQuestion(def, err, news);
       throw isApiError(err) ? explainApiError(def, err, "create", news) : err;
@@ -293,9 +292,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     const applyLater = (name: string) => def.fields[name]!.onCreate === false || (found && def.fields[name]!.writeOnly === true);
     const anyLater = found || roles.afterCreate.some(([name, spec]) => fieldChanged(spec, name, outputs, news));
     const later = anyLater ? planUpdate(def, outputs, news).filter((c) => c.fields.every(applyLater)) : [];
-    const outs = await converge(withItem(ctx, id), later, undefined, news, outputs, "create", true);
-    if (lateLookAlikes.length > 0) throw new PartialFailure(lateLookAlikesMessage(def, id, lateLookAlikes), id, completeOutputs(def, outs));
-    return { id, outputs: outs };
+    return { id, outputs: await converge(withItem(ctx, id), later, undefined, news, outputs, "create", true) };
   }
 
   /** The object as the service shows it, or undefined when it is gone (404); another refusal is explained as `operation`'s. */

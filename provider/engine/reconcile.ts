@@ -15,25 +15,20 @@
  *   resource of the stack, are candidates. None can be proven this create's: the create
  *   fails naming them (`UnresolvedCreate`), and the state keeps the question.
  *
- * A lost answer (no answer at all): the create may still be in flight inside the
- * service, so the engine keeps looking (first after IN_FLIGHT_GRACE_MS, then every
- * POLL_MS) until the reconcile window (`svc:reconcileWindowSeconds`) has passed since the
- * request was sent; only then does it decide that nothing was made and send the create
- * again. A 5xx answer: the service is done with it, one look; after the create is sent
- * again, objects of the lost attempt that appear before the window has passed are
- * deleted when marked with this resource's token (its own extras), and named when
- * unmarked (`lateLookAlikes`: the attempt's, or someone else's identical one).
+ * The create may still be in flight inside the service (behind a gateway's 5xx too), so
+ * the engine keeps looking (first after IN_FLIGHT_GRACE_MS, then every POLL_MS) until
+ * the reconcile window (`svc:reconcileWindowSeconds`) has passed since the request was
+ * sent; only then does it decide that nothing was made and send the create again.
  *
  * A definition says how to list and match (`reconcile`), or `reconcile: false` to keep
  * the plain unknown-outcome error.
  */
-import { SvcUnknownOutcomeError, isApiError, type SvcClient } from "../client";
+import { SvcUnknownOutcomeError, type SvcClient } from "../client";
 import { CREATE_RESENDS } from "../client/retry";
 import { record } from "../client/stats";
 import { reconcileWindowSeconds } from "../config";
 import type { KindClaims } from "./claims";
 import { fieldEqual } from "./diff";
-import { note } from "./errors";
 import type { OperationContext, Props, ResourceDefinition } from "./fields";
 import { jsonEqual } from "./json";
 import { markedOwner } from "./owner";
@@ -71,12 +66,6 @@ interface CreateCall {
 export interface Created {
   object: Props;
   found: boolean;
-  /**
-   * After a create sent again: unmarked objects matching it that appeared before the
-   * window passed, held by no resource. Each may be the lost attempt's or someone else's;
-   * the create keeps its own object and fails naming them (lateLookAlikesMessage).
-   */
-  lateLookAlikes: string[];
 }
 
 /**
@@ -99,7 +88,7 @@ export class UnresolvedCreate extends Error {
  * transport never repeats a create (a POST is not safe to repeat); whether to send it
  * again is decided here, within client/retry.ts's CREATE_RESENDS:
  *
- *   send ──(answered)──▶ answered ──(after a resend: late objects deleted or named)──▶ done
+ *   send ──(answered)──▶ done
  *     │ (refused: nothing made) ──▶ thrown
  *     ▼ (unknown outcome: no answer, or a 5xx)
  *   answerLost ──look──▶ its own object (marked) | UnresolvedCreate (unmarked candidates)
@@ -110,12 +99,10 @@ export class UnresolvedCreate extends Error {
  */
 type Attempt = { state: "answered"; object: Props } | { state: "answerLost"; lost: SvcUnknownOutcomeError; sentAt: number };
 
-/** How many creates were sent so far, and since when an object of a lost one may appear. */
+/** How many creates were sent again so far, and how many of them the service answered 5xx. */
 interface Sends {
   resends: number;
   failedAnswers: number;
-  /** When the first lost attempt was sent: an object made by it may appear until the window has passed. */
-  lostSince?: number;
 }
 
 /**
@@ -138,12 +125,9 @@ export async function createReconciled(def: ResourceDefinition, { operation, cli
   const sends: Sends = { resends: 0, failedAnswers: 0 };
   for (;;) {
     const attempt = await send(c);
-    if (attempt.state === "answered") {
-      const lateLookAlikes = sends.lostSince === undefined ? [] : await watchForLateObjects(c, sends.lostSince, sends.resends, c.idOf(attempt.object));
-      return { object: attempt.object, found: false, lateLookAlikes };
-    }
+    if (attempt.state === "answered") return { object: attempt.object, found: false };
     const found = await lookForLost(c, attempt);
-    if (found) return { object: found, found: true, lateLookAlikes: [] };
+    if (found) return { object: found, found: true };
     resendOrGiveUp(c, attempt, sends);
   }
 }
@@ -165,13 +149,13 @@ async function send(c: CreateCall): Promise<Attempt> {
 }
 
 /**
- * Look for what a lost create made. No answer: until the window has passed (the create
- * may still land inside the service). A 5xx: the service is done with it, one look.
- * Its own (marked) object: returned. Unmarked candidates: UnresolvedCreate. None: undefined.
+ * Look for what a lost create made, until the window has passed (the create may still
+ * land inside the service). Its own (marked) object: returned. Unmarked candidates:
+ * UnresolvedCreate. None: undefined.
  */
 async function lookForLost(c: CreateCall, attempt: Extract<Attempt, { state: "answerLost" }>): Promise<Props | undefined> {
   const { lost, sentAt } = attempt;
-  const deadline = lost.unanswered ? sentAt + c.windowMs : 0;
+  const deadline = sentAt + c.windowMs;
   await sleepUntil(Math.min(deadline, sentAt + IN_FLIGHT_GRACE_MS));
   for (;;) {
     let look: { own?: Props; candidates: Props[] };
@@ -201,11 +185,10 @@ async function lookForLost(c: CreateCall, attempt: Extract<Attempt, { state: "an
 
 /** Nothing was made: send again within the limits, or throw (the service keeps failing it, or the answers keep getting lost). */
 function resendOrGiveUp(c: CreateCall, attempt: Extract<Attempt, { state: "answerLost" }>, sends: Sends): void {
-  const { lost, sentAt } = attempt;
+  const { lost } = attempt;
   if (!lost.unanswered && ++sends.failedAnswers > CREATE_RESENDS.after5xx) throw repeatedFailure(c.def, lost, sends.failedAnswers);
   if (sends.resends >= CREATE_RESENDS.afterLostAnswer) throw lost;
   sends.resends++;
-  sends.lostSince ??= sentAt;
   record.reconciled({ kind: c.def.kind, path: c.def.paths.create, result: "recreated" });
 }
 
@@ -247,52 +230,6 @@ async function lookOnce(c: CreateCall, sentAt: number): Promise<{ own?: Props; c
 export async function candidatesNow(def: ResourceDefinition, client: SvcClient, held: ReadonlySet<string>, body: Props, inputs: Props, sentAt: number): Promise<string[]> {
   const items = await listObjects(def, client, body, inputs);
   return items.filter((item) => unheldMatch(def, held, item, body, inputs) && !createdBeforeServiceTime(item, sentAt - UNDATED_CLOCK_SKEW_MS)).map((item) => objectId(def, item));
-}
-
-/**
- * After a create sent again following a 5xx: until the window has passed since the
- * first lost attempt, watch for the lost attempts' objects. Marked with this resource's
- * token (never the answered one): its own extras, deleted. Unmarked look-alikes held by
- * no resource: the attempt's (an extra) or someone else's identical object made
- * meanwhile (theirs): nothing tells them apart, so none is deleted and their ids are
- * returned. Stops early once `lostAttempts` of them are seen.
- */
-async function watchForLateObjects(c: CreateCall, lostSince: number, lostAttempts: number, answeredId: string): Promise<string[]> {
-  const deadline = lostSince + c.windowMs;
-  const seen = new Set<string>();
-  for (;;) {
-    const items = await listObjects(c.def, c.client, c.body, c.inputs);
-    for (const item of items) {
-      const id = c.idOf(item);
-      if (id === answeredId || seen.has(id)) continue;
-      if (c.token !== undefined ? markedOwner(c.def, item) === c.token : isCandidate(c, item, lostSince)) seen.add(id);
-    }
-    if (seen.size >= lostAttempts || Date.now() >= deadline) break;
-    await sleepUntil(Math.min(deadline, Date.now() + POLL_MS));
-  }
-  if (c.token === undefined) {
-    for (const id of seen) record.reconciled({ kind: c.def.kind, path: c.def.paths.create, result: "late-look-alike", id });
-    return [...seen];
-  }
-  for (const id of seen) {
-    try {
-      await c.client.request({ method: "DELETE", path: c.def.paths.item(id) });
-    } catch (err) {
-      if (!isApiError(err, 404)) throw err;
-    }
-    record.reconciled({ kind: c.def.kind, path: c.def.paths.create, result: "late-look-alike", id });
-    note(`The ${c.def.noun} ${id} was made by an earlier attempt of this create (answered 5xx, then sent again), as its owner mark proves: deleted, so that only ${answeredId} is left.`);
-  }
-  return [];
-}
-
-/** The failure of a create that kept its own object while unmarked look-alikes appeared late (invariant 2: named, none deleted). */
-export function lateLookAlikesMessage(def: ResourceDefinition, id: string, late: string[]): string {
-  return (
-    `The ${def.noun} ${id} was made by this create, sent again after the service answered a 5xx. Meanwhile ${late.length === 1 ? "another matching " + def.noun + " appeared" : late.length + " other matching " + def.noun + "s appeared"}, held by no resource of the stack: ${late.join(", ")}. ` +
-    `Each is either made by the first attempt (then it is an extra: delete it) or someone else's identical ${def.noun} made meanwhile (then leave it). The provider cannot tell, so it deleted nothing. ` +
-    `${id} is kept in the state; check ${late.length === 1 ? "that one" : "those"}, then run again.`
-  );
 }
 
 const sleepUntil = (at: number) => (at > Date.now() ? new Promise((resolve) => setTimeout(resolve, at - Date.now())) : Promise.resolve());
