@@ -29,6 +29,17 @@ export class PartialFailure extends Error {
   }
 }
 
+/** A create's or update's outputs through `f`, a partial failure's kept outputs too (the wrappers around a kind's operations). */
+export async function mapOutputs<R extends { outputs: Props }>(result: Promise<R>, f: (outputs: Props) => Props): Promise<R> {
+  try {
+    const r = await result;
+    return { ...r, outputs: f(r.outputs) };
+  } catch (err) {
+    if (err instanceof PartialFailure) Object.assign(err.properties, f(err.properties));
+    throw err;
+  }
+}
+
 export function explainApiError(def: ResourceDefinition, err: SvcApiError, operation: Operation, inputs: Props | undefined, id?: string): SvcApiError {
   if (err.missingPath) return err.withMessage(missingPathMessage(def, err, profileOf(inputs)));
   const own = def.hooks?.explainError?.(err, operation, inputs);

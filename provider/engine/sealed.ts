@@ -24,7 +24,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { canonicalJson } from "../../rules/event-schema";
 import { pluginConfigSource, profileOf, resolveConnection } from "../config";
-import { PartialFailure } from "./errors";
+import { mapOutputs } from "./errors";
 import { fieldEntries, type Props, type ResourceDefinition } from "./fields";
 import type { Operations } from "./operations";
 import { containsUnknown } from "./unknown";
@@ -135,20 +135,11 @@ export function sealing(ops: Operations): Operations {
     const key = keyFor(def, props);
     return key ? sealOutputs(def, key, outputs) : outputs;
   };
-  const marked = async <R extends { outputs: Props }>(props: Props, result: Promise<R>): Promise<R> => {
-    try {
-      const r = await result;
-      return { ...r, outputs: sealed(props, r.outputs) };
-    } catch (err) {
-      if (err instanceof PartialFailure) Object.assign(err.properties, sealed(props, err.properties));
-      throw err;
-    }
-  };
   return {
     ...ops,
     diff: (req) => ops.diff({ ...req, olds: openOutputs(def, keyFor(def, req.olds), req.olds, req.news) }),
-    create: (req) => marked(req.inputs, ops.create(req)),
-    update: (req) => marked(req.news, ops.update({ ...req, olds: openOutputs(def, keyFor(def, req.olds), req.olds, req.news) })),
+    create: (req) => mapOutputs(ops.create(req), (outputs) => sealed(req.inputs, outputs)),
+    update: (req) => mapOutputs(ops.update({ ...req, olds: openOutputs(def, keyFor(def, req.olds), req.olds, req.news) }), (outputs) => sealed(req.news, outputs)),
     read: async (req) => {
       const r = await ops.read(req);
       if (r.gone) return r;

@@ -24,7 +24,7 @@
  * wrote before the change as a fixture (test/fixtures/state/<version>/).
  */
 import { PACKAGE_VERSION } from "../version";
-import { PartialFailure } from "./errors";
+import { mapOutputs } from "./errors";
 import type { Props, Upgrader } from "./fields";
 import type { Operations, ReadResponse } from "./operations";
 
@@ -110,15 +110,7 @@ function keepStoredForm(stored: Props | undefined, result: ReadResponse): ReadRe
 export function upgrading(ops: Operations, upgraders: Upgraders = ops.definition.upgrade): Operations {
   const kind = ops.definition.kind;
   const upgraded = (outputs: Props) => upgradeOutputs(kind, outputs, upgraders);
-  const marked = async <R extends { outputs: Props }>(result: Promise<R>): Promise<R> => {
-    try {
-      const r = await result;
-      return { ...r, outputs: withShape(r.outputs, upgraders) };
-    } catch (err) {
-      if (err instanceof PartialFailure) Object.assign(err.properties, { [SHAPE_KEY]: currentShape(upgraders) });
-      throw err;
-    }
-  };
+  const marked = <R extends { outputs: Props }>(result: Promise<R>) => mapOutputs(result, (outputs) => withShape(outputs, upgraders));
   return {
     ...ops,
     diff: (req) => ops.diff({ ...req, olds: upgraded(req.olds) }),
