@@ -36,24 +36,10 @@ export type Inputs<F extends Fields = Fields> = InputsOf<F>;
 /** What the state keeps of a resource (camelCase): every field present. */
 export type Outputs<F extends Fields = Fields> = OutputsOf<F>;
 
-export interface CheckRequest<F extends Fields = Fields> {
-  /** The previous inputs; empty for a resource not created yet (and on the engine's second Check of a replacement). */
-  olds: Inputs<F>;
-  news: Inputs<F>;
-}
-export interface CheckResponse<F extends Fields = Fields> {
-  /** The inputs with defaults filled in. */
-  inputs: Inputs<F>;
-  failures: CheckFailure[];
-}
-
-export interface DiffRequest<F extends Fields = Fields> {
-  id: string;
-  /** The stored outputs. */
-  olds: Outputs<F>;
-  /** The checked inputs. */
-  news: Inputs<F>;
-}
+export type CreateRequest<F extends Fields = Fields> = { inputs: Inputs<F> };
+type Created = { id: string; outputs: Outputs };
+/** The object as the service shows it, or `gone` when it no longer exists (deleted outside Pulumi). */
+export type ReadResponse<F extends Fields = Fields> = { gone: true } | { gone: false; id: string; outputs: Outputs<F>; inputs: Inputs<F> };
 export interface DiffResponse {
   changes: boolean;
   /** The fields that changed, those replacing included (the native front end's detailed diff; the dynamic one has no place for it). */
@@ -62,46 +48,20 @@ export interface DiffResponse {
   deleteBeforeReplace: boolean;
 }
 
-export interface CreateRequest<F extends Fields = Fields> {
-  inputs: Inputs<F>;
-}
-export interface CreateResponse<F extends Fields = Fields> {
-  id: string;
-  outputs: Outputs<F>;
-}
-
-export interface ReadRequest<F extends Fields = Fields> {
-  id: string;
-  /** The stored outputs; undefined when reading an object the state does not hold. */
-  outputs?: Outputs<F>;
-}
-/** The object as the service shows it, or `gone` when it no longer exists (deleted outside Pulumi). */
-export type ReadResponse<F extends Fields = Fields> = { gone: true } | { gone: false; id: string; outputs: Outputs<F>; inputs: Inputs<F> };
-
-export interface UpdateRequest<F extends Fields = Fields> {
-  id: string;
-  /** The stored outputs. */
-  olds: Outputs<F>;
-  news: Inputs<F>;
-}
-export interface UpdateResponse<F extends Fields = Fields> {
-  outputs: Outputs<F>;
-}
-
-export interface DeleteRequest<F extends Fields = Fields> {
-  id: string;
-  outputs: Outputs<F>;
-}
-
-/** A kind's operations, its values named by the fields of its table `F`. */
+/**
+ * A kind's operations, its values named by the fields of its table `F`. `olds` are the
+ * stored outputs, except check's: the previous inputs, empty for a resource not created
+ * yet (and on the engine's second Check of a replacement). Check answers the inputs with
+ * defaults filled in; read's `outputs` are undefined for an object the state does not hold.
+ */
 export interface Operations<F extends Fields = Fields> {
   readonly definition: ResourceDefinition<F>;
-  check(req: CheckRequest<F>): Promise<CheckResponse<F>>;
-  diff(req: DiffRequest<F>): DiffResponse;
-  create(req: CreateRequest<F>): Promise<CreateResponse<F>>;
-  read(req: ReadRequest<F>): Promise<ReadResponse<F>>;
-  update(req: UpdateRequest<F>): Promise<UpdateResponse<F>>;
-  delete(req: DeleteRequest<F>): Promise<void>;
+  check(req: { olds: Inputs<F>; news: Inputs<F> }): Promise<{ inputs: Inputs<F>; failures: CheckFailure[] }>;
+  diff(req: { id: string; olds: Outputs<F>; news: Inputs<F> }): DiffResponse;
+  create(req: CreateRequest<F>): Promise<{ id: string; outputs: Outputs<F> }>;
+  read(req: { id: string; outputs?: Outputs<F> }): Promise<ReadResponse<F>>;
+  update(req: { id: string; olds: Outputs<F>; news: Inputs<F> }): Promise<{ outputs: Outputs<F> }>;
+  delete(req: { id: string; outputs: Outputs<F> }): Promise<void>;
 }
 
 /**
@@ -250,7 +210,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     return typeof news.adoptId === "string" && news.adoptId !== "" ? news.adoptId : undefined;
   }
 
-  async function create({ inputs: news }: CreateRequest): Promise<CreateResponse> {
+  async function create({ inputs: news }: CreateRequest): Promise<Created> {
     if (def.singleton) return takeOver(news);
     const adoptId = adoptionId(news);
     if (adoptId === undefined) return createNew(news);
@@ -265,7 +225,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     return adopted;
   }
 
-  async function createNew(news: Inputs): Promise<CreateResponse> {
+  async function createNew(news: Inputs): Promise<Created> {
     const ctx = operationContext(def, profileOf(news));
     // The replacement of an entry that keeps an open question (its Diff recorded it): answered first.
     const identity = news[RESOURCE_KEY];
@@ -306,7 +266,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
   }
 
   /** Bring an existing object (adoptId) to the declared state with PATCH/PUT instead of POST. */
-  async function adopt(id: string, news: Inputs): Promise<CreateResponse> {
+  async function adopt(id: string, news: Inputs): Promise<Created> {
     const ctx = applyContext(id, news);
     const remote = await getItem(ctx, "adopt", news);
     if (!remote && def.adoption?.createWhenMissing) return createNew(news);
@@ -368,7 +328,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
    * of the value found before (the next take-over finds the killed run's write): the
    * pending create in the state says so, and `pulumi-svc recover` names it.
    */
-  async function takeOver(news: Inputs): Promise<CreateResponse> {
+  async function takeOver(news: Inputs): Promise<Created> {
     const singleton = def.singleton!;
     const id = singleton.idOf(news);
     const ctx = applyContext(id, news);
