@@ -1,27 +1,14 @@
 /**
- * Creates whose outcome is unknown, held to the invariants in provider/README.md (no
- * silent duplicate, no orphan; never take an object that cannot be proven this
- * resource's; when unsure, fail naming the candidates and keep the question in the
- * state). A POST that was sent and then lost its connection, or got a 5xx, may or may
- * not have made the object; sending it again blindly could make a duplicate, and giving
- * up could leave an orphan. So, for every kind that can be listed, the engine lists the
- * objects and looks for the one the create made:
- *
- * - Marked (owner.ts: the create wrote this resource's token into the kind's owner
- *   field): the object carrying the token is this create's, proven; nothing else is.
- * - Unmarked (the program sets the owner field, or the kind has none): objects with
- *   the declared fields (those the service returns), created since the request was sent
- *   (on the service's clock, as its answers' `Date` headers bound it), held by no
- *   resource of the stack, are candidates. None can be proven this create's: the create
- *   fails naming them (`UnresolvedCreate`), and the state keeps the question.
- *
- * The create may still be in flight inside the service (behind a gateway's 5xx too), so
- * the engine keeps looking (first after IN_FLIGHT_GRACE_MS, then every POLL_MS) until
- * the reconcile window (`svc:reconcileWindowSeconds`) has passed since the request was
- * sent; only then does it decide that nothing was made and send the create again.
- *
- * A definition says how to list and match (`reconcile`), or `reconcile: false` to keep
- * the plain unknown-outcome error.
+ * Creates whose outcome is unknown (provider/README.md, "Ownership", rules 1 and 2): a
+ * POST sent and then answered 5xx or not at all may or may not have made the object.
+ * For every kind that can be listed (`reconcile`; `false`: the unknown-outcome error is
+ * thrown), the engine lists the objects until the reconcile window has passed since the
+ * send (the create may still be in flight inside the service), and takes the object
+ * carrying this resource's owner mark (owner.ts). Unmarked objects with the declared
+ * fields, created since the send (on the service's clock, as its answers' `Date`
+ * headers bound it) and held by no resource of the stack, are candidates that nothing
+ * proves this create's: the create fails naming them (`UnresolvedCreate`) and the state
+ * keeps the question (open-question.ts). Nothing found: the create is sent again.
  */
 import { SvcUnknownOutcomeError, type SvcClient } from "../client";
 import { CREATE_RESENDS } from "../client/retry";

@@ -1,25 +1,8 @@
 /**
- * Write-only secrets out of the outputs. A secret input the service never returns
- * (`writeOnly` and `secret`: an endpoint's custom header values and declared signing
- * secret, a source's secret) is kept in the outputs as a seal, not as the value: an
- * HMAC-SHA256 of the value under a key derived from the connection's API key.
- *
- * Why outputs must not hold them: every output reaches the program's RegisterResource
- * answer, which the Node.js SDK logs at debug level, so `pulumi up --json` and `-v=9`
- * would print them whatever the state's encryption. Why a keyed hash: diff needs to
- * tell whether the declared value is the one applied, and a plain hash would let
- * whoever holds the state test guesses offline. Why the API key: it is a secret the
- * state never holds (it sits in the stack's config or the environment), every
- * operation has it, and whoever holds it can rewrite the values anyway; any key the
- * outputs kept would reach the same log. Its cost: a new key (a rotation) cannot open
- * seals made under the old one (each seal names its key by a short id): a rewritable
- * value is then written again once, a create-only one is taken as unchanged (never a
- * replacement on a guess).
- *
- * Seals are made where outputs leave the engine (`sealing`, around a kind's typed
- * operations, so under both front ends), and opened where stored outputs come in:
- * diff and update see the declared value wherever the seal matches it. Outputs of
- * older states hold the plaintext: compared as they are, sealed by the next read or write.
+ * Write-only secrets out of the outputs, kept as seals (provider/README.md, "Write-only
+ * values", says what and why): an HMAC-SHA256 of the value under a key derived from the
+ * connection's API key, made where outputs leave the engine (`sealing`, around a kind's
+ * typed operations, so under both front ends) and opened where stored outputs come in.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { canonicalJson } from "../../rules/event-schema";
