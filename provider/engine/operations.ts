@@ -29,7 +29,7 @@ import { markedBody, markedOwner, newOwnerToken, ownerField, ownerMark, ownerTok
 import { createReconciled, UnresolvedCreate } from "./reconcile";
 import { remoteCheckFailures } from "./remote-checks";
 import { containsUnknown, UNKNOWN } from "./unknown";
-import { completeOutputs, createBody, fieldRoles, keptValues, rebuildInputs, remoteFields, writeOnlyAsRead } from "./values";
+import { completeOutputs, createBody, fieldRoles, keptValues, objectId, rebuildInputs, remoteFields, writeOnlyAsRead } from "./values";
 
 /** Declared inputs (camelCase), as the program gives them. */
 export type Inputs<F extends Fields = Fields> = InputsOf<F>;
@@ -202,8 +202,6 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     return clash && twoResourcesOnOne(id, `${adoptionInput} asks for it, and ${clash}`).message;
   }
 
-  const idOf = (response: Props) => (def.idOf ? def.idOf(response) : String(response[idField]));
-
   /** The id to adopt: the definition's own rule, else the `adoptId` input. */
   function adoptionId(news: Inputs): string | undefined {
     if (def.adoption) return def.adoption.idFrom(news);
@@ -236,12 +234,12 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     let found: boolean;
     try {
       // An unknown outcome is reconciled by a listing: take this create's own object, or send it again.
-      ({ object: response, found } = await createReconciled(def, ctx, body, news, idOf));
+      ({ object: response, found } = await createReconciled(def, ctx, body, news));
     } catch (err) {
       if (err instanceof UnresolvedCreate) throw keepQuestion(def, err, news);
       throw isApiError(err) ? explainApiError(def, err, "create", news) : err;
     }
-    const id = idOf(response);
+    const id = objectId(def, response);
     const created: Props = { ...remoteFields(def, response), ...keptValues(def, news) };
     // An object found by listing matched every field the service shows, not the write-only ones:
     // those that can be written are written, so the resource never claims values it may not carry.
@@ -530,7 +528,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
       if (isOpenQuestion(id)) return { gone: false, id, outputs: previous, inputs: rebuildInputs(def, {}, previous) };
       const ctx = applyContext(id, previous);
       // A burst of reads (a refresh) is served from one paged listing of the kind.
-      const remote = (await readFromListing(def, ctx, id, idOf)) ?? (await getItem(ctx, "read", previous));
+      const remote = (await readFromListing(def, ctx, id)) ?? (await getItem(ctx, "read", previous));
       // Deleted outside Pulumi.
       if (!remote || def.hooks?.goneWhen?.(remote)) return { gone: true };
       // Write-only values go to the outputs too: diff compares the declared value with them.

@@ -19,6 +19,7 @@ import { fieldEqual } from "./diff";
 import type { OperationContext, Props, ResourceDefinition } from "./fields";
 import { jsonEqual } from "./json";
 import { markedOwner } from "./owner";
+import { objectId } from "./values";
 
 /**
  * After a dropped connection (no answer), how long to wait before the first look: a
@@ -40,7 +41,6 @@ interface CreateCall {
   client: SvcClient;
   body: Props;
   inputs: Props;
-  idOf: (response: Props) => string;
   claims: KindClaims;
   /** The owner token the body writes on the object (owner.ts), when it is marked. */
   token: string | undefined;
@@ -96,14 +96,13 @@ interface Sends {
  * POST the create; on an unknown outcome, take its own object, send it again, or fail
  * naming the candidates (the states above).
  */
-export async function createReconciled(def: ResourceDefinition, { operation, client }: OperationContext, body: Props, inputs: Props, idOf: (response: Props) => string): Promise<Created> {
+export async function createReconciled(def: ResourceDefinition, { operation, client }: OperationContext, body: Props, inputs: Props): Promise<Created> {
   const reconciles = def.reconcile !== false;
   const c: CreateCall = {
     def,
     client,
     body,
     inputs,
-    idOf,
     claims: operation.claims(client, def.kind),
     token: markedOwner(def, body),
     reconciles,
@@ -125,7 +124,7 @@ async function send(c: CreateCall): Promise<Attempt> {
   const inFlight = c.claims.sending();
   try {
     const response = (await c.client.request<Props>({ method: "POST", path: c.def.paths.create, body: c.body, adoptHint: c.def.adoptHint })).body ?? {};
-    c.claims.hold(c.idOf(response));
+    c.claims.hold(objectId(c.def, response));
     return { state: "answered", object: response };
   } catch (err) {
     if (err instanceof SvcUnknownOutcomeError && c.reconciles) return { state: "answerLost", lost: err, sentAt };
@@ -153,7 +152,7 @@ async function lookForLost(c: CreateCall, attempt: Extract<Attempt, { state: "an
       throw new SvcUnknownOutcomeError(lost.method, lost.path, lost.requestId, lost.what, `${c.def.adoptHint} (Looking for it by listing the ${c.def.noun}s failed: ${(listErr as Error).message})`);
     }
     if (look.own) {
-      const id = c.idOf(look.own);
+      const id = objectId(c.def, look.own);
       c.claims.hold(id);
       record.reconciled({ kind: c.def.kind, path: c.def.paths.create, result: "adopted", id });
       return look.own;
@@ -161,7 +160,7 @@ async function lookForLost(c: CreateCall, attempt: Extract<Attempt, { state: "an
     // Unmarked candidates are judged once the window has passed: the create's own object
     // may land after another's look-alike, and the question must name both.
     if (Date.now() >= deadline && look.candidates.length > 0) {
-      const ids = look.candidates.map(c.idOf);
+      const ids = look.candidates.map((item) => objectId(c.def, item));
       record.reconciled({ kind: c.def.kind, path: c.def.paths.create, result: "ambiguous", candidates: ids });
       throw new UnresolvedCreate(`${lost.message}\nAfter that, ${unprovenMessage(c.def, ids)}`, ids, sentAt);
     }
@@ -231,9 +230,6 @@ function unheldMatch(def: ResourceDefinition, held: ReadonlySet<string>, item: P
   const matches = (def.reconcile || {}).matches ?? ((remote: Props, b: Props) => sameDeclaredFields(def, remote, b));
   return matches(item, body, inputs) && !held.has(objectId(def, item));
 }
-
-/** The id of an object as the service shows it. */
-export const objectId = (def: ResourceDefinition, item: Props) => (def.idOf ? def.idOf(item) : String(item[def.idField ?? "id"]));
 
 /** Every object of the kind where the create would have made it (the definition's `reconcile.list`, else the create path). */
 export async function listObjects(def: ResourceDefinition, client: SvcClient, body: Props, inputs: Props): Promise<Props[]> {
