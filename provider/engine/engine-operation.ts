@@ -199,6 +199,15 @@ export const currentOperation = (): EngineOperation => (current ??= new EngineOp
 /** A new operation, as a new plugin process would serve (the next engine step of a test). */
 export const startOperation = (): EngineOperation => (current = new EngineOperation());
 
+/** The connection a product and profile choose from the configured settings; undefined when a setting is missing (check says which). */
+export function connectionOf(def: { product: Product }, profile: string | undefined): Connection | undefined {
+  try {
+    return resolveConnection(pluginConfigSource(), def.product, profile);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The current operation's context for a product and profile, from the configured settings. */
 export function operationContext(def: { product: Product }, profile: string | undefined, source: ConfigSource = pluginConfigSource()): OperationContext {
   // A plugin whose engine is gone (a killed `pulumi`) ends, from its first call on.

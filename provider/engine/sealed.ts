@@ -6,7 +6,8 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { canonicalJson } from "../../rules/event-schema";
-import { pluginConfigSource, profileOf, resolveConnection } from "../config";
+import { profileOf } from "../config";
+import { connectionOf } from "./engine-operation";
 import { mapOutputs } from "./errors";
 import { fieldEntries, type Props, type ResourceDefinition } from "./fields";
 import type { Operations } from "./operations";
@@ -100,11 +101,8 @@ export function openOutputs(def: ResourceDefinition, key: SealKey | undefined, o
 
 /** The sealing key of the connection these props name; undefined when it cannot be resolved (check says why). */
 function keyFor(def: ResourceDefinition, props: Props | undefined): SealKey | undefined {
-  try {
-    return sealKeyOf(resolveConnection(pluginConfigSource(), def.product, profileOf(props)).apiKey);
-  } catch {
-    return undefined;
-  }
+  const conn = connectionOf(def, profileOf(props));
+  return conn && sealKeyOf(conn.apiKey);
 }
 
 /**
