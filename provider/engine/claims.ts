@@ -111,7 +111,8 @@ export class KindClaims {
    *   while the step generator's Diff of a program resource always does, with what Check
    *   returned as news. So a Diff counts only when a Check of this operation declared its
    *   resource's name (`resourceName`, in the news); the two settings kinds have none:
-   *   every Diff of theirs counts (the caller says which: `counts`).
+   *   every Diff of theirs counts (the caller says which: `counts`), so a removed setting
+   *   refreshed by `up --refresh` is taken as kept, and its delete puts nothing back, with a note.
    * - `destroy` calls no Diff.
    * So a delete whose outputs are not those of the Diff that kept its id is another state
    * entry: a resource no longer in the program that held the object too (a rename adopting

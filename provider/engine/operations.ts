@@ -165,11 +165,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     claims.hold(id);
     // Its delete in this operation is a replacement's: the old object, declared by no program.
     if (replaced) return void claims.replaced.add(id);
-    // Only a Diff of a resource the program declares (checked in this operation) keeps its
-    // object. A kind with no `resourceName` (the workspace settings and event type policy)
-    // cannot tell a refresh's Diff from the program's: every Diff counts. So a removed
-    // setting resource refreshed by `up --refresh` is taken as kept, and its delete puts
-    // nothing back, with a note.
+    // Only a Diff of a resource the program declares keeps its object (claims.ts, the keepers).
     const name = nameOf(news);
     const counts = !("resourceName" in def.fields) || (name !== undefined && ctx.operation.checkedNames.has(`${def.kind}\u0000${name}`));
     const clash = claims.kept(id, { olds, adopts: adoptionId(news) === id, name }, counts);
@@ -180,7 +176,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
   const adoptionInput = def.adoption?.input ?? "adoptId";
   const nameOf = (inputs: Props) => (typeof inputs.resourceName === "string" ? inputs.resourceName : undefined);
 
-  /** Invariant: one object, one resource (provider/README.md, "One object to one resource"). */
+  /** One object, one resource (provider/README.md, "Ownership", the keepers' row). */
   const twoResourcesOnOne = (id: string, why: string) =>
     new Error(
       `The ${def.noun} ${id} would be held by two resources of this stack: ${why}. Removing either later would delete it from the other. ` +
