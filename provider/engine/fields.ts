@@ -186,8 +186,7 @@ export interface ResourceHooks<F extends Fields = Fields> {
   afterApply?(ctx: ApplyContext, event: { created: boolean; olds: OutputsOf<F> | undefined; news: InputsOf<F>; outputs: OutputsOf<F> }): Promise<OutputsOf<F>>;
   /** A refusal turned into a message naming the reason and the fix; undefined keeps the generic one. */
   explainError?(err: SvcApiError, operation: Operation, inputs: OutputsOf<F> | undefined): string | undefined;
-  /** Before the DELETE: what onDeleteRefused needs to know of the object as it was (a refusal may change it). */
-  /** `current`: the object as a read just before showed it, when the engine read it (an owner-marked object), else undefined. */
+  /** Before the DELETE: what onDeleteRefused needs to know of the object as it was (a refusal may change it); `current`: the object as the engine read it just before, if it did (an owner-marked object). */
   beforeDelete?(ctx: ApplyContext, props: OutputsOf<F>, current?: Props): Promise<void>;
   /**
    * DELETE refused: wait or explain. Return "retry" to send DELETE again, "gone" to
