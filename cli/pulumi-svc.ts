@@ -21,8 +21,8 @@ import { profileOf, reconcileWindowSeconds, type ConfigSource } from "../provide
 import { operationContext } from "../provider/engine/engine-operation";
 import type { Props, ResourceDefinition } from "../provider/engine/fields";
 import { markedBody, markedOwner, ownerTokenOf } from "../provider/engine/owner";
-import { listObjects, objectId, sameDeclaredFields } from "../provider/engine/reconcile";
-import { createBody } from "../provider/engine/values";
+import { listObjects, sameDeclaredFields } from "../provider/engine/reconcile";
+import { createBody, objectId } from "../provider/engine/values";
 import { RESOURCE_KINDS, type ResourceKind } from "../provider/kinds";
 import { DEFINITIONS } from "../provider/registry";
 import { TYPE_TOKENS } from "../sdk/tokens";

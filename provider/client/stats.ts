@@ -18,11 +18,9 @@ export interface ReconcileOutcome {
   path: string;
   /**
    * adopted: the object carrying the create's owner mark was found and taken; recreated: none existed, sent again;
-   * ambiguous: unmarked candidates matched (failed, naming them; the state keeps the question); late-look-alike: an
-   * object of a lost attempt appeared before the window passed after the create was sent again (deleted when it
-   * carries the create's mark, named when unmarked).
+   * ambiguous: unmarked candidates matched (failed, naming them; the state keeps the question).
    */
-  result: "adopted" | "recreated" | "ambiguous" | "late-look-alike";
+  result: "adopted" | "recreated" | "ambiguous";
   id?: string;
   candidates?: string[];
 }

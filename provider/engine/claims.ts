@@ -1,16 +1,8 @@
 /**
  * What one engine operation (engine-operation.ts) knows of a kind's objects on one
- * connection; there "one object to one resource" is kept within the operation:
- *   - `held`: ids some resource of the stack holds: answered to a create, adopted, or
- *     named by the engine in a diff, read, update or delete (until the delete is done).
- *     Never named as a lost create's candidate.
- *   - creates in flight: an object a create made whose answer has not come back yet
- *     would look unheld in a listing, so a look at unmarked candidates waits for the
- *     creates in flight when its listing came back (reconcile.ts).
- *   - `takenOver`, `openQuestions`, `replaced`, the keepers: below.
- *   - `reads`: a burst of reads' listing (list-cache.ts).
- * Never serialized; it holds ids only. What must be remembered across runs is in the
- * state (owner.ts).
+ * connection: there "one object to one resource" is kept within the operation (README,
+ * "Ownership", the keepers' row). Never serialized; what must be remembered across runs
+ * is in the state.
  */
 import { canonicalJson } from "../../rules/event-schema";
 
@@ -34,6 +26,11 @@ interface Keeper {
 export const named = (name: string | undefined) => (name === undefined ? "another resource of this stack" : `the resource \`${name}\``);
 
 export class KindClaims {
+  /**
+   * Ids some resource of the stack holds: answered to a create, adopted, or named by the
+   * engine in a diff, read, update or delete (until the delete is done). Never named as
+   * a lost create's candidate.
+   */
   readonly held = new Set<string>();
   /**
    * A singleton (a setting) taken over in this operation: its id → the earlier value the
@@ -59,6 +56,7 @@ export class KindClaims {
    * comes with no Diff: not known here.
    */
   readonly replaced = new Set<string>();
+  /** A burst of reads' listing (list-cache.ts). */
   readonly reads: ReadBurst = { recent: [] };
   private readonly keepers = new Map<string, Keeper[]>();
   private readonly adopters = new Map<string, Set<string | undefined>>();
@@ -77,7 +75,11 @@ export class KindClaims {
     this.held.delete(id);
   }
 
-  /** A create is being sent; call the returned function once it is answered or lost. */
+  /**
+   * A create is being sent; call the returned function once it is answered or lost. An
+   * object it made whose answer has not come back yet would look unheld in a listing, so
+   * a look at unmarked candidates waits for the creates in flight (reconcile.ts).
+   */
   sending(): () => void {
     let done!: () => void;
     const p = new Promise<void>((resolve) => (done = resolve));
@@ -94,37 +96,29 @@ export class KindClaims {
   }
 
   /*
-   * One object, one resource, across runs: the keepers. What the real engine guarantees
-   * (pulumi/pulumi pkg/resource/deploy, step_generator.go and step.go, read at v3.274.1,
-   * the CLI the tests run):
-   * - A Diff of a provider of ours that names no replacement is followed by a replacement
-   *   of that resource in the same operation only when its state entry is pending
-   *   replacement (the object was deleted already) or carries init errors that its
-   *   `replaceOnChanges` covers; the engine's other replacements (`--replace`,
-   *   `replaceWith`, `deletedWith`, a replacement trigger, a changed provider) call no
-   *   Diff, and `replaceOnChanges` on changed keys needs the changed keys our Diffs never
-   *   return. So the delete of a replacement after such a Diff carries the state entry
-   *   that Diff had: the same outputs.
-   * - Not every Diff is the program's. A refresh (`pulumi refresh`, and `pulumi up
-   *   --refresh`, which refreshes every state entry before the program runs, or as each
-   *   registers with `--run-program`, and the removed ones after) calls Read and then Diff
-   *   for each state entry, the removed ones included (RefreshStep.Apply: Diff with the
-   *   stored inputs as news, to show the drift); a replacement that deletes first calls
-   *   Diff for the state entries depending on it (calculateDependentReplacements, stored
-   *   inputs as news). Neither follows a Check of that resource. The step generator's
-   *   Diff of a program resource always does: it Checks the resource's inputs and passes
-   *   what Check returned as the Diff's news (an untargeted resource gets no Check and no
-   *   Diff). So a Diff counts only when a Check of this operation declared its resource's
-   *   name (`resourceName`, which every kind keeping objects has, in the news): a state
-   *   entry no longer in the program, refreshed, keeps nothing. The two settings kinds have
-   *   no `resourceName`: every Diff of theirs counts (the caller says which: `counts`).
-   * - `destroy` calls no Diff; preview and update are two plugin processes.
-   * So a delete whose outputs are not those of the Diff that kept its id is another
-   * state entry: a resource no longer in the program that held the object too (a rename
-   * adopting its object, done over two runs with `--target`). Deleting it would take the
-   * object from the resource that keeps it. A marked object would say so too (its delete
-   * reads the mark, operations.ts); the keepers also hold for unmarked objects and
-   * settings, and let the preview fail an adoption of a kept object.
+   * The keepers. What the real engine guarantees (pulumi/pulumi pkg/resource/deploy,
+   * step_generator.go and step.go, read at v3.274.1):
+   * - A Diff of ours that names no replacement is followed by a replacement of that
+   *   resource in the same operation only when its entry is pending replacement (the
+   *   object was deleted already) or carries init errors its `replaceOnChanges` covers;
+   *   the engine's other replacements (`--replace`, `replaceWith`, `deletedWith`, a
+   *   trigger, a changed provider) call no Diff. So the delete of a replacement after such
+   *   a Diff carries the state entry that Diff had: the same outputs.
+   * - Not every Diff is the program's: a refresh (`pulumi refresh`, `up --refresh`) calls
+   *   Read then Diff for each state entry, the removed ones included, with the stored
+   *   inputs as news, and a delete-first replacement calls Diff for the entries depending
+   *   on it (calculateDependentReplacements); neither follows a Check of that resource,
+   *   while the step generator's Diff of a program resource always does, with what Check
+   *   returned as news. So a Diff counts only when a Check of this operation declared its
+   *   resource's name (`resourceName`, in the news); the two settings kinds have none:
+   *   every Diff of theirs counts (the caller says which: `counts`), so a removed setting
+   *   refreshed by `up --refresh` is taken as kept, and its delete puts nothing back, with a note.
+   * - `destroy` calls no Diff.
+   * So a delete whose outputs are not those of the Diff that kept its id is another state
+   * entry: a resource no longer in the program that held the object too (a rename adopting
+   * its object over two runs with `--target`); deleting it would take the object from the
+   * resource that keeps it. The owner marks say so for a marked object; the keepers also
+   * hold for unmarked objects and settings, and let the preview fail an adoption of a kept one.
    */
 
   /**

@@ -11,6 +11,7 @@
  * before DECLARED_KEY was kept is read with every input the service shows; its inputs
  * lack nothing.
  */
+import { mapOutputs } from "./errors";
 import type { Props, ResourceDefinition } from "./fields";
 import { DECLARED_KEY, OWNER_KEY, RESOURCE_KEY, SECRET_INPUTS_KEY } from "./internal-keys";
 import type { Operations } from "./operations";
@@ -43,19 +44,13 @@ function asStored(inputs: Props, stored: Props): Props {
   return out;
 }
 
-/** A kind's operations whose outputs keep the internal keys, and whose reads answer with the inputs as the state holds them. */
+/** A kind's operations whose outputs (a partial failure's too) keep the internal keys, and whose reads answer with the inputs as the state holds them. */
 export function keepingDeclared(ops: Operations): Operations {
   const def = ops.definition as ResourceDefinition;
   return {
     ...ops,
-    create: async (req) => {
-      const r = await ops.create(req);
-      return { ...r, outputs: { ...r.outputs, ...kept(def, req.inputs) } };
-    },
-    update: async (req) => {
-      const r = await ops.update(req);
-      return { ...r, outputs: { ...r.outputs, ...kept(def, req.news) } };
-    },
+    create: (req) => mapOutputs(ops.create(req), (outputs) => ({ ...outputs, ...kept(def, req.inputs) })),
+    update: (req) => mapOutputs(ops.update(req), (outputs) => ({ ...outputs, ...kept(def, req.news) })),
     read: async (req) => {
       const r = await ops.read(req);
       return r.gone || !req.outputs ? r : { ...r, inputs: asStored(r.inputs, req.outputs) };

@@ -1,28 +1,11 @@
 /**
  * One engine operation (a preview, an update, a refresh, a destroy) as the provider
  * serves it: what a call learns that a later call of the same operation needs, in one
- * object, and nothing that outlives it. It holds:
- *
- * - the connections: one client per address, key and address setting (its pacing is
- *   shared per address and key, client/pacing.ts), the read cache of remote checks
- *   (read-only answers), and names for connections that hold no key (`connection N`);
- * - per connection and kind (claims.ts `KindClaims`): the ids the resources of the
- *   operation hold, creates in flight, take-overs, adoptions, open questions, the
- *   objects Diffs keep or replace, and a burst of reads' listing (list-cache.ts);
- * - what the checks learn about the rest of the stack, the one place where a check of
- *   one resource depends on the other resources of the run:
- *   - `planAllocation`: new inboxes and endpoints counted against the plan's allocation
- *     (inbox.ts, endpoint.ts);
- *   - `claimKeys`: which resource of the program declares which unique object: two
- *     EventTypes of one name in one scope (event-type.ts), two QuotaRequests asking for
- *     one quota (quota-request.ts), two QuotaLimits setting one (quota-limits.ts), each
- *     resource named by its name in the program;
- *   - `openObjects`: which quota requests a check's listing showed open, so the Diff of
- *     one decided since the last refresh replaces it (quota-request.ts);
- *   - `replacedDeleteFirst`: event types that Diff replaces keeping their name (event-type.ts);
- *   - `checkedNames`: the resources of the program checked in the operation, whose
- *     Diffs keep objects (claims.ts `kept`);
- * - which kinds' skipped remote checks were noted (one warning per kind).
+ * object, and nothing that outlives it: the connections (one client per address, key
+ * and address setting; pacing shared per address and key, client/pacing.ts), the read
+ * cache of remote checks, what the operation knows per connection and kind (claims.ts),
+ * and what the checks learn about the rest of the stack (the members below), the one
+ * place where a check of one resource depends on the other resources of the run.
  *
  * Why one per plugin process is sound under the real engine (pulumi/pulumi,
  * pkg/resource/deploy, step_generator.go, read for v3.274):
@@ -38,8 +21,7 @@
  * call the engine makes once per resource and operation (a new inbox's Check); the
  * caches and listings depend on no call count. Which of two clashing resources a check
  * names may depend on the order in which the program registers them; whether the run
- * fails does not. What must be remembered across runs is in the state (owner.ts,
- * open-question.ts), never here.
+ * fails does not. What must be remembered across runs is in the state, never here.
  *
  * Counts belong to an account, what the service counts in: a workspace for inboxes, a
  * project for quotas, whatever connection (profile, key) a resource uses to reach it.
@@ -91,7 +73,7 @@ export class EngineOperation {
    * after that Diff, passes preview too and its create is refused (explained).
    */
   readonly replacedDeleteFirst = new Set<string>();
-  /** Resources of the program checked in this operation, by kind and name (`claimName`). */
+  /** Resources of the program checked in this operation, by kind and name: their Diffs keep objects (claims.ts `kept`). */
   readonly checkedNames = new Set<string>();
   /** Kinds whose skipped remote checks were noted (remote-checks.ts). */
   readonly notedSkips = new Set<string>();
@@ -216,6 +198,15 @@ export const currentOperation = (): EngineOperation => (current ??= new EngineOp
 
 /** A new operation, as a new plugin process would serve (the next engine step of a test). */
 export const startOperation = (): EngineOperation => (current = new EngineOperation());
+
+/** The connection a product and profile choose from the configured settings; undefined when a setting is missing (check says which). */
+export function connectionOf(def: { product: Product }, profile: string | undefined): Connection | undefined {
+  try {
+    return resolveConnection(pluginConfigSource(), def.product, profile);
+  } catch {
+    return undefined;
+  }
+}
 
 /** The current operation's context for a product and profile, from the configured settings. */
 export function operationContext(def: { product: Product }, profile: string | undefined, source: ConfigSource = pluginConfigSource()): OperationContext {

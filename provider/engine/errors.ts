@@ -3,7 +3,8 @@
  * add their own (hooks.explainError); what every resource shares lives here.
  */
 import { describeDetails, SvcApiError } from "../client";
-import { pluginConfigSource, profileOf, resolveConnection, settingNames } from "../config";
+import { profileOf, settingNames } from "../config";
+import { connectionOf } from "./engine-operation";
 import { apiPathToProperty, type Operation, type Props, type ResourceDefinition } from "./fields";
 import { redactCurrent } from "./redact";
 import type { PathSegment } from "./unknown";
@@ -26,6 +27,17 @@ export class PartialFailure extends Error {
     super(message);
     this.name = "PartialFailure";
     this.reasons = [message];
+  }
+}
+
+/** A create's or update's outputs through `f`, a partial failure's kept outputs too (the wrappers around a kind's operations). */
+export async function mapOutputs<R extends { outputs: Props }>(result: Promise<R>, f: (outputs: Props) => Props): Promise<R> {
+  try {
+    const r = await result;
+    return { ...r, outputs: f(r.outputs) };
+  } catch (err) {
+    if (err instanceof PartialFailure) Object.assign(err.properties, f(err.properties));
+    throw err;
   }
 }
 
@@ -90,13 +102,9 @@ function genericExplanation(def: ResourceDefinition, err: SvcApiError, operation
 
 /** Where a product's requests go, and the setting that holds the address; undefined when not configured. */
 export function addressOf(def: Pick<ResourceDefinition, "product">, profile: string | undefined): { baseUrl: string; setting: string; configKey: string } | undefined {
-  try {
-    const { baseUrl } = resolveConnection(pluginConfigSource(), def.product, profile);
-    const names = settingNames(def.product, "Url", profile);
-    return { baseUrl: baseUrl.replace(/\/+$/, ""), setting: `${names.configKey} (or ${names.envVar})`, configKey: names.configKey };
-  } catch {
-    return undefined;
-  }
+  const conn = connectionOf(def, profile);
+  const names = settingNames(def.product, "Url", profile);
+  return conn && { baseUrl: conn.baseUrl.replace(/\/+$/, ""), setting: `${names.configKey} (or ${names.envVar})`, configKey: names.configKey };
 }
 
 /** A 404 for a path that does not exist: the base URL is wrong, most often missing its product path. */

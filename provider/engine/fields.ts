@@ -186,8 +186,7 @@ export interface ResourceHooks<F extends Fields = Fields> {
   afterApply?(ctx: ApplyContext, event: { created: boolean; olds: OutputsOf<F> | undefined; news: InputsOf<F>; outputs: OutputsOf<F> }): Promise<OutputsOf<F>>;
   /** A refusal turned into a message naming the reason and the fix; undefined keeps the generic one. */
   explainError?(err: SvcApiError, operation: Operation, inputs: OutputsOf<F> | undefined): string | undefined;
-  /** Before the DELETE: what onDeleteRefused needs to know of the object as it was (a refusal may change it). */
-  /** `current`: the object as a read just before showed it, when the engine read it (an owner-marked object), else undefined. */
+  /** Before the DELETE: what onDeleteRefused needs to know of the object as it was (a refusal may change it); `current`: the object as the engine read it just before, if it did (an owner-marked object). */
   beforeDelete?(ctx: ApplyContext, props: OutputsOf<F>, current?: Props): Promise<void>;
   /**
    * DELETE refused: wait or explain. Return "retry" to send DELETE again, "gone" to
@@ -234,20 +233,9 @@ export interface ResourceDefinition<F extends Fields = Fields> {
   adoption?: AdoptionSpec<F>;
   /** An object that always exists (a workspace setting): create takes it over, delete puts back what was found. */
   singleton?: SingletonSpec<F>;
-  /**
-   * A create whose outcome is unknown (sent, then a dropped connection or a 5xx) is
-   * reconciled by listing: the object it made is adopted, or the create is sent again
-   * when nothing was made (engine/reconcile.ts). Say how to list and match here when the
-   * defaults (list the create path; every returned field sent on create equal) do not
-   * fit; `false` when the kind cannot be listed.
-   */
+  /** How a create whose outcome is unknown is looked for (engine/reconcile.ts); `false`: the kind cannot be listed. */
   reconcile?: ReconcileSpec<F> | false;
-  /**
-   * A free-text field (sent on create, shown back on reads) where a create whose program
-   * leaves it unset writes the resource's owner mark (owner.ts): the proof that a lost or
-   * interrupted create's object is this resource's. None: such objects cannot be proven,
-   * and are named for the user to decide.
-   */
+  /** A free-text field (sent on create, shown back on reads) where a create whose program leaves it unset writes the owner mark (owner.ts). */
   ownerField?: keyof F & string;
   hooks?: ResourceHooks<F>;
   /**

@@ -5,7 +5,8 @@
  * and the setting that holds it: the client adds them, for the SDK's functions too.) Resource code builds its messages freely; this guard makes them
  * safe to print.
  */
-import { pluginConfigSource, profileOf, resolveConnection } from "../config";
+import { profileOf } from "../config";
+import { connectionOf } from "./engine-operation";
 import type { Props, ResourceDefinition } from "./fields";
 import type { Operations } from "./operations";
 import { redact, redactError, secretTexts, withSecrets } from "./redact";
@@ -60,9 +61,5 @@ function withoutTrace<T>(err: T): T {
 
 /** The API key the call uses (never in a message, but hidden should one echo it). */
 function apiKeyOf(def: ResourceDefinition, props: (Props | undefined)[]): string | undefined {
-  try {
-    return resolveConnection(pluginConfigSource(), def.product, props.map(profileOf).find((p) => p !== undefined)).apiKey;
-  } catch {
-    return undefined;
-  }
+  return connectionOf(def, props.map(profileOf).find((p) => p !== undefined))?.apiKey;
 }

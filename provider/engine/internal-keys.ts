@@ -1,51 +1,34 @@
 /**
- * Keys a resource's properties carry besides its fields, in a module that imports
- * nothing: the native plugin names them before it loads the provider (its time to the
- * port line: test/native/plugin.test.ts), the SDK and the policy pack without loading it.
+ * Keys a resource's properties carry besides its fields (none is a field: never sent,
+ * never shown as a change), in a module that imports nothing: the native plugin names
+ * them before it loads the provider (its time to the port line: test/native/plugin.test.ts),
+ * the SDK and the policy pack without loading it.
  */
 
 /** The dynamic provider's serialized provider: an input the SDK adds, kept in the state. */
 export const PROVIDER_KEY = "__provider";
 
-/**
- * Names of the inputs the program gave as secrets (set by the SDK, sdk/props.ts; by the
- * native plugin from the engine's secret envelopes): the provider receives every input
- * in plaintext, so this is how it knows which values to keep out of its messages
- * (engine/redact.ts). Not a field: never sent.
- */
+/** Names of the inputs the program gave as secrets (set by the SDK, sdk/props.ts; by the native plugin from the engine's secret envelopes): what redact.ts hides. */
 export const SECRET_INPUTS_KEY = "__secretInputs";
 
 /**
  * Which resource of which stack the inputs are for (`resourceIdentity`), set by the SDK
  * (the native plugin takes it from the URN): the dynamic provider's create is told no
- * URN, and the replacement's create of an entry that keeps an open question is matched
- * to that entry by it (open-question.ts). Not a field: never sent, never an output of its
- * own (DECLARED_KEY keeps a copy for refresh), so state written before it existed shows no change.
+ * URN, and the replacement's create of an open question's entry finds it by this
+ * (open-question.ts). Never an output of its own (declared-inputs.ts keeps a copy).
  */
 export const RESOURCE_KEY = "__resource";
 
-/**
- * The resource's owner token (owner.ts): random, made at its first check, kept in its
- * inputs (a pending create in the state carries it) and outputs, and written on the
- * objects it creates where a free field allows. Not a field: never shown as a change.
- */
+/** The resource's owner token (owner.ts), in its inputs and outputs. */
 export const OWNER_KEY = "__owner";
 
-/**
- * In the outputs of a state entry that is an open question (open-question.ts): the
- * unproven candidates of a lost create. Not a field.
- */
+/** In the outputs of a state entry that is an open question (open-question.ts). */
 export const UNRESOLVED_KEY = "__unresolved";
 
 /** What RESOURCE_KEY holds: the parts of a URN that name a resource of a stack (its parents' types aside). */
 export const resourceIdentity = (stack: string, project: string, name: string) => `${stack}::${project}::${name}`;
 
-/**
- * Names of the fields the program declared (defaults filled in), kept in the outputs by
- * create and update (declared-inputs.ts): a read is given the outputs alone (the dynamic
- * Read gets no inputs), and the inputs it rebuilds are these fields only, so refresh
- * never shows an input the program left out as moved. Not a field: never sent, never an input.
- */
+/** In the outputs: the fields the program declared, and RESOURCE_KEY's copy (declared-inputs.ts). */
 export const DECLARED_KEY = "__declared";
 
 /**

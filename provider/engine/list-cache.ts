@@ -18,6 +18,7 @@
  */
 import { ListTooLongError } from "../client";
 import type { OperationContext, Props, ResourceDefinition } from "./fields";
+import { objectId } from "./values";
 
 export const BURST_READS = 3;
 export const BURST_WINDOW_MS = 1_000;
@@ -30,7 +31,7 @@ export const MAX_LISTED = 2_000;
  * The object `id` as the current listing of its kind shows it, or undefined when the
  * read should be a GET (no burst, no listing, not listed, or listing failed).
  */
-export async function readFromListing(def: ResourceDefinition, { operation, client }: OperationContext, id: string, idOf: (item: Props) => string): Promise<Props | undefined> {
+export async function readFromListing(def: ResourceDefinition, { operation, client }: OperationContext, id: string): Promise<Props | undefined> {
   // SVC_BATCHED_READS=0 turns batching off (one GET per read, as before; the benchmark's "before").
   // Only kinds listed at their create path in offset pages (no own `reconcile.list`) are batched.
   if (def.reconcile === false || def.reconcile?.list || def.singleton || process.env.SVC_BATCHED_READS === "0") return undefined;
@@ -46,7 +47,7 @@ export async function readFromListing(def: ResourceDefinition, { operation, clie
     if (s.recent.length < BURST_READS) return undefined;
     s.recent = [];
     const writes = client.writeCount;
-    const items = client.listAll<Props>(def.paths.create, {}, 200, MAX_LISTED).then((list) => new Map(list.map((item) => [idOf(item), item] as const)));
+    const items = client.listAll<Props>(def.paths.create, {}, 200, MAX_LISTED).then((list) => new Map(list.map((item) => [objectId(def, item), item] as const)));
     listing = s.listing = { writes, at: now, lastUsed: now, items };
   }
   listing.lastUsed = now;

@@ -33,7 +33,7 @@ interface Question {
 export function keepQuestion(def: ResourceDefinition, err: UnresolvedCreate, news: Props): PartialFailure {
   const token = typeof news[OWNER_KEY] === "string" ? String(news[OWNER_KEY]) : `${Date.now()}`;
   const question: Question = { candidates: err.candidates, sentAt: new Date(err.sentAt).toISOString() };
-  const outputs = completeOutputs(def, { ...keptValues(def, news), [OWNER_KEY]: news[OWNER_KEY], [UNRESOLVED_KEY]: question });
+  const outputs = completeOutputs(def, { ...keptValues(def, news), [UNRESOLVED_KEY]: question });
   return new PartialFailure(err.message, `${PREFIX}${token}`, outputs);
 }
 

@@ -18,7 +18,7 @@ import { canonicalJson } from "../../rules/event-schema";
 import { checkInputs } from "./check";
 import { named } from "./claims";
 import { declared, diffFields, fieldChanged, fieldEqual } from "./diff";
-import { currentOperation, operationContext } from "./engine-operation";
+import { connectionOf, currentOperation, operationContext } from "./engine-operation";
 import { explainApiError, note, PartialFailure } from "./errors";
 import { asIs, fieldEntries, type ApplyContext, type ChangedSetting, type CheckFailure, type Fields, type InputsOf, type OperationContext, type OutputsOf, type PlannedCall, type Props, type ResourceDefinition } from "./fields";
 import { readFromListing } from "./list-cache";
@@ -26,34 +26,20 @@ import { planUpdate } from "./plan";
 import { OWNER_KEY, RESOURCE_KEY, UNRESOLVED_KEY } from "./internal-keys";
 import { askAgain, isOpenQuestion, keepQuestion, questionOf } from "./open-question";
 import { markedBody, markedOwner, newOwnerToken, ownerField, ownerMark, ownerTokenOf } from "./owner";
-import { createReconciled, lateLookAlikesMessage, UnresolvedCreate } from "./reconcile";
+import { createReconciled, UnresolvedCreate } from "./reconcile";
 import { remoteCheckFailures } from "./remote-checks";
 import { containsUnknown, UNKNOWN } from "./unknown";
-import { completeOutputs, createBody, fieldRoles, keptValues, rebuildInputs, remoteFields, writeOnlyAsRead } from "./values";
+import { completeOutputs, createBody, fieldRoles, keptValues, objectId, rebuildInputs, remoteFields, writeOnlyAsRead } from "./values";
 
 /** Declared inputs (camelCase), as the program gives them. */
 export type Inputs<F extends Fields = Fields> = InputsOf<F>;
 /** What the state keeps of a resource (camelCase): every field present. */
 export type Outputs<F extends Fields = Fields> = OutputsOf<F>;
 
-export interface CheckRequest<F extends Fields = Fields> {
-  /** The previous inputs; empty for a resource not created yet (and on the engine's second Check of a replacement). */
-  olds: Inputs<F>;
-  news: Inputs<F>;
-}
-export interface CheckResponse<F extends Fields = Fields> {
-  /** The inputs with defaults filled in. */
-  inputs: Inputs<F>;
-  failures: CheckFailure[];
-}
-
-export interface DiffRequest<F extends Fields = Fields> {
-  id: string;
-  /** The stored outputs. */
-  olds: Outputs<F>;
-  /** The checked inputs. */
-  news: Inputs<F>;
-}
+export type CreateRequest<F extends Fields = Fields> = { inputs: Inputs<F> };
+type Created = { id: string; outputs: Outputs };
+/** The object as the service shows it, or `gone` when it no longer exists (deleted outside Pulumi). */
+export type ReadResponse<F extends Fields = Fields> = { gone: true } | { gone: false; id: string; outputs: Outputs<F>; inputs: Inputs<F> };
 export interface DiffResponse {
   changes: boolean;
   /** The fields that changed, those replacing included (the native front end's detailed diff; the dynamic one has no place for it). */
@@ -62,46 +48,20 @@ export interface DiffResponse {
   deleteBeforeReplace: boolean;
 }
 
-export interface CreateRequest<F extends Fields = Fields> {
-  inputs: Inputs<F>;
-}
-export interface CreateResponse<F extends Fields = Fields> {
-  id: string;
-  outputs: Outputs<F>;
-}
-
-export interface ReadRequest<F extends Fields = Fields> {
-  id: string;
-  /** The stored outputs; undefined when reading an object the state does not hold. */
-  outputs?: Outputs<F>;
-}
-/** The object as the service shows it, or `gone` when it no longer exists (deleted outside Pulumi). */
-export type ReadResponse<F extends Fields = Fields> = { gone: true } | { gone: false; id: string; outputs: Outputs<F>; inputs: Inputs<F> };
-
-export interface UpdateRequest<F extends Fields = Fields> {
-  id: string;
-  /** The stored outputs. */
-  olds: Outputs<F>;
-  news: Inputs<F>;
-}
-export interface UpdateResponse<F extends Fields = Fields> {
-  outputs: Outputs<F>;
-}
-
-export interface DeleteRequest<F extends Fields = Fields> {
-  id: string;
-  outputs: Outputs<F>;
-}
-
-/** A kind's operations, its values named by the fields of its table `F`. */
+/**
+ * A kind's operations, its values named by the fields of its table `F`. `olds` are the
+ * stored outputs, except check's: the previous inputs, empty for a resource not created
+ * yet (and on the engine's second Check of a replacement). Check answers the inputs with
+ * defaults filled in; read's `outputs` are undefined for an object the state does not hold.
+ */
 export interface Operations<F extends Fields = Fields> {
   readonly definition: ResourceDefinition<F>;
-  check(req: CheckRequest<F>): Promise<CheckResponse<F>>;
-  diff(req: DiffRequest<F>): DiffResponse;
-  create(req: CreateRequest<F>): Promise<CreateResponse<F>>;
-  read(req: ReadRequest<F>): Promise<ReadResponse<F>>;
-  update(req: UpdateRequest<F>): Promise<UpdateResponse<F>>;
-  delete(req: DeleteRequest<F>): Promise<void>;
+  check(req: { olds: Inputs<F>; news: Inputs<F> }): Promise<{ inputs: Inputs<F>; failures: CheckFailure[] }>;
+  diff(req: { id: string; olds: Outputs<F>; news: Inputs<F> }): DiffResponse;
+  create(req: CreateRequest<F>): Promise<{ id: string; outputs: Outputs<F> }>;
+  read(req: { id: string; outputs?: Outputs<F> }): Promise<ReadResponse<F>>;
+  update(req: { id: string; olds: Outputs<F>; news: Inputs<F> }): Promise<{ outputs: Outputs<F> }>;
+  delete(req: { id: string; outputs: Outputs<F> }): Promise<void>;
 }
 
 /**
@@ -122,13 +82,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     return withItem(ctx, id);
   };
   /** The context of the connection `props` choose, or undefined when a setting is missing (check has said what). */
-  const contextOf = (props: Props): OperationContext | undefined => {
-    try {
-      return operationContext(def, profileOf(props));
-    } catch {
-      return undefined;
-    }
-  };
+  const contextOf = (props: Props): OperationContext | undefined => (connectionOf(def, profileOf(props)) ? operationContext(def, profileOf(props)) : undefined);
   const roles = fieldRoles(def);
 
   /** Run planned calls in order; each success marks its fields applied in `outputs`. */
@@ -211,11 +165,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     claims.hold(id);
     // Its delete in this operation is a replacement's: the old object, declared by no program.
     if (replaced) return void claims.replaced.add(id);
-    // Only a Diff of a resource the program declares (checked in this operation) keeps its
-    // object. A kind with no `resourceName` (the workspace settings and event type policy)
-    // cannot tell a refresh's Diff from the program's: every Diff counts. So a removed
-    // setting resource refreshed by `up --refresh` is taken as kept, and its delete puts
-    // nothing back, with a note.
+    // Only a Diff of a resource the program declares keeps its object (claims.ts, the keepers).
     const name = nameOf(news);
     const counts = !("resourceName" in def.fields) || (name !== undefined && ctx.operation.checkedNames.has(`${def.kind}\u0000${name}`));
     const clash = claims.kept(id, { olds, adopts: adoptionId(news) === id, name }, counts);
@@ -226,7 +176,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
   const adoptionInput = def.adoption?.input ?? "adoptId";
   const nameOf = (inputs: Props) => (typeof inputs.resourceName === "string" ? inputs.resourceName : undefined);
 
-  /** Invariant: one object, one resource (provider/README.md, "One object to one resource"). */
+  /** One object, one resource (provider/README.md, "Ownership", the keepers' row). */
   const twoResourcesOnOne = (id: string, why: string) =>
     new Error(
       `The ${def.noun} ${id} would be held by two resources of this stack: ${why}. Removing either later would delete it from the other. ` +
@@ -242,15 +192,13 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     return clash && twoResourcesOnOne(id, `${adoptionInput} asks for it, and ${clash}`).message;
   }
 
-  const idOf = (response: Props) => (def.idOf ? def.idOf(response) : String(response[idField]));
-
   /** The id to adopt: the definition's own rule, else the `adoptId` input. */
   function adoptionId(news: Inputs): string | undefined {
     if (def.adoption) return def.adoption.idFrom(news);
     return typeof news.adoptId === "string" && news.adoptId !== "" ? news.adoptId : undefined;
   }
 
-  async function create({ inputs: news }: CreateRequest): Promise<CreateResponse> {
+  async function create({ inputs: news }: CreateRequest): Promise<Created> {
     if (def.singleton) return takeOver(news);
     const adoptId = adoptionId(news);
     if (adoptId === undefined) return createNew(news);
@@ -265,7 +213,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     return adopted;
   }
 
-  async function createNew(news: Inputs): Promise<CreateResponse> {
+  async function createNew(news: Inputs): Promise<Created> {
     const ctx = operationContext(def, profileOf(news));
     // The replacement of an entry that keeps an open question (its Diff recorded it): answered first.
     const identity = news[RESOURCE_KEY];
@@ -274,15 +222,14 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     const body = markedBody(def, createBody(def, news), news);
     let response: Props;
     let found: boolean;
-    let lateLookAlikes: string[];
     try {
       // An unknown outcome is reconciled by a listing: take this create's own object, or send it again.
-      ({ object: response, found, lateLookAlikes } = await createReconciled(def, ctx, body, news, idOf));
+      ({ object: response, found } = await createReconciled(def, ctx, body, news));
     } catch (err) {
       if (err instanceof UnresolvedCreate) throw keepQuestion(def, err, news);
       throw isApiError(err) ? explainApiError(def, err, "create", news) : err;
     }
-    const id = idOf(response);
+    const id = objectId(def, response);
     const created: Props = { ...remoteFields(def, response), ...keptValues(def, news) };
     // An object found by listing matched every field the service shows, not the write-only ones:
     // those that can be written are written, so the resource never claims values it may not carry.
@@ -293,9 +240,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     const applyLater = (name: string) => def.fields[name]!.onCreate === false || (found && def.fields[name]!.writeOnly === true);
     const anyLater = found || roles.afterCreate.some(([name, spec]) => fieldChanged(spec, name, outputs, news));
     const later = anyLater ? planUpdate(def, outputs, news).filter((c) => c.fields.every(applyLater)) : [];
-    const outs = await converge(withItem(ctx, id), later, undefined, news, outputs, "create", true);
-    if (lateLookAlikes.length > 0) throw new PartialFailure(lateLookAlikesMessage(def, id, lateLookAlikes), id, completeOutputs(def, outs));
-    return { id, outputs: outs };
+    return { id, outputs: await converge(withItem(ctx, id), later, undefined, news, outputs, "create", true) };
   }
 
   /** The object as the service shows it, or undefined when it is gone (404); another refusal is explained as `operation`'s. */
@@ -309,7 +254,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
   }
 
   /** Bring an existing object (adoptId) to the declared state with PATCH/PUT instead of POST. */
-  async function adopt(id: string, news: Inputs): Promise<CreateResponse> {
+  async function adopt(id: string, news: Inputs): Promise<Created> {
     const ctx = applyContext(id, news);
     const remote = await getItem(ctx, "adopt", news);
     if (!remote && def.adoption?.createWhenMissing) return createNew(news);
@@ -371,7 +316,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
    * of the value found before (the next take-over finds the killed run's write): the
    * pending create in the state says so, and `pulumi-svc recover` names it.
    */
-  async function takeOver(news: Inputs): Promise<CreateResponse> {
+  async function takeOver(news: Inputs): Promise<Created> {
     const singleton = def.singleton!;
     const id = singleton.idOf(news);
     const ctx = applyContext(id, news);
@@ -573,7 +518,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
       if (isOpenQuestion(id)) return { gone: false, id, outputs: previous, inputs: rebuildInputs(def, {}, previous) };
       const ctx = applyContext(id, previous);
       // A burst of reads (a refresh) is served from one paged listing of the kind.
-      const remote = (await readFromListing(def, ctx, id, idOf)) ?? (await getItem(ctx, "read", previous));
+      const remote = (await readFromListing(def, ctx, id)) ?? (await getItem(ctx, "read", previous));
       // Deleted outside Pulumi.
       if (!remote || def.hooks?.goneWhen?.(remote)) return { gone: true };
       // Write-only values go to the outputs too: diff compares the declared value with them.

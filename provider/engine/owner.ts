@@ -1,19 +1,10 @@
 /**
- * Proof of ownership on the object itself (provider/README.md, "Ownership").
- *
- * Every resource gets an owner token at its first check: 128 random bits, kept in its
- * inputs (so the engine records it in a pending create before the provider is called,
- * and `pulumi-svc recover` finds it there on any machine) and in its outputs (so delete
- * and refresh have it). When a kind has a free-text field that the program leaves unset
- * (an endpoint's `description`, an inbox's `label`), the create writes the owner mark
- * there: `managed by pulumi-svc (owner <token>)`. Reads show that field as unset, so no
- * diff or drift ever shows the mark; the object carries it until the program sets the
- * field.
- *
- * An object is this resource's, without the user's word, only when it carries this
- * resource's token: a lost create's object (reconcile.ts), an interrupted run's object
- * (recover). Another stack's look-alike carries another token, or none, and is never
- * taken.
+ * Proof of ownership on the object itself (provider/README.md, "Ownership", says the
+ * model): every resource gets an owner token at its first check, kept in its inputs (a
+ * pending create in the state carries it) and outputs; a create writes the mark
+ * `managed by pulumi-svc (owner <token>)` in the kind's owner field when the program
+ * leaves it unset, and reads show that field unset. Only an object carrying this
+ * resource's token is taken without the user's word (reconcile.ts, recover).
  */
 import { randomBytes } from "node:crypto";
 import type { CheckFailure, Props, ResourceDefinition } from "./fields";

@@ -1,42 +1,25 @@
 /**
- * Creates whose outcome is unknown, held to the invariants in provider/README.md (no
- * silent duplicate, no orphan; never take an object that cannot be proven this
- * resource's; when unsure, fail naming the candidates and keep the question in the
- * state). A POST that was sent and then lost its connection, or got a 5xx, may or may
- * not have made the object; sending it again blindly could make a duplicate, and giving
- * up could leave an orphan. So, for every kind that can be listed, the engine lists the
- * objects and looks for the one the create made:
- *
- * - Marked (owner.ts: the create wrote this resource's token into the kind's owner
- *   field): the object carrying the token is this create's, proven; nothing else is.
- * - Unmarked (the program sets the owner field, or the kind has none): objects with
- *   the declared fields (those the service returns), created since the request was sent
- *   (on the service's clock, as its answers' `Date` headers bound it), held by no
- *   resource of the stack, are candidates. None can be proven this create's: the create
- *   fails naming them (`UnresolvedCreate`), and the state keeps the question.
- *
- * A lost answer (no answer at all): the create may still be in flight inside the
- * service, so the engine keeps looking (first after IN_FLIGHT_GRACE_MS, then every
- * POLL_MS) until the reconcile window (`svc:reconcileWindowSeconds`) has passed since the
- * request was sent; only then does it decide that nothing was made and send the create
- * again. A 5xx answer: the service is done with it, one look; after the create is sent
- * again, objects of the lost attempt that appear before the window has passed are
- * deleted when marked with this resource's token (its own extras), and named when
- * unmarked (`lateLookAlikes`: the attempt's, or someone else's identical one).
- *
- * A definition says how to list and match (`reconcile`), or `reconcile: false` to keep
- * the plain unknown-outcome error.
+ * Creates whose outcome is unknown (provider/README.md, "Ownership", rules 1 and 2): a
+ * POST sent and then answered 5xx or not at all may or may not have made the object.
+ * For every kind that can be listed (`reconcile`; `false`: the unknown-outcome error is
+ * thrown), the engine lists the objects until the reconcile window has passed since the
+ * send (the create may still be in flight inside the service), and takes the object
+ * carrying this resource's owner mark (owner.ts). Unmarked objects with the declared
+ * fields, created since the send (on the service's clock, as its answers' `Date`
+ * headers bound it) and held by no resource of the stack, are candidates that nothing
+ * proves this create's: the create fails naming them (`UnresolvedCreate`) and the state
+ * keeps the question (open-question.ts). Nothing found: the create is sent again.
  */
-import { SvcUnknownOutcomeError, isApiError, type SvcClient } from "../client";
+import { SvcUnknownOutcomeError, type SvcClient } from "../client";
 import { CREATE_RESENDS } from "../client/retry";
 import { record } from "../client/stats";
 import { reconcileWindowSeconds } from "../config";
 import type { KindClaims } from "./claims";
 import { fieldEqual } from "./diff";
-import { note } from "./errors";
 import type { OperationContext, Props, ResourceDefinition } from "./fields";
 import { jsonEqual } from "./json";
 import { markedOwner } from "./owner";
+import { objectId } from "./values";
 
 /**
  * After a dropped connection (no answer), how long to wait before the first look: a
@@ -58,7 +41,6 @@ interface CreateCall {
   client: SvcClient;
   body: Props;
   inputs: Props;
-  idOf: (response: Props) => string;
   claims: KindClaims;
   /** The owner token the body writes on the object (owner.ts), when it is marked. */
   token: string | undefined;
@@ -71,12 +53,6 @@ interface CreateCall {
 export interface Created {
   object: Props;
   found: boolean;
-  /**
-   * After a create sent again: unmarked objects matching it that appeared before the
-   * window passed, held by no resource. Each may be the lost attempt's or someone else's;
-   * the create keeps its own object and fails naming them (lateLookAlikesMessage).
-   */
-  lateLookAlikes: string[];
 }
 
 /**
@@ -99,7 +75,7 @@ export class UnresolvedCreate extends Error {
  * transport never repeats a create (a POST is not safe to repeat); whether to send it
  * again is decided here, within client/retry.ts's CREATE_RESENDS:
  *
- *   send ──(answered)──▶ answered ──(after a resend: late objects deleted or named)──▶ done
+ *   send ──(answered)──▶ done
  *     │ (refused: nothing made) ──▶ thrown
  *     ▼ (unknown outcome: no answer, or a 5xx)
  *   answerLost ──look──▶ its own object (marked) | UnresolvedCreate (unmarked candidates)
@@ -110,26 +86,23 @@ export class UnresolvedCreate extends Error {
  */
 type Attempt = { state: "answered"; object: Props } | { state: "answerLost"; lost: SvcUnknownOutcomeError; sentAt: number };
 
-/** How many creates were sent so far, and since when an object of a lost one may appear. */
+/** How many creates were sent again so far, and how many of them the service answered 5xx. */
 interface Sends {
   resends: number;
   failedAnswers: number;
-  /** When the first lost attempt was sent: an object made by it may appear until the window has passed. */
-  lostSince?: number;
 }
 
 /**
  * POST the create; on an unknown outcome, take its own object, send it again, or fail
  * naming the candidates (the states above).
  */
-export async function createReconciled(def: ResourceDefinition, { operation, client }: OperationContext, body: Props, inputs: Props, idOf: (response: Props) => string): Promise<Created> {
+export async function createReconciled(def: ResourceDefinition, { operation, client }: OperationContext, body: Props, inputs: Props): Promise<Created> {
   const reconciles = def.reconcile !== false;
   const c: CreateCall = {
     def,
     client,
     body,
     inputs,
-    idOf,
     claims: operation.claims(client, def.kind),
     token: markedOwner(def, body),
     reconciles,
@@ -138,12 +111,9 @@ export async function createReconciled(def: ResourceDefinition, { operation, cli
   const sends: Sends = { resends: 0, failedAnswers: 0 };
   for (;;) {
     const attempt = await send(c);
-    if (attempt.state === "answered") {
-      const lateLookAlikes = sends.lostSince === undefined ? [] : await watchForLateObjects(c, sends.lostSince, sends.resends, c.idOf(attempt.object));
-      return { object: attempt.object, found: false, lateLookAlikes };
-    }
+    if (attempt.state === "answered") return { object: attempt.object, found: false };
     const found = await lookForLost(c, attempt);
-    if (found) return { object: found, found: true, lateLookAlikes: [] };
+    if (found) return { object: found, found: true };
     resendOrGiveUp(c, attempt, sends);
   }
 }
@@ -154,7 +124,7 @@ async function send(c: CreateCall): Promise<Attempt> {
   const inFlight = c.claims.sending();
   try {
     const response = (await c.client.request<Props>({ method: "POST", path: c.def.paths.create, body: c.body, adoptHint: c.def.adoptHint })).body ?? {};
-    c.claims.hold(c.idOf(response));
+    c.claims.hold(objectId(c.def, response));
     return { state: "answered", object: response };
   } catch (err) {
     if (err instanceof SvcUnknownOutcomeError && c.reconciles) return { state: "answerLost", lost: err, sentAt };
@@ -165,13 +135,13 @@ async function send(c: CreateCall): Promise<Attempt> {
 }
 
 /**
- * Look for what a lost create made. No answer: until the window has passed (the create
- * may still land inside the service). A 5xx: the service is done with it, one look.
- * Its own (marked) object: returned. Unmarked candidates: UnresolvedCreate. None: undefined.
+ * Look for what a lost create made, until the window has passed (the create may still
+ * land inside the service). Its own (marked) object: returned. Unmarked candidates:
+ * UnresolvedCreate. None: undefined.
  */
 async function lookForLost(c: CreateCall, attempt: Extract<Attempt, { state: "answerLost" }>): Promise<Props | undefined> {
   const { lost, sentAt } = attempt;
-  const deadline = lost.unanswered ? sentAt + c.windowMs : 0;
+  const deadline = sentAt + c.windowMs;
   await sleepUntil(Math.min(deadline, sentAt + IN_FLIGHT_GRACE_MS));
   for (;;) {
     let look: { own?: Props; candidates: Props[] };
@@ -182,7 +152,7 @@ async function lookForLost(c: CreateCall, attempt: Extract<Attempt, { state: "an
       throw new SvcUnknownOutcomeError(lost.method, lost.path, lost.requestId, lost.what, `${c.def.adoptHint} (Looking for it by listing the ${c.def.noun}s failed: ${(listErr as Error).message})`);
     }
     if (look.own) {
-      const id = c.idOf(look.own);
+      const id = objectId(c.def, look.own);
       c.claims.hold(id);
       record.reconciled({ kind: c.def.kind, path: c.def.paths.create, result: "adopted", id });
       return look.own;
@@ -190,7 +160,7 @@ async function lookForLost(c: CreateCall, attempt: Extract<Attempt, { state: "an
     // Unmarked candidates are judged once the window has passed: the create's own object
     // may land after another's look-alike, and the question must name both.
     if (Date.now() >= deadline && look.candidates.length > 0) {
-      const ids = look.candidates.map(c.idOf);
+      const ids = look.candidates.map((item) => objectId(c.def, item));
       record.reconciled({ kind: c.def.kind, path: c.def.paths.create, result: "ambiguous", candidates: ids });
       throw new UnresolvedCreate(`${lost.message}\nAfter that, ${unprovenMessage(c.def, ids)}`, ids, sentAt);
     }
@@ -201,11 +171,10 @@ async function lookForLost(c: CreateCall, attempt: Extract<Attempt, { state: "an
 
 /** Nothing was made: send again within the limits, or throw (the service keeps failing it, or the answers keep getting lost). */
 function resendOrGiveUp(c: CreateCall, attempt: Extract<Attempt, { state: "answerLost" }>, sends: Sends): void {
-  const { lost, sentAt } = attempt;
+  const { lost } = attempt;
   if (!lost.unanswered && ++sends.failedAnswers > CREATE_RESENDS.after5xx) throw repeatedFailure(c.def, lost, sends.failedAnswers);
   if (sends.resends >= CREATE_RESENDS.afterLostAnswer) throw lost;
   sends.resends++;
-  sends.lostSince ??= sentAt;
   record.reconciled({ kind: c.def.kind, path: c.def.paths.create, result: "recreated" });
 }
 
@@ -249,52 +218,6 @@ export async function candidatesNow(def: ResourceDefinition, client: SvcClient, 
   return items.filter((item) => unheldMatch(def, held, item, body, inputs) && !createdBeforeServiceTime(item, sentAt - UNDATED_CLOCK_SKEW_MS)).map((item) => objectId(def, item));
 }
 
-/**
- * After a create sent again following a 5xx: until the window has passed since the
- * first lost attempt, watch for the lost attempts' objects. Marked with this resource's
- * token (never the answered one): its own extras, deleted. Unmarked look-alikes held by
- * no resource: the attempt's (an extra) or someone else's identical object made
- * meanwhile (theirs): nothing tells them apart, so none is deleted and their ids are
- * returned. Stops early once `lostAttempts` of them are seen.
- */
-async function watchForLateObjects(c: CreateCall, lostSince: number, lostAttempts: number, answeredId: string): Promise<string[]> {
-  const deadline = lostSince + c.windowMs;
-  const seen = new Set<string>();
-  for (;;) {
-    const items = await listObjects(c.def, c.client, c.body, c.inputs);
-    for (const item of items) {
-      const id = c.idOf(item);
-      if (id === answeredId || seen.has(id)) continue;
-      if (c.token !== undefined ? markedOwner(c.def, item) === c.token : isCandidate(c, item, lostSince)) seen.add(id);
-    }
-    if (seen.size >= lostAttempts || Date.now() >= deadline) break;
-    await sleepUntil(Math.min(deadline, Date.now() + POLL_MS));
-  }
-  if (c.token === undefined) {
-    for (const id of seen) record.reconciled({ kind: c.def.kind, path: c.def.paths.create, result: "late-look-alike", id });
-    return [...seen];
-  }
-  for (const id of seen) {
-    try {
-      await c.client.request({ method: "DELETE", path: c.def.paths.item(id) });
-    } catch (err) {
-      if (!isApiError(err, 404)) throw err;
-    }
-    record.reconciled({ kind: c.def.kind, path: c.def.paths.create, result: "late-look-alike", id });
-    note(`The ${c.def.noun} ${id} was made by an earlier attempt of this create (answered 5xx, then sent again), as its owner mark proves: deleted, so that only ${answeredId} is left.`);
-  }
-  return [];
-}
-
-/** The failure of a create that kept its own object while unmarked look-alikes appeared late (invariant 2: named, none deleted). */
-export function lateLookAlikesMessage(def: ResourceDefinition, id: string, late: string[]): string {
-  return (
-    `The ${def.noun} ${id} was made by this create, sent again after the service answered a 5xx. Meanwhile ${late.length === 1 ? "another matching " + def.noun + " appeared" : late.length + " other matching " + def.noun + "s appeared"}, held by no resource of the stack: ${late.join(", ")}. ` +
-    `Each is either made by the first attempt (then it is an extra: delete it) or someone else's identical ${def.noun} made meanwhile (then leave it). The provider cannot tell, so it deleted nothing. ` +
-    `${id} is kept in the state; check ${late.length === 1 ? "that one" : "those"}, then run again.`
-  );
-}
-
 const sleepUntil = (at: number) => (at > Date.now() ? new Promise((resolve) => setTimeout(resolve, at - Date.now())) : Promise.resolve());
 
 /** An unmarked object that may be the create's: same declared fields, created since it was sent, held by no resource of the stack. */
@@ -307,9 +230,6 @@ function unheldMatch(def: ResourceDefinition, held: ReadonlySet<string>, item: P
   const matches = (def.reconcile || {}).matches ?? ((remote: Props, b: Props) => sameDeclaredFields(def, remote, b));
   return matches(item, body, inputs) && !held.has(objectId(def, item));
 }
-
-/** The id of an object as the service shows it. */
-export const objectId = (def: ResourceDefinition, item: Props) => (def.idOf ? def.idOf(item) : String(item[def.idField ?? "id"]));
 
 /** Every object of the kind where the create would have made it (the definition's `reconcile.list`, else the create path). */
 export async function listObjects(def: ResourceDefinition, client: SvcClient, body: Props, inputs: Props): Promise<Props[]> {

@@ -1,30 +1,14 @@
 /**
- * Write-only secrets out of the outputs. A secret input the service never returns
- * (`writeOnly` and `secret`: an endpoint's custom header values and declared signing
- * secret, a source's secret) is kept in the outputs as a seal, not as the value: an
- * HMAC-SHA256 of the value under a key derived from the connection's API key.
- *
- * Why outputs must not hold them: every output reaches the program's RegisterResource
- * answer, which the Node.js SDK logs at debug level, so `pulumi up --json` and `-v=9`
- * would print them whatever the state's encryption. Why a keyed hash: diff needs to
- * tell whether the declared value is the one applied, and a plain hash would let
- * whoever holds the state test guesses offline. Why the API key: it is a secret the
- * state never holds (it sits in the stack's config or the environment), every
- * operation has it, and whoever holds it can rewrite the values anyway; any key the
- * outputs kept would reach the same log. Its cost: a new key (a rotation) cannot open
- * seals made under the old one (each seal names its key by a short id): a rewritable
- * value is then written again once, a create-only one is taken as unchanged (never a
- * replacement on a guess).
- *
- * Seals are made where outputs leave the engine (`sealing`, around a kind's typed
- * operations, so under both front ends), and opened where stored outputs come in:
- * diff and update see the declared value wherever the seal matches it. Outputs of
- * older states hold the plaintext: compared as they are, sealed by the next read or write.
+ * Write-only secrets out of the outputs, kept as seals (provider/README.md, "Write-only
+ * values", says what and why): an HMAC-SHA256 of the value under a key derived from the
+ * connection's API key, made where outputs leave the engine (`sealing`, around a kind's
+ * typed operations, so under both front ends) and opened where stored outputs come in.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { canonicalJson } from "../../rules/event-schema";
-import { pluginConfigSource, profileOf, resolveConnection } from "../config";
-import { PartialFailure } from "./errors";
+import { profileOf } from "../config";
+import { connectionOf } from "./engine-operation";
+import { mapOutputs } from "./errors";
 import { fieldEntries, type Props, type ResourceDefinition } from "./fields";
 import type { Operations } from "./operations";
 import { containsUnknown } from "./unknown";
@@ -117,11 +101,8 @@ export function openOutputs(def: ResourceDefinition, key: SealKey | undefined, o
 
 /** The sealing key of the connection these props name; undefined when it cannot be resolved (check says why). */
 function keyFor(def: ResourceDefinition, props: Props | undefined): SealKey | undefined {
-  try {
-    return sealKeyOf(resolveConnection(pluginConfigSource(), def.product, profileOf(props)).apiKey);
-  } catch {
-    return undefined;
-  }
+  const conn = connectionOf(def, profileOf(props));
+  return conn && sealKeyOf(conn.apiKey);
 }
 
 /**
@@ -135,20 +116,11 @@ export function sealing(ops: Operations): Operations {
     const key = keyFor(def, props);
     return key ? sealOutputs(def, key, outputs) : outputs;
   };
-  const marked = async <R extends { outputs: Props }>(props: Props, result: Promise<R>): Promise<R> => {
-    try {
-      const r = await result;
-      return { ...r, outputs: sealed(props, r.outputs) };
-    } catch (err) {
-      if (err instanceof PartialFailure) Object.assign(err.properties, sealed(props, err.properties));
-      throw err;
-    }
-  };
   return {
     ...ops,
     diff: (req) => ops.diff({ ...req, olds: openOutputs(def, keyFor(def, req.olds), req.olds, req.news) }),
-    create: (req) => marked(req.inputs, ops.create(req)),
-    update: (req) => marked(req.news, ops.update({ ...req, olds: openOutputs(def, keyFor(def, req.olds), req.olds, req.news) })),
+    create: (req) => mapOutputs(ops.create(req), (outputs) => sealed(req.inputs, outputs)),
+    update: (req) => mapOutputs(ops.update({ ...req, olds: openOutputs(def, keyFor(def, req.olds), req.olds, req.news) }), (outputs) => sealed(req.news, outputs)),
     read: async (req) => {
       const r = await ops.read(req);
       if (r.gone) return r;

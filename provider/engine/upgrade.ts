@@ -1,30 +1,12 @@
 /**
- * State that survives upgrades. Every resource's outputs carry the version of their
- * shape under `__shape` (a small integer per kind, not the package version). When a
- * release changes what a kind keeps in its outputs (a field renamed, a value
- * reshaped), it appends an upgrader from the old shape to the new one to the kind's
- * definition (`upgrade`); the
- * provider runs the upgraders on the stored outputs before read, diff, update and
- * delete look at them (`upgrading`, around a kind's typed operations, so under both
- * front ends), so a state written by any earlier release is understood.
- *
- * - No `__shape` means shape 1: the outputs as pulumi-svc 0.1.0 wrote them (it
- *   recorded no shape). A kind's current shape is 1 + the number of its upgraders.
- * - `__shape` is written by create and update only, and by read only when an
- *   upgrader actually ran: adding it to an unchanged 0.1.0 state would show as
- *   drift on refresh (the engine compares outputs) for no change in the service.
- *   Diff never sees it: it is not an input.
- * - A key a later release added, null and absent from the stored outputs, stays
- *   absent after read (keepStoredForm), for the same reason.
- * - A shape newer than this package knows (state written by a newer release, then
- *   run with an older one) is refused with both versions named, never misread.
- *
- * Adding an upgrader: append `(outputs) => newOutputs` to the kind's `upgrade` list in
- * its definition (provider/<product>/<kind>.ts: this file knows no kind), add a test of it alone (test/provider/upgrade.test.ts), and commit the state a release
- * wrote before the change as a fixture (test/fixtures/state/<version>/).
+ * State that survives upgrades (provider/README.md, "State shapes", says the rules):
+ * outputs carry their shape under `__shape` (none: 0.1.0's, shape 1); a kind's
+ * upgraders (its definition's `upgrade`: this file knows no kind) run on stored outputs
+ * before read, diff, update and delete see them (`upgrading`, around a kind's typed
+ * operations); a shape newer than this package knows is refused, never misread.
  */
 import { PACKAGE_VERSION } from "../version";
-import { PartialFailure } from "./errors";
+import { mapOutputs } from "./errors";
 import type { Props, Upgrader } from "./fields";
 import type { Operations, ReadResponse } from "./operations";
 
@@ -110,15 +92,7 @@ function keepStoredForm(stored: Props | undefined, result: ReadResponse): ReadRe
 export function upgrading(ops: Operations, upgraders: Upgraders = ops.definition.upgrade): Operations {
   const kind = ops.definition.kind;
   const upgraded = (outputs: Props) => upgradeOutputs(kind, outputs, upgraders);
-  const marked = async <R extends { outputs: Props }>(result: Promise<R>): Promise<R> => {
-    try {
-      const r = await result;
-      return { ...r, outputs: withShape(r.outputs, upgraders) };
-    } catch (err) {
-      if (err instanceof PartialFailure) Object.assign(err.properties, { [SHAPE_KEY]: currentShape(upgraders) });
-      throw err;
-    }
-  };
+  const marked = <R extends { outputs: Props }>(result: Promise<R>) => mapOutputs(result, (outputs) => withShape(outputs, upgraders));
   return {
     ...ops,
     diff: (req) => ops.diff({ ...req, olds: upgraded(req.olds) }),

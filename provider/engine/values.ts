@@ -76,6 +76,9 @@ export function writtenUnseen(def: ResourceDefinition, remote: Props, previous: 
   return Object.entries(shown).every(([name, value]) => name === stamp || fieldEqual(def.fields[name]!, value, previous[name]));
 }
 
+/** The id of an object as the service shows it (a create's answer, a listed item): the definition's `idOf`, else its `idField`. */
+export const objectId = (def: ResourceDefinition, item: Props) => (def.idOf ? def.idOf(item) : String(item[def.idField ?? "id"]));
+
 /** Every field present (null when not set), so the SDK resolves every declared output. */
 export function completeOutputs(def: ResourceDefinition, outputs: Props): Props {
   const out: Props = { ...outputs };

@@ -60,6 +60,16 @@ describe("typed operations of a kind, without Pulumi's interface", () => {
     expect(err.properties).not.toHaveProperty("__provider");
   });
 
+  it("a partial failure's state keeps the internal keys a create's keeps: the owner token (a later delete reads the mark by it), the declared fields", async () => {
+    await control(emu(), "PUT", "/webhooks/targets/down.example.com", { result: "connection_failed" });
+    const { inputs } = await provider.check!({}, { url: "https://down.example.com/k", verify: true });
+    const err = await provider.create(inputs).catch((e) => e);
+    expect(err).toBeInstanceOf(PartialFailure);
+    expect(err.properties.__owner).toMatch(/^[a-z2-7]{26}$/);
+    expect(err.properties.__owner).toBe(inputs.__owner);
+    expect(err.properties.__declared).toMatchObject({ fields: expect.arrayContaining(["url", "verify"]) });
+  });
+
   it("field roles are decided once per definition", () => {
     const roles = fieldRoles(endpointDefinition);
     expect(fieldRoles(endpointDefinition)).toBe(roles);

@@ -129,23 +129,23 @@ describe("unknown create outcomes", () => {
     expect(clientStats().reconciled.map((r) => r.result)).toEqual(["ambiguous"]);
   });
 
-  it("a 503 (nothing made), sent again, and an identical unmarked endpoint someone else makes within the window: theirs is named, never deleted; ours kept, the create fails", async () => {
+  it("a 503, and an identical unmarked endpoint someone else makes within the window: named, never taken nor deleted; nothing sent again; the state keeps the question", async () => {
     // Found by an adversarial trial: another stack's endpoint, made 4 s later, was deleted as our first attempt's.
+    // A 5xx is a lost answer like any other (a gateway's 5xx may come while the service still acts): looked for until the window has passed.
     await fault({ method: "POST", path: "/webhooks/v1/endpoints", status: 503, count: 1 });
     const checked = await endpoint.check!({}, described(3));
     const since = await lastSeq(emu());
     const ours = endpoint.create(checked.inputs).then(() => undefined, (e: Error & { id?: string }) => e);
-    // Theirs comes once ours was sent again and answered (two POSTs in the log), while ours watches.
-    while ((await requestsSince(emu(), since)).filter((r) => r.method === "POST" && r.status === 201).length < 1) await new Promise((r) => setTimeout(r, 50));
+    while ((await requestsSince(emu(), since)).filter((r) => r.method === "POST").length < 1) await new Promise((r) => setTimeout(r, 50));
     const theirs = await othersCreate(described(3).description);
     expect(theirs.status).toBe(201);
     const err = await ours;
     expect(err).toBeInstanceOf(PartialFailure);
-    const held = (await listed("/v1/endpoints")).map((e) => e.id!);
-    expect(held.sort()).toEqual([err!.id!, theirs.body.id].sort());
+    expect(err!.id).toMatch(/^unresolved-create-/);
     expect(err!.message).toContain(theirs.body.id);
-    expect(err!.message).toMatch(/deleted nothing/);
-    expect(clientStats().reconciled.map((r) => r.result)).toEqual(["recreated", "late-look-alike"]);
+    expect((await listed("/v1/endpoints")).map((e) => e.id)).toEqual([theirs.body.id]);
+    expect((await requestsSince(emu(), since)).filter((r) => r.method === "POST" && r.path === "/webhooks/v1/endpoints")).toHaveLength(2);
+    expect(clientStats().reconciled.map((r) => r.result)).toEqual(["ambiguous"]);
   });
 
   it("an object this process already created is never taken for another create's", async () => {
