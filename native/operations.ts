@@ -108,8 +108,7 @@ export async function remove(token: string, id: string, props: Props, secretName
 
 /**
  * A read function of the schema (`svc:webhooks:getEndpoints`) with the plugin's settings, as the TypeScript SDK's
- * (provider/functions.ts). A list is returned as the one property `items`: the generated SDKs of a function whose
- * schema output is not an object take the only property of the answer.
+ * (provider/functions.ts). A list is returned as the one property `items`, the schema's output of a list function.
  */
 export async function invoke(token: string, args: Props): Promise<Props> {
   const fn = provider().readFunction(kindOf(token));

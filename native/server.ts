@@ -23,7 +23,7 @@ import { apiKeysIn, resolveConnection, InvalidSettingError, PRODUCTS } from "../
 import { CONFIG_KEYS } from "../provider/config-keys";
 import { PACKAGE_ROOT, PACKAGE_VERSION } from "../provider/version";
 import * as ops from "./operations";
-import { unwrap, wrap } from "./values";
+import { heldSecret, sealedNames, unwrap, wrap } from "./values";
 
 interface SchemaResource {
   properties?: Record<string, { secret?: boolean }>;
@@ -68,6 +68,8 @@ function toGrpcError(err: unknown, secret: Iterable<string>): Partial<grpc.Statu
 
 export function providerService(engineAddress: string | undefined): provrpc.IResourceProviderServer {
   const schema = loadSchema();
+  /** The provider's settings the schema marks secret (API keys, profiles): CheckConfig answers each held in a list. */
+  const secretSettings = secretIn(schema.provider.inputProperties);
   /** Outputs that go back secret: the schema's secret properties and whatever came in secret. */
   const secretOutputs = (token: string, inputSecrets: readonly string[]) => [...secretIn(schema.resources[token]?.properties), ...inputSecrets];
   const secretInputs = (token: string, inputSecrets: readonly string[]) => [...secretIn(schema.resources[token]?.inputProperties), ...inputSecrets];
@@ -120,7 +122,7 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
     }),
 
     checkConfig: unary(async (req: provproto.CheckRequest) => {
-      const { props, secretNames } = unwrap(req.getNews());
+      const { props } = unwrap(req.getNews());
       const source = configSource(props);
       const reasons = new Set<string>();
       // A setting that cannot be read fails the preview here; a missing one fails only the resources that need it.
@@ -131,33 +133,40 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
           if (err instanceof InvalidSettingError || (err as Error).message.includes("svc:profiles")) reasons.add((err as Error).message);
         }
       }
-      // The keys the schema marks secret (API keys, profiles) go back as secrets even when the stack's config holds
-      // them in plaintext (set without --secret), so the provider's state never does.
-      const res = new provproto.CheckResponse().setInputs(wrap(props, [...secretIn(schema.provider.inputProperties), ...secretNames]));
+      // The settings the schema marks secret (API keys, profiles) go back as secrets even when the stack's config holds
+      // them in plaintext (set without --secret), so the provider's state never does. The engine gives CheckConfig no
+      // secret marks (pkg/resource/plugin/provider_plugin.go, CheckConfig: marshalled without KeepSecrets, the marks
+      // copied back onto the answer by annotateSecrets), so each goes back held in a plain list: the engine marks the
+      // list secret only when the stack's config holds the setting as a secret, and Configure reads that mark.
+      const held = Object.fromEntries(secretSettings.filter((k) => props[k] !== undefined && props[k] !== null).map((k) => [k, heldSecret(props[k])]));
+      const res = new provproto.CheckResponse().setInputs(wrap({ ...props, ...held }, []));
       res.setFailuresList([...reasons].map((reason) => new provproto.CheckFailure().setReason(reason)));
       configChecked = true;
       const unknown = unknownConfigKeys(Object.keys(props));
       if (unknown.length) await warn(req.getUrn(), unknown.join(" "));
-      const plaintext = plaintextApiKeys(props, secretNames);
-      if (plaintext.length) await warn(req.getUrn(), plaintextKeysWarning(plaintext));
       return res;
     }),
     diffConfig: unary(async (req: provproto.DiffRequest) => {
       // The connection is read per operation: a config change replaces nothing and needs no provider diff.
-      const same = JSON.stringify(unwrap(req.getOldInputs()).props) === JSON.stringify(unwrap(req.getNews()).props);
+      const same = isDeepStrictEqual(released(unwrap(req.getOldInputs()).props, secretSettings), released(unwrap(req.getNews()).props, secretSettings));
       return new provproto.DiffResponse().setChanges(same ? provproto.DiffResponse.DiffChanges.DIFF_NONE : provproto.DiffResponse.DiffChanges.DIFF_SOME);
     }),
     configure: unary(async (req: provproto.ConfigureRequest) => {
       const args = req.getArgs();
       const config = args ? unwrap(args) : undefined;
-      // An API key in plaintext after CheckConfig returned it secret: the engine configures this provider with the
-      // stack's config as given, not with CheckConfig's answer, and stores the same in the state. `pulumi import`
-      // does so (pkg/resource/deploy/import.go, registerProviders): refused before the key reaches the state.
       if (config && configChecked) {
-        const plaintext = plaintextApiKeys(config.props, config.secretNames);
-        if (plaintext.length) throw new Error(plaintextKeysMessage(plaintext));
+        if (secretSettings.some((k) => Array.isArray(config.props[k]))) {
+          // This run's CheckConfig answer: a held setting whose list the engine left plain is in plaintext in the stack's config.
+          const plaintext = plaintextApiKeys(released(config.props, secretSettings), sealedNames(args));
+          if (plaintext.length) await warn(req.getUrn() ?? "", plaintextKeysWarning(plaintext));
+        } else {
+          // The stack's config as given, not CheckConfig's answer, which the engine also stores in the state: `pulumi
+          // import` does so (pkg/resource/deploy/import.go, registerProviders). Refused before a key in plaintext reaches the state.
+          const plaintext = plaintextApiKeys(config.props, config.secretNames);
+          if (plaintext.length) throw new Error(plaintextKeysMessage(plaintext));
+        }
       }
-      const props = config ? config.props : Object.fromEntries([...req.getVariablesMap().entries()].map(([k, v]) => [k.replace(/^svc:(config:)?/, ""), v]));
+      const props = config ? released(config.props, secretSettings) : Object.fromEntries([...req.getVariablesMap().entries()].map(([k, v]) => [k.replace(/^svc:(config:)?/, ""), v]));
       await ops.configure(configSource(props));
       return new provproto.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(true);
     }),
@@ -288,6 +297,10 @@ function configSource(props: ops.Props): (key: string) => string | undefined {
     return typeof v === "string" ? v : JSON.stringify(v);
   };
 }
+
+/** The provider's configuration with each setting CheckConfig held in a list (heldSecret) as itself: from CheckConfig's answer, the state, or the stack's config. */
+const released = (props: ops.Props, held: readonly string[]): ops.Props =>
+  Object.fromEntries(Object.entries(props).map(([k, v]) => [k, held.includes(k) && Array.isArray(v) && v.length === 1 ? v[0] : v]));
 
 /** The provider's inputs the engine itself may set, beside the stack's `svc:` keys. */
 const ENGINE_INPUTS = new Set(["version", "pluginDownloadURL"]);

@@ -47,6 +47,16 @@ export function unwrap(struct: structproto.Struct | undefined): { props: Props; 
   return { props, secretNames };
 }
 
+/** The top-level properties of `struct` that are secrets as a whole (not merely holding one inside). */
+export function sealedNames(struct: structproto.Struct | undefined): string[] {
+  return Object.entries((struct?.toJavaScript() ?? {}) as Props)
+    .filter(([, v]) => isSecretEnvelope(v))
+    .map(([k]) => k);
+}
+
+/** `value` as a secret inside a plain one-element list, which the engine can still mark secret as a whole (server.ts, checkConfig). */
+export const heldSecret = (value: unknown) => [{ [SIG_KEY]: SECRET_SIG, value }];
+
 /** A Struct of `props` with each property named in `secret` wrapped as a secret (null stays plain: nothing to hide). */
 export function wrap(props: Props, secret: Iterable<string>): structproto.Struct {
   const names = new Set(secret);

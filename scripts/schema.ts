@@ -296,7 +296,13 @@ function functionSpecs(resources: Record<string, ResourceSpec>, typesOf: (module
         : {
             description: `Every ${def.noun} the key can see (all pages)${fn.filter ? `, ${fn.filter.phrase}` : ""}.`,
             inputs: { type: "object", properties: { ...(fn.filter ? { [fn.filter.arg]: { type: "string", description: fn.filter.description } } : {}), profile: PROFILE_INPUT } },
-            outputs: { type: "array", items: infoRef },
+            // An object of one property, `items` (the plugin's answer, native/operations.ts): Pulumi's Python generator types a
+            // function returning a bare list as `list` of plain dicts; an object's property is `Sequence[EndpointInfo]`, typed objects.
+            outputs: {
+              type: "object",
+              properties: { items: { type: "array", items: infoRef, description: `Every ${def.noun} the key can see, in the service's order.` } },
+              required: ["items"],
+            },
           };
   }
   return out;

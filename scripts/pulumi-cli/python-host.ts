@@ -19,11 +19,15 @@
 //   answers them as Pulumi's host does, with Pulumi's Python code generator and pip
 //   toolchain from the modules the Go module proxy serves.
 //
+// - GetRequiredPackages: the resource plugins of the packages installed in the program's
+//   Python, each from its `pulumi-plugin.json` (name, version, `server`), as Pulumi's host
+//   lists them: the CLI installs a missing plugin from its `server` before a run or an
+//   import (`pulumi import` runs no program, so this is how it learns where the plugin is).
+//
 // Left out, because nothing here needs them: the poetry and uv toolchains, type checkers,
-// debuggers, Python plugins and policy packs (RunPlugin), `pulumi package pack-sdk` (Pack),
-// required-plugin discovery from installed packages (the engine loads a provider when a
-// resource first names it) and `pulumi new` templates; each answers that it is not
-// supported, naming the command (host-common.ts).
+// debuggers, Python plugins and policy packs (RunPlugin), `pulumi package pack-sdk` (Pack)
+// and `pulumi new` templates; each answers that it is not supported, naming the command
+// (host-common.ts).
 //
 // pulumi:install bundles this file with esbuild beside the runner and the generator, so it
 // depends on no checkout of this repository at run time.
@@ -33,6 +37,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import * as langproto from "@pulumi/pulumi/proto/language_pb";
+import * as pluginproto from "@pulumi/pulumi/proto/plugin_pb";
 import { ProgramHost, failCall, failStream, messageOf, programResult, serveLanguageHost } from "./host-common";
 
 /** The runner and the Go half (pygen), installed beside this host's bundle. */
@@ -103,6 +108,35 @@ class PythonHost extends ProgramHost {
     return programResult(this.children.track(spawn(py.python, args, { env, stdio: ["ignore", "pipe", "pipe"] })));
   }
 
+  /**
+   * The resource plugins the program's Python has installed packages of: each distribution's top-level
+   * `pulumi-plugin.json` with `"resource": true`, its name and version defaulting to the package's
+   * (Pulumi's host: determinePluginDependency), the version with a leading `v`.
+   */
+  async requiredPackages(req: langproto.GetRequiredPackagesRequest): Promise<langproto.GetRequiredPackagesResponse> {
+    const py = interpreter(req.getInfo());
+    const child = this.children.track(spawn(py.python, ["-c", LIST_PLUGINS], { env: py.env, stdio: ["ignore", "pipe", "pipe"] }));
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout?.on("data", (b: Buffer) => out.push(b));
+    child.stderr?.on("data", (b: Buffer) => err.push(b));
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.once("error", (e) => reject(new Error(`could not run ${py.python}: ${e.message}`)));
+      child.once("close", resolve);
+    });
+    if (code !== 0) throw new Error(`listing the installed packages' plugins with ${py.python} failed: ${Buffer.concat(err).toString().trim()}`);
+    const plugins = JSON.parse(Buffer.concat(out).toString()) as { name: string; version: string; server?: string }[];
+    return new langproto.GetRequiredPackagesResponse().setPackagesList(
+      plugins.map((p) =>
+        new pluginproto.PackageDependency()
+          .setKind("resource")
+          .setName(p.name)
+          .setVersion(p.version.startsWith("v") ? p.version : `v${p.version}`)
+          .setServer(p.server ?? ""),
+      ),
+    );
+  }
+
   /** The Go half's answer to `call`: the request goes in serialized, the response comes out serialized (pygen/main.go). */
   private generator(call: GeneratorCall, request: Uint8Array): Promise<Uint8Array> {
     const child = this.children.track(spawn(GENERATOR, [call], { stdio: ["pipe", "pipe", "pipe"] }));
@@ -167,6 +201,20 @@ class PythonHost extends ProgramHost {
   }
 }
 
+/** Prints, as JSON, the resource plugin of each installed distribution with a top-level pulumi-plugin.json (PythonHost.requiredPackages). */
+const LIST_PLUGINS = `
+import importlib.metadata as md, json, re
+found = []
+for dist in md.distributions():
+    for f in dist.files or ():
+        if f.name != "pulumi-plugin.json" or len(f.parts) != 2:
+            continue
+        plugin = json.loads(f.read_text())
+        if plugin.get("resource"):
+            found.append({"name": plugin.get("name") or re.sub(r"^pulumi[-_]", "", dist.metadata["Name"]), "version": plugin.get("version") or dist.version, "server": plugin.get("server")})
+print(json.dumps(found))
+`;
+
 /** The calls pulumi-svc-python-gen answers (pygen/main.go). */
 type GeneratorCall = "package" | "program" | "project" | "link";
 
@@ -175,5 +223,7 @@ serveLanguageHost("Python", (engineAddress, children) => new PythonHost(engineAd
   generateProgram: host.unary("program", (b) => langproto.GenerateProgramResponse.deserializeBinary(b)),
   generateProject: host.unary("project", (b) => langproto.GenerateProjectResponse.deserializeBinary(b)),
   link: host.unary("link", (b) => langproto.LinkResponse.deserializeBinary(b)),
+  getRequiredPackages: (rpc: grpc.ServerUnaryCall<langproto.GetRequiredPackagesRequest, langproto.GetRequiredPackagesResponse>, cb: grpc.sendUnaryData<langproto.GetRequiredPackagesResponse>) =>
+    void host.requiredPackages(rpc.request).then((r) => cb(null, r), (e: unknown) => failCall(cb, e)),
   installDependencies: (rpc: grpc.ServerWritableStream<langproto.InstallDependenciesRequest, langproto.InstallDependenciesResponse>) => host.installDependencies(rpc),
 }));

@@ -1,13 +1,14 @@
 /**
  * A Go user's path beside running a program, under the real CLI and our Go language host
- * (scripts/pulumi-cli/go-host, which answers as Pulumi's host does): `pulumi package add`
- * of the schema generates the SDK into the project (a module of its own) and adds a replace
- * directive for it to go.mod; `pulumi import --out main.go` writes the Go program of what it
- * imported; `pulumi install` (`go mod tidy`) completes go.mod for it; and that program,
- * built by the host, previews with no change; `pulumi convert` writes a Go project. Go modules come from the Go module proxy and
- * the module cache, as for any Go program.
+ * (scripts/pulumi-cli/go-host, which answers as Pulumi's host does): in a project on the
+ * released SDK module (README, "Go programs"; its module proxy as in go-lifecycle.test.ts),
+ * `pulumi import --out main.go` writes the Go program of what it imported; `pulumi install`
+ * (`go mod tidy`) completes go.mod for it; and that program, built by the host, previews with
+ * no change. `pulumi package add` of the schema generates the SDK into the project (a module
+ * of its own) and adds a replace directive for it to go.mod; `pulumi convert` writes a Go project.
  */
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { pinnedCliVersion } from "../../scripts/pulumi-cli/locate";
@@ -15,7 +16,7 @@ import { SCHEMA_FILE } from "../../scripts/pulumi-cli/python";
 import { call, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { pulumiAsync, runCli, stackArgs } from "../support/pulumi-cli";
 import { convert } from "./convert";
-import { GOFLAGS, GO_MISSING, requireGo } from "./go";
+import { GOFLAGS, GO_MISSING, releasedModuleEnv, releasedModuleFiles, requireGo } from "./go";
 import { nativeStack, writesOf, type NativeStack, type ProgramFiles } from "./support";
 
 const emu = useEmulator();
@@ -35,10 +36,10 @@ const project: ProgramFiles = {
   binDirs: [],
 };
 
-/** `pulumi ARGS` in the stack's directory with the CLI's build flags (the host's `go build` reuses its packages), which must succeed: all it printed. */
-async function pulumiOk(s: NativeStack, args: string[], withStack = true): Promise<string> {
+/** `pulumi ARGS` in the stack's directory with `go`'s environment (by default the CLI's build flags: the host's `go build` reuses its packages), which must succeed: all it printed. */
+async function pulumiOk(s: NativeStack, args: string[], withStack = true, goEnv: Record<string, string> = { GOFLAGS }): Promise<string> {
   const opts = s.options("preview");
-  const run = await pulumiAsync({ ...opts, env: { ...opts.env, GOFLAGS } }, [...args, "--color", "never", ...(withStack ? stackArgs(opts) : [])]);
+  const run = await pulumiAsync({ ...opts, env: { ...opts.env, ...goEnv } }, [...args, "--color", "never", ...(withStack ? stackArgs(opts) : [])]);
   const output = run.output + run.stderr;
   expect(run.code, output).toBe(0);
   return output;
@@ -47,33 +48,39 @@ async function pulumiOk(s: NativeStack, args: string[], withStack = true): Promi
 requireGo();
 if (GO_MISSING) console.log(`pulumi package add, import and install in a Go project: skipped: ${GO_MISSING}`);
 describe.skipIf(GO_MISSING !== undefined)("pulumi package add, import and install in a Go project", () => {
-  it("package add links the generated SDK; import --out writes a program that, after pulumi install, previews with no change", { timeout: 900_000 }, async () => {
-    const s = await nativeStack(emu(), "native-go-import", project);
+  it("package add generates the SDK into sdks/svc, a module of its own, and links it with a replace in go.mod", async () => {
+    const s = await nativeStack(emu(), "native-go-add", project);
     const added = await pulumiOk(s, ["package", "add", SCHEMA_FILE], false);
     expect(added).toContain("You can import the SDK in your Go code with:");
     expect(added).toContain('"github.com/pulumi-svc/pulumi-svc/sdk/go/svc"');
     expect(fs.existsSync(path.join(s.dir, "sdks", "svc", "go.mod"))).toBe(true);
     expect(fs.readFileSync(path.join(s.dir, "go.mod"), "utf8")).toMatch(/^replace \S+ => \.\/sdks\/svc$/m);
+  });
+
+  it("on the released module, import --out writes a program that, after pulumi install, previews with no change", { timeout: 900_000 }, async () => {
+    const goEnv = await releasedModuleEnv(fs.mkdtempSync(path.join(os.tmpdir(), "svc-native-go-import-")));
+    const s = await nativeStack(emu(), "native-go-import", { ...project, files: { "main.go": EMPTY_PROGRAM, ...releasedModuleFiles("svc-go-import") } });
 
     // The stack exists before the import (the empty program's up).
     const up = s.options("up");
-    const made = await runCli({ ...up, env: { ...up.env, GOFLAGS } });
+    const made = await runCli({ ...up, env: { ...up.env, ...goEnv } });
     expect(made.ok, made.summary).toBe(true);
     const inbox = await call(emu(), "POST", "/inboxes/v1/inboxes", { key: s.ws.inboxes.admin, body: { label: "archive" } });
     expect(inbox.status, inbox.text).toBe(201);
     let since = await lastSeq(emu());
-    const imported = await pulumiOk(s, ["import", "svc:inboxes:Inbox", "archive", String(inbox.body["id"]), "--out", path.join(s.dir, "main.go"), "--yes"]);
+    const imported = await pulumiOk(s, ["import", "svc:inboxes:Inbox", "archive", String(inbox.body["id"]), "--out", path.join(s.dir, "main.go"), "--yes"], true, goEnv);
     expect(imported).not.toContain("not supported");
     expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
     const code = fs.readFileSync(path.join(s.dir, "main.go"), "utf8");
     expect(code).toContain(`"github.com/pulumi-svc/pulumi-svc/sdk/go/svc/inboxes"`);
     expect(code).toContain(`inboxes.NewInbox(ctx, "archive", &inboxes.InboxArgs{`);
 
-    // The program now imports the SDK: `pulumi install` completes go.mod, and the host builds the program.
-    expect(await pulumiOk(s, ["install"], false)).toContain("Finished installing dependencies");
+    // The program now imports the SDK: `pulumi install` completes go.mod from the released module, and the host builds the program.
+    expect(await pulumiOk(s, ["install"], false, goEnv)).toContain("Finished installing dependencies");
+    expect(fs.readFileSync(path.join(s.dir, "go.mod"), "utf8")).not.toContain("replace");
     since = await lastSeq(emu());
     const opts = s.options("preview");
-    const preview = await runCli({ ...opts, env: { ...opts.env, GOFLAGS } });
+    const preview = await runCli({ ...opts, env: { ...opts.env, ...goEnv } });
     expect(preview.ok, preview.summary).toBe(true);
     expect(preview.steps.filter((st) => st.op !== "same"), preview.summary).toEqual([]);
     expect(preview.steps.filter((st) => st.type.startsWith("svc:")).map((st) => st.type)).toEqual(["svc:inboxes:Inbox"]);

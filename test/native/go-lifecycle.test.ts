@@ -18,13 +18,11 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { GO_HOST_MODULE_DIR } from "../../scripts/pulumi-cli/go-host/install";
-import { GO_MODULE, VERSION, pluginArchiveName } from "../../scripts/release";
-import { releasePart } from "../release/artifacts";
+import { VERSION, pluginArchiveName } from "../../scripts/release";
 import { PLATFORM, useReleaseHost } from "../release/host";
 import { call, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { runCli } from "../support/pulumi-cli";
-import { GO_MISSING, GOFLAGS, requireGo } from "./go";
+import { GO_MISSING, requireGo, releasedModuleEnv, releasedModuleFiles } from "./go";
 import { checkNativeLifecycle } from "./lifecycle";
 import { nativeStack, writesOf, type ProgramFiles } from "./support";
 
@@ -58,9 +56,7 @@ function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): 
 function writeProgram(dir: string): void {
   fs.mkdirSync(dir, { recursive: true });
   fs.copyFileSync(path.join(PROGRAM_DIR, "main.go"), path.join(dir, "main.go"));
-  const hostMod = fs.readFileSync(path.join(GO_HOST_MODULE_DIR, "go.mod"), "utf8");
-  fs.writeFileSync(path.join(dir, "go.mod"), `${hostMod.replace(/^module .*$/m, "module svc-go-program")}\nrequire ${GO_MODULE} v${VERSION}\n`);
-  fs.copyFileSync(path.join(GO_HOST_MODULE_DIR, "go.sum"), path.join(dir, "go.sum"));
+  for (const [file, text] of Object.entries(releasedModuleFiles("svc-go-program"))) fs.writeFileSync(path.join(dir, file), text);
 }
 
 if (GO_MISSING) console.log(`Go program of native resources under the real CLI: skipped: ${GO_MISSING}`);
@@ -74,14 +70,7 @@ describe.skipIf(GO_MISSING !== undefined)("a Go program of native resources unde
 
   beforeAll(async () => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), "svc-native-go-"));
-    const modCache = spawnSync("go", ["env", "GOMODCACHE"], { encoding: "utf8" }).stdout.trim();
-    goEnv = {
-      GOFLAGS: `${GOFLAGS} -mod=mod -modcacherw`,
-      GOPROXY: `file://${path.join(await releasePart("go"), "goproxy")},file://${path.join(modCache, "cache", "download")}`,
-      GOMODCACHE: path.join(root, "gomodcache"),
-      // Offline: no checksum database to ask (the release's module is in none; the others were verified into the machine's cache).
-      GOSUMDB: "off",
-    };
+    goEnv = await releasedModuleEnv(root);
     writeProgram(path.join(root, "program"));
     binary = path.join(root, "svc-go-program");
     // The flags of the host's own `go build`, so the host's build of the same program below is a cache hit.

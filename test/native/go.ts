@@ -6,6 +6,9 @@
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { GO_HOST_MODULE_DIR } from "../../scripts/pulumi-cli/go-host/install";
+import { GO_MODULE, VERSION } from "../../scripts/release";
+import { releasePart } from "../release/artifacts";
 import { cliBinDir } from "../support/pulumi-cli";
 import { NATIVE_MISSING } from "./support";
 
@@ -24,4 +27,32 @@ export const GO_MISSING = NATIVE_MISSING ?? goMissing();
 
 export function requireGo(): void {
   if (GO_MISSING && process.env["PULUMI_SVC_REQUIRE_CLI"] === "1") throw new Error(`PULUMI_SVC_REQUIRE_CLI=1 but ${GO_MISSING}`);
+}
+
+/**
+ * What `go` gets to take the released SDK module as a user's `go get` does, beside the CLI's tags: the
+ * release's module proxy, then the machine's module cache as one (offline), into a module cache under
+ * `root` (a module cache keeps a version once fetched: a release rebuilt at the same version would not be seen).
+ */
+export async function releasedModuleEnv(root: string): Promise<Record<string, string>> {
+  const modCache = spawnSync("go", ["env", "GOMODCACHE"], { encoding: "utf8" }).stdout.trim();
+  return {
+    GOFLAGS: `${GOFLAGS} -mod=mod -modcacherw`,
+    GOPROXY: `file://${path.join(await releasePart("go"), "goproxy")},file://${path.join(modCache, "cache", "download")}`,
+    GOMODCACHE: path.join(root, "gomodcache"),
+    // Offline: no checksum database to ask (the release's module is in none; the others were verified into the machine's cache).
+    GOSUMDB: "off",
+  };
+}
+
+/**
+ * go.mod and go.sum of module `name` requiring the released SDK module at the release's version, with the module
+ * versions of the host's (the CLI's), so Go's build cache already holds most of what a build compiles.
+ */
+export function releasedModuleFiles(name: string): { "go.mod": string; "go.sum": string } {
+  const hostMod = fs.readFileSync(path.join(GO_HOST_MODULE_DIR, "go.mod"), "utf8");
+  return {
+    "go.mod": `${hostMod.replace(/^module .*$/m, `module ${name}`)}\nrequire ${GO_MODULE} v${VERSION}\n`,
+    "go.sum": fs.readFileSync(path.join(GO_HOST_MODULE_DIR, "go.sum"), "utf8"),
+  };
 }

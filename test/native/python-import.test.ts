@@ -12,6 +12,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { releasePart } from "../release/artifacts";
+import { PLATFORM, useReleaseHost } from "../release/host";
+import { VERSION, pluginArchiveName } from "../../scripts/release";
 import { PYTHON_REQUIREMENTS, SCHEMA_FILE } from "../../scripts/pulumi-cli/python";
 import { call, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { convert } from "./convert";
@@ -19,6 +21,7 @@ import { PYTHON_MISSING, pythonProgram, requirePython } from "./python";
 import { nativeStack, writesOf, type NativeStack, type ProgramFiles } from "./support";
 
 const emu = useEmulator();
+const host = useReleaseHost();
 
 /** `pulumi ARGS` in the stack's directory, which must succeed: all it printed. */
 async function pulumiOk(s: NativeStack, args: string[], opts?: Parameters<NativeStack["pulumi"]>[1]): Promise<string> {
@@ -79,6 +82,23 @@ describe.skipIf(PYTHON_MISSING !== undefined)("pulumi import, package add and in
     expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
   });
 
+  it("`pulumi import TYPE NAME ID` (README) with no plugin installed: the CLI installs it from the wheel's pluginDownloadURL, then imports", { timeout: 240_000 }, async () => {
+    // No plugin on PATH: the CLI fetches it from the release host (the wheel's pulumi-plugin.json names the release URL).
+    const s = await nativeStack(emu(), "native-python-import-fresh", pythonProgram("import pulumi\n", venv), { env: host().env() });
+    expect((await s.run("up")).ok).toBe(true);
+    // A fresh PULUMI_HOME: no plugin installed (the stack's own home, test/support/pulumi-cli.ts).
+    const plugins = path.join(`${s.options("up").stateFile!}.pulumi`, "home", "plugins");
+    fs.rmSync(plugins, { recursive: true, force: true });
+    const endpoint = await call(emu(), "POST", "/webhooks/v1/endpoints", { key: s.ws.webhooks.admin, body: { url: "https://hooks.example.com/fresh" } });
+    expect(endpoint.status, endpoint.text).toBeLessThan(300);
+    const served = host().served;
+    served.length = 0;
+    const output = await pulumiOk(s, ["import", "svc:webhooks:Endpoint", "orders", String(endpoint.body["id"]), "--yes"]);
+    expect(output).toContain("svc:webhooks:Endpoint");
+    expect(served).toEqual([`GET /${pluginArchiveName(PLATFORM)}`]);
+    expect(fs.existsSync(path.join(plugins, `resource-svc-v${VERSION}`, "pulumi-resource-svc"))).toBe(true);
+  });
+
   it("`pulumi package add` generates the SDK, adds it to requirements.txt and installs it; `pulumi install` makes the virtualenv from requirements.txt", { timeout: 600_000 }, async () => {
     const project: ProgramFiles = {
       ...pythonProgram(`import pulumi\nimport pulumi_svc as svc\n\ninbox = svc.inboxes.Inbox("bin", label="first")\npulumi.export("label", inbox.label)\n`, venv),
@@ -86,7 +106,8 @@ describe.skipIf(PYTHON_MISSING !== undefined)("pulumi import, package add and in
       project: "runtime:\n  name: python\n  options:\n    virtualenv: venv\n",
     };
     project.files["requirements.txt"] = `${PULUMI_PIN}\n`;
-    const s = await nativeStack(emu(), "native-python-add", project);
+    // `pulumi install` also installs the plugins of the installed packages (the host lists them): from the release host.
+    const s = await nativeStack(emu(), "native-python-add", project, { env: host().env() });
     const venvPython = path.join(s.dir, "venv", "bin", "python");
 
     const added = await pulumiOk(s, ["package", "add", SCHEMA_FILE], { withStack: false });

@@ -33,6 +33,10 @@ describe.skipIf(PULUMI_CLI_MISSING !== undefined)("the release's SDK artifacts",
     expect(metadata).toMatch(new RegExp(`^Version: ${VERSION.replace(/\./g, "\\.")}$`, "m"));
     expect(metadata).toMatch(/^Requires-Dist: pulumi<4\.0\.0,>=3\.\d+\.\d+$/m);
     expect(JSON.parse(unzipText(whl, "pulumi_svc/pulumi-plugin.json"))).toMatchObject({ resource: true, name: "svc", server: "github://api.github.com/pulumi-svc" });
+    // A list function's hints name the element type (a bare list output was typed `list`, of plain dicts).
+    const getEndpoints = unzipText(whl, "pulumi_svc/webhooks/get_endpoints.py");
+    expect(getEndpoints).toMatch(/def items\(self\) -> Sequence\['outputs\.EndpointInfo'\]:/);
+    expect(getEndpoints).toMatch(/\) -> AwaitableGetEndpointsResult:/);
   });
 
   it("the Go SDK is a module at its real path, pinned to the tested Go SDK, and a module proxy serves it", async () => {

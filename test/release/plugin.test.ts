@@ -93,6 +93,8 @@ outputs:
     const up = await runCli({ ...opts, env });
     console.log(`download, install and up: ${((Date.now() - started) / 1000).toFixed(1)} s`);
     expect(up.ok, up.summary).toBe(true);
+    // The API keys are set with --secret: no warning that they are not.
+    expect(up.summary).not.toContain("in plaintext");
     expect(served).toEqual([`GET /${pluginArchiveName(PLATFORM)}`]);
     expect(writesOf(await requestsSince(emu(), since))).toEqual(["POST /inboxes/v1/inboxes"]);
     // Installed where the CLI keeps plugins, in this stack's own PULUMI_HOME.

@@ -182,7 +182,8 @@ describe("the TypeScript SDK classes agree with the schema", () => {
 describe("the read functions' answers agree with the schema's functions", () => {
   for (const [token, fn] of Object.entries(schema.functions)) {
     it(token, () => {
-      const ref = "$ref" in fn.outputs ? fn.outputs.$ref : (fn.outputs as { items?: { $ref?: string } }).items?.$ref;
+      // One object's function returns its Info; a list function, an object whose `items` lists them.
+      const ref = "$ref" in fn.outputs ? fn.outputs.$ref : (fn.outputs as { properties?: { items?: { items?: { $ref?: string } } } }).properties?.items?.items?.$ref;
       const info = ref!.replace("#/types/", "");
       const [, product, name] = info.split(":") as [string, string, string];
       const { sources, interfacesOf } = productSdk(product);

@@ -35,7 +35,7 @@ func main() {
 		ctx.Export("inboxId", bin.ID())
 		// A read function (the plugin's Invoke), once the endpoint exists: every endpoint of its project.
 		listed := webhooks.GetEndpointsOutput(ctx, webhooks.GetEndpointsOutputArgs{ProjectId: orders.ProjectId})
-		ctx.Export("listedUrls", listed.ApplyT(func(eps []webhooks.EndpointInfo) []string {
+		ctx.Export("listedUrls", listed.Items().ApplyT(func(eps []webhooks.EndpointInfo) []string {
 			urls := []string{}
 			for _, ep := range eps {
 				urls = append(urls, ep.Url)
