@@ -100,8 +100,8 @@ const COMMANDS = {
 
 /**
  * The LanguageRuntime service: Run by `host`, `own` (the other calls a language answers its
- * own way) over the answers every host of ours gives: no required plugins or packages (each
- * plugin our programs use is on PATH or beside the CLI, and the engine loads a provider
+ * own way: Python lists its packages' plugins and installs dependencies) over the answers a
+ * host of ours gives otherwise: no required plugins or packages (the engine loads a provider
  * when a resource first names it), no dependency installation, this version, Cancel
  * stopping the children, and for the rest (COMMANDS) that `language`'s host does not support the command.
  */

@@ -2,7 +2,8 @@
  * A Go user's path beside running a program, under the real CLI and our Go language host
  * (scripts/pulumi-cli/go-host, which answers as Pulumi's host does): in a project on the
  * released SDK module (README, "Go programs"; its module proxy as in go-lifecycle.test.ts),
- * `pulumi import --out main.go` writes the Go program of what it imported; `pulumi install`
+ * `pulumi import --out main.go`, with no plugin installed (the CLI fetches it from the release host the module names),
+ * writes the Go program of what it imported; `pulumi install`
  * (`go mod tidy`) completes go.mod for it; and that program, built by the host, previews with
  * no change. `pulumi package add` of the schema generates the SDK into the project (a module
  * of its own) and adds a replace directive for it to go.mod; `pulumi convert` writes a Go project.
@@ -15,11 +16,14 @@ import { pinnedCliVersion } from "../../scripts/pulumi-cli/locate";
 import { SCHEMA_FILE } from "../../scripts/pulumi-cli/python";
 import { call, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { pulumiAsync, runCli, stackArgs } from "../support/pulumi-cli";
+import { VERSION, pluginArchiveName } from "../../scripts/release";
+import { PLATFORM, useReleaseHost } from "../release/host";
 import { convert } from "./convert";
-import { GOFLAGS, GO_MISSING, releasedModuleEnv, releasedModuleFiles, requireGo } from "./go";
+import { GOFLAGS, GO_BIN_DIR, GO_MISSING, releasedModuleEnv, releasedModuleFiles, requireGo } from "./go";
 import { nativeStack, writesOf, type NativeStack, type ProgramFiles } from "./support";
 
 const emu = useEmulator();
+const host = useReleaseHost();
 
 const EMPTY_PROGRAM = `package main
 
@@ -59,17 +63,25 @@ describe.skipIf(GO_MISSING !== undefined)("pulumi package add, import and instal
 
   it("on the released module, import --out writes a program that, after pulumi install, previews with no change", { timeout: 900_000 }, async () => {
     const goEnv = await releasedModuleEnv(fs.mkdtempSync(path.join(os.tmpdir(), "svc-native-go-import-")));
-    const s = await nativeStack(emu(), "native-go-import", { ...project, files: { "main.go": EMPTY_PROGRAM, ...releasedModuleFiles("svc-go-import") } });
+    // A user's PATH (go, no plugin): the CLI fetches the plugin from the release host, which the module's pulumi-plugin.json names.
+    const s = await nativeStack(emu(), "native-go-import", { ...project, binDirs: [GO_BIN_DIR], files: { "main.go": EMPTY_PROGRAM, ...releasedModuleFiles("svc-go-import") } }, { env: host().env() });
 
     // The stack exists before the import (the empty program's up).
     const up = s.options("up");
     const made = await runCli({ ...up, env: { ...up.env, ...goEnv } });
     expect(made.ok, made.summary).toBe(true);
+    // A fresh PULUMI_HOME (the stack's own, test/support/pulumi-cli.ts): no plugin installed. `pulumi import` runs no
+    // program: it learns where the plugin is from the host's GetRequiredPackages (the required module's pulumi-plugin.json).
+    const plugins = path.join(`${up.stateFile!}.pulumi`, "home", "plugins");
+    fs.rmSync(plugins, { recursive: true, force: true });
+    host().served.length = 0;
     const inbox = await call(emu(), "POST", "/inboxes/v1/inboxes", { key: s.ws.inboxes.admin, body: { label: "archive" } });
     expect(inbox.status, inbox.text).toBe(201);
     let since = await lastSeq(emu());
     const imported = await pulumiOk(s, ["import", "svc:inboxes:Inbox", "archive", String(inbox.body["id"]), "--out", path.join(s.dir, "main.go"), "--yes"], true, goEnv);
     expect(imported).not.toContain("not supported");
+    expect(host().served).toEqual([`GET /${pluginArchiveName(PLATFORM)}`]);
+    expect(fs.existsSync(path.join(plugins, `resource-svc-v${VERSION}`, "pulumi-resource-svc"))).toBe(true);
     expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
     const code = fs.readFileSync(path.join(s.dir, "main.go"), "utf8");
     expect(code).toContain(`"github.com/pulumi-svc/pulumi-svc/sdk/go/svc/inboxes"`);

@@ -13,7 +13,7 @@
  * version would not be seen). Its go.mod takes the module versions of the host's (the CLI's),
  * and its build the CLI's tags, so Go's build cache already holds most of what it compiles.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -22,7 +22,7 @@ import { VERSION, pluginArchiveName } from "../../scripts/release";
 import { PLATFORM, useReleaseHost } from "../release/host";
 import { call, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { runCli } from "../support/pulumi-cli";
-import { GO_MISSING, requireGo, releasedModuleEnv, releasedModuleFiles } from "./go";
+import { GO_BIN_DIR, GO_MISSING, requireGo, releasedModuleEnv, releasedModuleFiles } from "./go";
 import { checkNativeLifecycle } from "./lifecycle";
 import { nativeStack, writesOf, type ProgramFiles } from "./support";
 
@@ -36,9 +36,6 @@ const CONFIG = { description: "v1", label: "first" };
 const SECRETS = { token: "Bearer tok-4242-native-go-secret" };
 /** A Go project whose Pulumi.yaml says `runtime` (YAML flow style); its sources are copied in where a case needs them. `go` is on PATH for the host. */
 const goProject = (runtime: string): ProgramFiles => ({ project: `runtime: ${runtime}\n`, files: {}, binDirs: [GO_BIN_DIR] });
-
-/** Where `go` is: the user's PATH (test/release/host.ts) holds only the system's directories besides the CLI's and node's. */
-const GO_BIN_DIR = path.join(spawnSync("go", ["env", "GOROOT"], { encoding: "utf8" }).stdout.trim(), "bin");
 requireGo();
 
 /** Runs a command to its end (not spawnSync: the emulator in this process keeps answering); throws with its output on failure. */

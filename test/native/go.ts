@@ -12,6 +12,9 @@ import { releasePart } from "../release/artifacts";
 import { cliBinDir } from "../support/pulumi-cli";
 import { NATIVE_MISSING } from "./support";
 
+/** Where `go` is: the user's PATH (test/release/host.ts) holds only the system's directories besides the CLI's and node's. */
+export const GO_BIN_DIR = path.join(spawnSync("go", ["env", "GOROOT"], { encoding: "utf8" }).stdout.trim(), "bin");
+
 /** The CLI's build tags (scripts/pulumi-install.ts): packages compiled for it are reused. */
 export const GOFLAGS = `${process.env["GOFLAGS"] ?? ""} -tags=osusergo,grpcnotrace -trimpath`.trim();
 

@@ -16,9 +16,9 @@
 // It also answers, as Pulumi's host does and with Pulumi's Go code generator (the code it
 // shares with our Python host's Go half is in ./hostgen): GenerateProgram (the Go code
 // `pulumi import` prints or writes with --out), GenerateProject (`pulumi convert`), Link
-// (`pulumi package add`: a replace directive in go.mod) and InstallDependencies (`pulumi
-// install`: `go mod tidy`). Left out, because nothing here needs them: required-plugin
-// discovery through `go list` (the provider plugin is found on PATH), debuggers, `go run`
+// (`pulumi package add`: a replace directive in go.mod), InstallDependencies (`pulumi
+// install`: `go mod tidy`) and GetRequiredPackages (the plugins named by the required
+// modules' pulumi-plugin.json). Left out, because nothing here needs them: debuggers, `go run`
 // (PULUMI_GO_USE_RUN), and, each answering that it is not supported, naming the command:
 // plugins and policy packs written in Go, `pulumi package pack-sdk`, `pulumi new` templates.
 package main
@@ -49,6 +49,7 @@ import (
 	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/constant"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
@@ -362,8 +363,86 @@ func (h *host) GetRequiredPlugins(context.Context, *pulumirpc.GetRequiredPlugins
 	return &pulumirpc.GetRequiredPluginsResponse{}, nil
 }
 
-func (h *host) GetRequiredPackages(context.Context, *pulumirpc.GetRequiredPackagesRequest) (*pulumirpc.GetRequiredPackagesResponse, error) {
-	return &pulumirpc.GetRequiredPackagesResponse{}, nil
+// GetRequiredPackages lists the resource plugins of the modules the program's go.mod
+// requires, each from its pulumi-plugin.json (name, version, `server`), as Pulumi's host
+// does (GetRequiredPackages, readPulumiPluginJSON, getPackage): the CLI installs a missing
+// plugin from its `server` before a run or an import (`pulumi import` runs no program, so
+// this is how it learns where the plugin is). As Pulumi's, it is lenient: a program outside
+// a module, or a module that cannot be downloaded, lists nothing.
+func (h *host) GetRequiredPackages(ctx context.Context, req *pulumirpc.GetRequiredPackagesRequest) (*pulumirpc.GetRequiredPackagesResponse, error) {
+	none := &pulumirpc.GetRequiredPackagesResponse{}
+	dir := req.GetInfo().GetProgramDirectory()
+	list := exec.CommandContext(ctx, "go", "list", "-m", "-f", "{{.GoMod}}")
+	list.Dir, list.Env = dir, append(os.Environ(), "GOWORK=off")
+	gomodFile, err := list.Output()
+	if err != nil || len(strings.TrimSpace(string(gomodFile))) == 0 {
+		return none, nil
+	}
+	text, err := os.ReadFile(strings.TrimSpace(string(gomodFile)))
+	if err != nil {
+		return none, nil
+	}
+	gomod, err := modfile.Parse("go.mod", text, nil)
+	if err != nil || len(gomod.Require) == 0 {
+		return none, nil
+	}
+	args := []string{"mod", "download", "-json"}
+	for _, r := range gomod.Require {
+		args = append(args, r.Mod.Path)
+	}
+	download := exec.CommandContext(ctx, "go", args...)
+	download.Dir = filepath.Dir(strings.TrimSpace(string(gomodFile)))
+	out, _ := download.Output() // a module that cannot be downloaded is reported in its entry; the others still count
+	packages := []*pulumirpc.PackageDependency{}
+	for dec := json.NewDecoder(strings.NewReader(string(out))); dec.More(); {
+		var m struct{ Path, Version, Dir string }
+		if dec.Decode(&m) != nil {
+			break
+		}
+		if pkg := requiredPackage(m.Path, m.Version, m.Dir); pkg != nil {
+			packages = append(packages, pkg)
+		}
+	}
+	return &pulumirpc.GetRequiredPackagesResponse{Packages: packages}, nil
+}
+
+// requiredPackage is the resource plugin of the module in dir, from the first
+// pulumi-plugin.json of Pulumi's lookup path (dir, dir/go, dir/go/*, dir/*), or nil.
+func requiredPackage(modulePath, moduleVersion, dir string) *pulumirpc.PackageDependency {
+	if dir == "" {
+		return nil
+	}
+	paths := []string{filepath.Join(dir, "pulumi-plugin.json"), filepath.Join(dir, "go", "pulumi-plugin.json")}
+	for _, pattern := range []string{filepath.Join(dir, "go", "*", "pulumi-plugin.json"), filepath.Join(dir, "*", "pulumi-plugin.json")} {
+		found, _ := filepath.Glob(pattern)
+		paths = append(paths, found...)
+	}
+	for _, p := range paths {
+		info, err := plugin.LoadPulumiPluginJSON(p)
+		if err != nil {
+			continue
+		}
+		if !info.Resource {
+			return nil
+		}
+		name, version := info.Name, moduleVersion
+		if name == "" {
+			// github.com/pulumi/pulumi-aws/sdk/... => aws, as Pulumi's host names it.
+			parts := strings.Split(modulePath, "/")
+			if len(parts) < 3 || !strings.Contains(parts[2], "-") {
+				return nil
+			}
+			name = strings.SplitN(parts[2], "-", 2)[1]
+		}
+		if info.Version != "" {
+			version = info.Version
+		}
+		if !strings.HasPrefix(version, "v") {
+			version = "v" + version
+		}
+		return &pulumirpc.PackageDependency{Name: name, Version: version, Kind: "resource", Server: info.Server}
+	}
+	return nil
 }
 
 func (h *host) GetProgramDependencies(context.Context, *pulumirpc.GetProgramDependenciesRequest) (*pulumirpc.GetProgramDependenciesResponse, error) {
