@@ -32,6 +32,16 @@ export const RESOURCE_KEY = "__resource";
 export const OWNER_KEY = "__owner";
 
 /**
+ * In a setting's inputs (a singleton: WorkspaceSettings, EventTypePolicy, QuotaLimits):
+ * the value found before its take-over, read by the Check of its create. The engine
+ * records the checked inputs in the pending create before the take-over writes, so a
+ * run killed after the write leaves the value found in the state, on any machine, and
+ * `pulumi-svc recover` makes it the resource's `previous` (what its delete puts back).
+ * Not a field: never sent, never shown as a change.
+ */
+export const FOUND_KEY = "__found";
+
+/**
  * In the outputs of a state entry that is an open question (open-question.ts): the
  * unproven candidates of a lost create. Not a field.
  */
