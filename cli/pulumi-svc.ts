@@ -20,6 +20,7 @@ import { isApiError } from "../provider/client";
 import { profileOf, reconcileWindowSeconds, type ConfigSource } from "../provider/config";
 import { operationContext } from "../provider/engine/engine-operation";
 import type { Props, ResourceDefinition } from "../provider/engine/fields";
+import { FOUND_KEY } from "../provider/engine/internal-keys";
 import { markedBody, markedOwner, ownerTokenOf } from "../provider/engine/owner";
 import { listObjects, sameDeclaredFields } from "../provider/engine/reconcile";
 import { createBody, objectId } from "../provider/engine/values";
@@ -49,7 +50,8 @@ interface Deployment {
 
 /** What to do with one pending operation. */
 type Outcome =
-  | { urn: string; action: "adopt"; id: string; line: string }
+  /** `found`: a setting's value found before its take-over (its pending create's), kept as the resource's `previous`. */
+  | { urn: string; action: "adopt"; id: string; line: string; found?: { field: string; value: unknown } }
   | { urn: string; action: "drop"; line: string }
   | { urn: string; action: "refresh"; line: string }
   | { urn: string; action: "keep"; line: string }
@@ -129,11 +131,16 @@ async function resolveCreate(def: ResourceDefinition, op: PendingOp, held: Map<s
   const { urn, inputs = {} } = op.resource;
   if (def.singleton) {
     const id = def.singleton.idOf(inputs as never);
+    const value = inputs[FOUND_KEY];
+    // A pending create of a release before the Check read the value found (FOUND_KEY): not known.
+    if (value === undefined)
+      return { urn, action: "adopt", id, line: `${urn}: a take-over of ${def.noun} ${id} was interrupted; the value found before it is not known (the service holds what the killed run wrote). Imported as it is now; its destroy will leave the setting as it is.` };
     return {
       urn,
       action: "adopt",
       id,
-      line: `${urn}: a take-over of ${def.noun} ${id} was interrupted; the value found before it is not known (the service holds what the killed run wrote). Imported as it is now; its destroy will leave the setting as it is.`,
+      found: { field: def.singleton.priorField, value },
+      line: `${urn}: a take-over of ${def.noun} ${id} was interrupted; imported, with the value found before it (${JSON.stringify(value)}), which its destroy puts back.`,
     };
   }
   const client = operationContext(def, profileOf(inputs), source).client;
@@ -241,14 +248,20 @@ function applyOutcomes(opts: Options, outcomes: Outcome[]): void {
   const kept: PendingOp[] = [];
   for (const op of state.deployment.pending_operations ?? []) {
     const o = byUrn.get(op.resource.urn);
-    if (o?.action === "adopt" && op.type === "creating") {
+    const live = resources.find((r) => r.urn === op.resource.urn && r.delete !== true);
+    if (o?.action === "adopt" && op.type === "creating" && o.found && live) {
+      // A setting taken over again by a later run (its Check found the killed run's write): that entry is the
+      // resource, and what it puts back on delete is what the interrupted take-over found.
+      live.outputs = { ...(live.outputs as Props), [o.found.field]: o.found.value };
+    } else if (o?.action === "adopt" && op.type === "creating") {
       const { inputs = {} } = op.resource;
       // The URN already has a live entry: a replacement's create was interrupted, or a later
       // `up` made the resource again. Either way the adopted object becomes the resource and
       // the entry is kept for deletion, as the engine keeps a replaced resource: the next
       // `up` deletes it, and nothing is left that no state holds.
       for (const r of resources) if (r.urn === op.resource.urn && r.delete !== true) r.delete = true;
-      resources.push({ ...op.resource, provider: currentProvider(resources, op.resource), id: o.id, inputs, outputs: { ...inputs } });
+      const found = o.found && { [o.found.field]: o.found.value };
+      resources.push({ ...op.resource, provider: currentProvider(resources, op.resource), id: o.id, inputs, outputs: { ...inputs, ...found } });
     } else if (o?.action === "drop" || (o?.action === "refresh" && op.type === "deleting")) {
       // dropped: a create that made nothing, an interrupted delete whose object is gone (the refresh below removes its resource)
     } else kept.push(op);

@@ -22,6 +22,13 @@ export const RESOURCE_KEY = "__resource";
 /** The resource's owner token (owner.ts), in its inputs and outputs. */
 export const OWNER_KEY = "__owner";
 
+/**
+ * In a setting's inputs (a singleton: WorkspaceSettings, EventTypePolicy, QuotaLimits):
+ * the value found before its take-over, read by the Check of its create, so that the
+ * engine's pending create holds it before the write (provider/README rule 8). Never sent.
+ */
+export const FOUND_KEY = "__found";
+
 /** In the outputs of a state entry that is an open question (open-question.ts). */
 export const UNRESOLVED_KEY = "__unresolved";
 

@@ -23,11 +23,11 @@ import { explainApiError, note, PartialFailure } from "./errors";
 import { asIs, fieldEntries, type ApplyContext, type ChangedSetting, type CheckFailure, type Fields, type InputsOf, type OperationContext, type OutputsOf, type PlannedCall, type Props, type ResourceDefinition } from "./fields";
 import { readFromListing } from "./list-cache";
 import { planUpdate } from "./plan";
-import { OWNER_KEY, RESOURCE_KEY, UNRESOLVED_KEY } from "./internal-keys";
+import { FOUND_KEY, OWNER_KEY, RESOURCE_KEY, UNRESOLVED_KEY } from "./internal-keys";
 import { askAgain, isOpenQuestion, keepQuestion, questionOf } from "./open-question";
 import { markedBody, markedOwner, newOwnerToken, ownerField, ownerMark, ownerTokenOf } from "./owner";
 import { createReconciled, UnresolvedCreate } from "./reconcile";
-import { remoteCheckFailures } from "./remote-checks";
+import { remoteCheckFailures, remoteChecksSkipped } from "./remote-checks";
 import { containsUnknown, UNKNOWN } from "./unknown";
 import { completeOutputs, createBody, fieldRoles, keptValues, objectId, rebuildInputs, remoteFields, writeOnlyAsRead } from "./values";
 
@@ -310,27 +310,60 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     }
   }
 
+  /** A setting as the service shows it now. */
+  const readSetting = async (ctx: ApplyContext): Promise<Props> => (await ctx.client.request<Props>({ method: "GET", path: ctx.itemPath })).body ?? {};
+
+  /** What a take-over keeps to put back on delete, from the setting as read before it writes. */
+  function foundBefore(remote: Props, news: Inputs): Props {
+    if (def.singleton!.prior) return def.singleton!.prior(remote, news);
+    const found = remoteFields(def, remote);
+    return Object.fromEntries(fieldEntries(def).filter(([n, spec]) => ["patch", "put"].includes(spec.mode) && n in found).map(([n]) => [n, found[n]]));
+  }
+
   /**
-   * A singleton: read what is there (kept to restore on delete), then write every declared
-   * field. A take-over killed after a write and before the state saved it leaves no record
-   * of the value found before (the next take-over finds the killed run's write): the
-   * pending create in the state says so, and `pulumi-svc recover` names it.
+   * A singleton's Check: the Check of its create (no old inputs) reads the value found
+   * before the take-over into the inputs (FOUND_KEY), so that the engine's pending create
+   * holds it in the state before the take-over writes (a run killed after the write loses
+   * nothing: `pulumi-svc recover` makes it the resource's); an existing resource's inputs
+   * keep theirs. Not read when the preview skips the service (`svc:skipRemoteChecks`), nor
+   * for a replacement in the setting's scope (its delete puts the value back after this
+   * Check): the take-over then reads it, and only its answer records it.
+   */
+  async function checkFound(ctx: OperationContext | undefined, olds: Props, inputs: Inputs, failures: CheckFailure[]): Promise<void> {
+    delete inputs[FOUND_KEY];
+    if (Object.keys(olds).length > 0) {
+      if (olds[FOUND_KEY] !== undefined) inputs[FOUND_KEY] = olds[FOUND_KEY];
+      return;
+    }
+    if (!ctx || failures.length > 0 || containsUnknown(inputs) || remoteChecksSkipped()) return;
+    const id = def.singleton!.idOf(inputs);
+    if (claimsIn(ctx).replaced.has(id)) return;
+    try {
+      inputs[FOUND_KEY] = foundBefore(await readSetting(withItem(ctx, id)), inputs);
+    } catch (err) {
+      failures.push({ property: "", reason: (isApiError(err) ? explainApiError(def, err, "create", inputs, id) : (err as Error)).message });
+    }
+  }
+
+  /**
+   * A singleton: write every declared field, keeping what its Check found there
+   * (`checkFound`) to put back on delete; what it reads first when the Check did not.
    */
   async function takeOver(news: Inputs): Promise<Created> {
     const singleton = def.singleton!;
     const id = singleton.idOf(news);
     const ctx = applyContext(id, news);
-    let remote: Props;
-    try {
-      remote = (await ctx.client.request<Props>({ method: "GET", path: ctx.itemPath })).body ?? {};
-    } catch (err) {
-      throw isApiError(err) ? explainApiError(def, err, "create", news, id) : err;
-    }
-    const found = remoteFields(def, remote);
-    const prior = singleton.prior
-      ? singleton.prior(remote, news)
-      : Object.fromEntries(fieldEntries(def).filter(([n, spec]) => ["patch", "put"].includes(spec.mode) && n in found).map(([n]) => [n, found[n]]));
-    const outputs: Outputs = { ...found, ...keptValues(def, news), [singleton.priorField]: prior };
+    const checked = news[FOUND_KEY] as Props | undefined;
+    // Read here only when its Check did not: the write answers with the whole setting.
+    let remote: Props = {};
+    if (checked === undefined)
+      try {
+        remote = await readSetting(ctx);
+      } catch (err) {
+        throw isApiError(err) ? explainApiError(def, err, "create", news, id) : err;
+      }
+    const prior = checked ?? foundBefore(remote, news);
+    const outputs: Outputs = { ...remoteFields(def, remote), ...keptValues(def, news), [singleton.priorField]: prior };
     // Every declared field is written, even one that already has the value: the resource now owns it.
     const outs = await converge(ctx, planUpdate(def, {}, news), undefined, news, outputs, "create", true);
     claimsIn(ctx).takenOver.set(id, canonicalJson(prior));
@@ -387,7 +420,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
       toRestore = rest;
     }
     try {
-      const remote = (await ctx.client.request<Props>({ method: "GET", path: ctx.itemPath })).body ?? {};
+      const remote = await readSetting(ctx);
       const split = (singleton.unchangedSince ?? unchangedFields)(toRestore, previous, remote);
       const part = split.restore;
       // One already back at the value found (a person put it back) is as it should be: nothing to say.
@@ -497,6 +530,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
         if (clash) failures.push({ property: adoptionInput, reason: clash });
       }
       if (ctx && failures.length === 0) failures.push(...(await remoteCheckFailures(def, inputs, ctx, olds)));
+      if (def.singleton) await checkFound(ctx, olds, inputs, failures);
       return { inputs, failures };
     },
 
@@ -506,6 +540,9 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
       const fields = diffFields(def, olds, news);
       const d = def.hooks?.adjustDiff ? def.hooks.adjustDiff(fields, olds, news, id, ctx) : fields;
       holdNamedId(id, olds, news, d.replaces.length > 0);
+      // A setting replaced in its scope is deleted first (a profile change): its create's Check, which comes
+      // before that delete puts the value found back, must not read it (`checkFound`).
+      if (def.singleton && ctx && d.replaces.length > 0) claimsIn(ctx).replaced.add(id);
       const diffs = [...new Set([...d.changed, ...d.replaces])];
       return { changes: diffs.length > 0, diffs, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
     },

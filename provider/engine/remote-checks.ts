@@ -36,6 +36,9 @@ function skipSetting(): boolean | CheckFailure {
   return { property: "", reason: `${SKIP_REMOTE_CHECKS.configKey} (or ${SKIP_REMOTE_CHECKS.envVar}) must be true or false, not ${JSON.stringify(raw)}.` };
 }
 
+/** Has the user said to preview without reading the service (`svc:skipRemoteChecks`)? */
+export const remoteChecksSkipped = (): boolean => skipSetting() === true;
+
 /**
  * A read a remote check makes, once per operation per connection (the context's cache):
  * its answer, or undefined when this read is not allowed or not known (the check is

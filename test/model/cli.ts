@@ -1,4 +1,4 @@
-// npm run model -- [--engine stand-in|cli] [--runs N] [--seed S] [--commands N] [--minutes M] [--no-shrink]
+// npm run model -- [--engine stand-in|cli] [--fresh-runners] [--runs N] [--seed S] [--commands N] [--minutes M] [--no-shrink]
 //                  [--no-look-alikes] [--no-late-creates] [--no-interruptions] [--no-aliases] [--max-resources N]
 // The model-based test of the whole lifecycle (test/model/README.md). Prints each
 // sequence as it ends and, on a failure, the shrunk sequence with its seed.
@@ -28,6 +28,7 @@ function parse(argv: string[]): ModelRunOptions {
       case "--minutes": o.timeLimitMs = num() * 60_000; break;
       case "--max-resources": o.maxResources = num(); break;
       case "--no-shrink": o.noShrink = true; break;
+      case "--fresh-runners": o.freshRunners = true; break;
       case "--no-look-alikes": o.lookAlikes = false; break;
       case "--no-late-creates": o.lateCreates = false; break;
       case "--no-interruptions": o.interruptions = false; break;
@@ -40,7 +41,7 @@ function parse(argv: string[]): ModelRunOptions {
 
 async function main(): Promise<number> {
   const o = parse(process.argv.slice(2));
-  console.log(`model: ${o.runs} sequences of up to ${o.maxCommands} commands through the ${o.engine === "cli" ? "real Pulumi CLI" : "engine stand-in"}, seed ${o.seed}${o.lookAlikes ? "" : ", no look-alikes"}${o.lateCreates ? "" : ", no late creates"}${o.interruptions ? "" : ", no interruptions"}${o.aliases ? "" : ", no renames of settings"}`);
+  console.log(`model: ${o.runs} sequences of up to ${o.maxCommands} commands through the ${o.engine === "cli" ? "real Pulumi CLI" : "engine stand-in"}${o.freshRunners ? " on fresh runners" : ""}, seed ${o.seed}${o.lookAlikes ? "" : ", no look-alikes"}${o.lateCreates ? "" : ", no late creates"}${o.interruptions ? "" : ", no interruptions"}${o.aliases ? "" : ", no renames of settings"}`);
   const started = Date.now();
   const report = await runModel({
     ...o,

@@ -264,7 +264,8 @@ class UpWithFault implements fc.AsyncCommand<Model, Real> {
 /**
  * An up stopped part-way (Ctrl-C: SIGINT to the engine; or the whole run killed),
  * optionally while a create is still in flight inside the service, then a rerun
- * without faults: it must converge (invariant 3).
+ * without faults: it must converge (invariant 3). On fresh runners, the rerun comes
+ * after `pulumi cancel` and `pulumi-svc recover`, as the GitOps job runs them.
  */
 class Interrupt implements fc.AsyncCommand<Model, Real> {
   constructor(
@@ -278,9 +279,42 @@ class Interrupt implements fc.AsyncCommand<Model, Real> {
     if (this.createInFlight) await r.world.control("POST", "/faults", { method: "POST", path: FAULTED, count: 1, drop_then_act_ms: 1500 });
     const interrupt = { signal: this.signal, afterWrites: this.afterWrites, delayMs: this.delayMs };
     await runChecked(m, r, "up", `${this}`, { interrupt, settleMs: this.createInFlight ? 1800 : 200 });
+    if (r.world.freshRunners) await recoverAsPipeline(r);
     await runChecked(m, r, "up", "rerun after the interruption");
   }
   toString = () => `up interrupted by ${this.signal} after ${this.afterWrites} write(s) +${this.delayMs} ms${this.createInFlight ? ", a create in flight" : ""}`;
+}
+
+/**
+ * What the GitOps job runs before `up` on a fresh runner after a killed job
+ * (examples/gitops): `pulumi cancel` (the world ran it), then `pulumi-svc recover`.
+ * Where recover asks for the user's word, the model gives it as a user would: the one
+ * candidate it names for a create is adopted (`--adopt`); a create with none is dropped
+ * (`pulumi refresh --clear-pending-creates`, once the others are resolved). Two
+ * candidates, or anything else it cannot resolve, fail the sequence: to look at.
+ */
+async function recoverAsPipeline(r: Real): Promise<void> {
+  const first = await r.world.recover();
+  const candidates = new Map<string, string[]>();
+  for (const [, pair] of first.output.matchAll(/pulumi-svc recover --adopt '([^']+)'/g)) {
+    const urn = pair!.slice(0, pair!.lastIndexOf("="));
+    candidates.set(urn, [...(candidates.get(urn) ?? []), pair!]);
+  }
+  const madeNothing = first.output.includes("the create most likely made nothing");
+  const summary = /pulumi-svc recover: \d+ pending operation\(s\) of svc resources; (.*)/.exec(first.output)?.[1] ?? first.output.trim().split("\n").pop();
+  r.log.push(`recover: exit ${first.code}, ${summary}`);
+  if (first.code === 0) return;
+  const chosen = [...candidates.values()];
+  if (chosen.some((pairs) => pairs.length > 1) || (chosen.length === 0 && !madeNothing)) throw new Error(`pulumi-svc recover needs a decision the model cannot make:\n${first.output}`);
+  if (chosen.length > 0) {
+    const adopted = await r.world.recover(chosen.flatMap(([pair]) => ["--adopt", pair!]));
+    r.log.push(`recover ${chosen.map(([pair]) => `--adopt ${pair!.slice(pair!.lastIndexOf("::") + 2)}`).join(" ")}: exit ${adopted.code}`);
+    if (adopted.code !== 0 && !madeNothing) throw new Error(`pulumi-svc recover --adopt failed:\n${adopted.output}`);
+  }
+  if (madeNothing) {
+    r.world.pulumi(["refresh", "--clear-pending-creates", "--yes", "--skip-preview"]);
+    r.log.push("pulumi refresh --clear-pending-creates: done");
+  }
 }
 
 // ---- out of band -------------------------------------------------------------------

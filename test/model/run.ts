@@ -12,6 +12,8 @@ import { World, type ModelEngine } from "./world";
 export interface ModelRunOptions extends ModelOptions {
   /** Which engine runs the program (world.ts). */
   engine: ModelEngine;
+  /** Every command on a fresh runner, and an interrupted up followed by `pulumi cancel` and `pulumi-svc recover` (the real CLI only). */
+  freshRunners?: boolean;
   runs: number;
   seed: number;
   maxCommands: number;
@@ -42,7 +44,7 @@ export async function runModel(o: ModelRunOptions): Promise<ModelReport> {
   try {
     const property = fc.asyncProperty(commandsArbitrary(o, o.maxCommands), async ({ initial, commands }) => {
       const n = sequences++;
-      const world = await World.create(emu, String(n), o.engine);
+      const world = await World.create(emu, String(n), o.engine, o.freshRunners);
       const real: Real = { world, options: o, log: [] };
       let error: unknown;
       try {

@@ -15,10 +15,13 @@ import { join, resolve } from "node:path";
 import type { RunningEmulator } from "../../emulator";
 import type { Checkpoint, ResourceState } from "../support/state";
 import type { EngineOptions, EngineResult, Verb } from "../support/run-types";
-import { pulumiSync, runCli, stackProcesses } from "../support/pulumi-cli";
+import { pulumiSync, runCli, stackArgs, stackProcesses } from "../support/pulumi-cli";
+import { recoverStack } from "../support/recover";
 import { KINDS, RESOURCE_KINDS, idOfListed, kindOfType, type Args, type ResourceKind } from "./kinds";
 
 const PROGRAM = resolve(__dirname, "program");
+/** Settings only from the stack config; the plugin and program inherit the rest of the environment. */
+const SETTINGS_FROM_CONFIG = { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_URL: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_URL: "", SVC_INFRA_API_KEY: "" };
 const ENGINE_CLI = resolve(__dirname, "../engine/cli.ts");
 /** A run that takes longer than this is stuck: its process group is killed and the run reported as such. */
 const RUN_TIMEOUT_MS = 240_000;
@@ -79,16 +82,37 @@ export class World {
     readonly ws: Workspace,
     tag: string,
     readonly engine: ModelEngine,
+    /** Every CLI command on a fresh runner (a new HOME, PULUMI_HOME and TMPDIR): only the state file carries over. */
+    readonly freshRunners: boolean,
   ) {
     this.dir = mkdtempSync(join(tmpdir(), "svc-model-"));
     this.stateFile = join(this.dir, "state.json");
     this.marker = `mdlS3CR3T${tag}x`;
   }
 
-  static async create(emu: RunningEmulator, tag: string, engine: ModelEngine): Promise<World> {
+  static async create(emu: RunningEmulator, tag: string, engine: ModelEngine, freshRunners = false): Promise<World> {
+    if (freshRunners && engine !== "cli") throw new Error("fresh runners are the real CLI's (a new PULUMI_HOME per command): use --engine cli");
     const ws = await control<Workspace>(emu, "POST", "/workspaces", { plan: "enterprise" });
     await control(emu, "DELETE", "/faults");
-    return new World(emu, ws, tag, engine);
+    return new World(emu, ws, tag, engine, freshRunners);
+  }
+
+  /** The environment of one CLI command: a fresh runner's homes (in the sequence's directory), or none (the stack's own PULUMI_HOME). */
+  private runner(): Record<string, string> {
+    if (!this.freshRunners) return {};
+    const dir = (what: string) => mkdtempSync(join(this.dir, `runner-${what}-`));
+    return { HOME: dir("home"), PULUMI_HOME: dir("pulumi-home"), TMPDIR: dir("tmp") };
+  }
+
+  /** `pulumi-svc recover` of the sequence's stack, as the GitOps job runs it after a killed run (examples/gitops): its exit code and output. */
+  recover(extra: string[] = []): Promise<{ code: number; output: string }> {
+    return recoverStack({ cwd: PROGRAM, stack: MAIN_STACK, stateFile: this.stateFile }, { ...SETTINGS_FROM_CONFIG, ...this.runner() }, extra);
+  }
+
+  /** `pulumi ARGS` of the sequence's stack (its config file named) on a runner of its own. */
+  pulumi(args: string[]): string {
+    const ref = { cwd: PROGRAM, stack: MAIN_STACK, stateFile: this.stateFile };
+    return pulumiSync({ ...ref, env: { ...SETTINGS_FROM_CONFIG, ...this.runner() } }, [...args, ...stackArgs(ref)]);
   }
 
   dispose(): void {
@@ -180,8 +204,7 @@ export class World {
       "svc:infraApiKey": this.ws.infra.admin,
       "svc-model:marker": this.marker,
     };
-    // Settings only from the stack config; the plugin and program inherit the rest.
-    const env = { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_URL: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_URL: "", SVC_INFRA_API_KEY: "" };
+    const env = SETTINGS_FROM_CONFIG;
     const since = interrupt ? await this.lastSeq() : 0;
     if (this.engine === "cli") return this.runCli({ verb, cwd: PROGRAM, stack, stateFile, config, secrets, env }, since, interrupt);
     const args = [
@@ -239,11 +262,15 @@ export class World {
   }
 
   /** One run through the real Pulumi CLI, interrupted as `run` says. */
-  private async runCli(opts: EngineOptions, since: number, interrupt: Interruption | undefined): Promise<RunOutcome> {
+  private async runCli(given: EngineOptions, since: number, interrupt: Interruption | undefined): Promise<RunOutcome> {
+    const runner = this.runner();
+    const opts = { ...given, env: { ...given.env, ...runner } };
     const ac = new AbortController();
     let done = false;
     const running = runCli({ ...opts, signal: ac.signal, abortWith: interrupt?.signal }).finally(() => (done = true));
-    const killAll = () => stackProcesses(opts).forEach((pid) => process.kill(pid, "SIGKILL"));
+    // The run's processes, found by its PULUMI_HOME.
+    const processes = () => stackProcesses(opts, runner.PULUMI_HOME);
+    const killAll = () => processes().forEach((pid) => process.kill(pid, "SIGKILL"));
     let stuck = false;
     const timer = setTimeout(() => {
       stuck = true;
@@ -261,12 +288,12 @@ export class World {
     clearTimeout(timer);
     // A killed `pulumi` leaves its plugins behind (process groups of their own): they must leave with it.
     const killedAt = Date.now();
-    while (stackProcesses(opts).length && Date.now() - killedAt < LEAVE_WITH_ENGINE_MS) await sleep(100);
-    const left = stackProcesses(opts);
+    while (processes().length && Date.now() - killedAt < LEAVE_WITH_ENGINE_MS) await sleep(100);
+    const left = processes();
     killAll();
     if (left.length) throw new Error(`processes of the ${opts.verb} still ran ${LEAVE_WITH_ENGINE_MS / 1000} s after it ended: ${left.join(", ")}`);
     // A killed CLI leaves its lock on the stack; its message asks for `pulumi cancel` (a no-op when there is none).
-    if (interrupted || stuck) pulumiSync(opts, ["cancel", "--yes", "--stack", opts.stack]);
+    if (interrupted || stuck) pulumiSync({ ...opts, env: { ...given.env, ...this.runner() } }, ["cancel", "--yes", "--stack", opts.stack]);
     const { summary, ...rest } = result;
     return { verb: opts.verb, exitCode: result.exitCode ?? null, result: rest, text: `${summary}\n${JSON.stringify(rest)}`, interrupted };
   }

@@ -3,25 +3,13 @@
  * service acts, then every later command on a fresh runner (a new HOME, PULUMI_HOME and
  * TMPDIR each: only the backend's state file carries over).
  */
-import { spawn } from "node:child_process";
-import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { call, control, useEmulator } from "../support/emulator";
-import { cliEnv, loadCliDeployment, pulumiSync, stackArgs, stackProcesses } from "../support/pulumi-cli";
-import { CLI_MISSING, errorsOf, fresh, freshRunner, RUNS_TIMEOUT_MS, until, useOwnershipStacks, type Declared, type OwnershipStack } from "./support";
+import { loadCliDeployment, pulumiSync, stackProcesses } from "../support/pulumi-cli";
+import { CLI_MISSING, errorsOf, fresh, freshRunner, recover, RUNS_TIMEOUT_MS, until, useOwnershipStacks, type Declared, type OwnershipStack } from "./support";
 
 const emu = useEmulator();
 const stack = useOwnershipStacks(emu);
-const RECOVER = resolve(__dirname, "../../dist/cli/pulumi-svc.js");
-
-/** `pulumi-svc recover` on a fresh runner: its exit code and output. */
-function recover(s: OwnershipStack, ...extra: string[]): Promise<{ code: number; output: string }> {
-  const child = spawn(process.execPath, [RECOVER, "recover", ...stackArgs(s.ref), ...extra], { cwd: s.ref.cwd, env: cliEnv({ ...s.ref, env: freshRunner() }), stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout.on("data", (b: Buffer) => (output += b.toString()));
-  child.stderr.on("data", (b: Buffer) => (output += b.toString()));
-  return new Promise((r) => child.once("close", (code) => r({ code: code ?? 1, output })));
-}
 
 const endpoint = (name: string, inputs: Record<string, unknown> = {}): Declared => ({
   kind: "webhooks:Endpoint",

@@ -17,6 +17,7 @@ import { PROGRAM, writesDuring } from "../lifecycle/stack";
 import type { Workspace } from "../provider/support";
 import { control } from "../support/emulator";
 import { pulumiSync, stackProcesses, type CliOptions } from "../support/pulumi-cli";
+import { recoverStack } from "../support/recover";
 
 export { errorsOf } from "../lifecycle/stack";
 
@@ -127,20 +128,26 @@ export async function until(cond: () => boolean | Promise<boolean>): Promise<voi
 }
 
 /**
- * `pulumi up` of `resources` killed (SIGKILL) once its `PUT path` reached the service: the
- * first PUT is done and its answer lost (the client sends it again, as a PUT may be), the
- * second is held, and `pulumi` is killed then; the take-over's answer is never saved.
- * Then `pulumi cancel`, as a user would. The killed run's result.
+ * `pulumi up` of `resources` on a fresh runner, killed (SIGKILL) once its `PUT path`
+ * reached the service: the first PUT is done and its answer lost (the client sends it
+ * again, as a PUT may be), the second is held, and `pulumi` is killed then; the
+ * take-over's answer is never saved. Then `pulumi cancel` on another fresh runner, as a
+ * pipeline's next job would. The killed run's result.
  */
-export async function upKilledAfterPut(emu: RunningEmulator, s: OwnershipStack, resources: Declared[], path: string, opts: RunOptions = {}): Promise<EngineResult> {
+export async function upKilledAfterPut(emu: RunningEmulator, s: OwnershipStack, resources: Declared[], path: string): Promise<EngineResult> {
   await control(emu, "POST", "/faults", { method: "PUT", path, drop_after_response: true, count: 1 });
   await control(emu, "POST", "/faults", { method: "PUT", path, latency_ms: 60_000, count: 1 });
   const ac = new AbortController();
-  const up = s.run("up", resources, { ...opts, verbOptions: { ...opts.verbOptions, signal: ac.signal, abortWith: "SIGKILL" } });
+  const runner = freshRunner();
+  const up = s.run("up", resources, { verbOptions: { env: runner, signal: ac.signal, abortWith: "SIGKILL" } });
   await until(async () => (await control<{ faults: unknown[] }>(emu, "GET", "/faults")).faults.length === 0);
   ac.abort();
   const killed = await up;
-  await until(() => stackProcesses(s.ref).length === 0);
-  pulumiSync(s.ref, ["cancel", "--yes", "--stack", s.ref.stack]);
+  // The killed run's plugins, found by the runner's PULUMI_HOME, end with it.
+  await until(() => stackProcesses(s.ref, runner.PULUMI_HOME).length === 0);
+  pulumiSync({ ...s.ref, env: freshRunner() }, ["cancel", "--yes", "--stack", s.ref.stack]);
   return killed;
 }
+
+/** `pulumi-svc recover` on a fresh runner: its exit code and output. */
+export const recover = (s: OwnershipStack, ...extra: string[]) => recoverStack(s.ref, freshRunner(), extra);

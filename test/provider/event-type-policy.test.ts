@@ -8,7 +8,7 @@ import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { closeSharedDispatcher, providers } from "../../provider";
 import { WORKSPACE_KEY } from "../../provider/engine/internal-keys";
 import { control, useEmulator } from "../support/emulator";
-import { Driver, useWorkspace, type Workspace } from "./support";
+import { configure, Driver, useWorkspace, type Workspace } from "./support";
 
 const provider = providers["webhooks:EventTypePolicy"]!;
 const emu = useEmulator();
@@ -114,6 +114,20 @@ describe("EventTypePolicy: project", () => {
     const diff = async (news: Record<string, unknown>) => provider.diff!(id, outs, (await d().check(news)).inputs);
     expect(await diff({ policy: "strict" })).toEqual({ changes: true, diffs: ["projectId"], replaces: ["projectId"], deleteBeforeReplace: false });
     expect(await diff({ policy: "strict", projectId: ws.project_id, profile: "other" })).toEqual({ changes: true, diffs: ["profile"], replaces: ["profile"], deleteBeforeReplace: true });
+  });
+
+  it("a replacement in the scope (a profile change: deleted first, as the engine orders it) keeps what the first take-over found", async () => {
+    const { id, outs } = await d().create({ policy: "strict" });
+    await configure(provider, { "svc:webhooksUrl": emu().webhooksUrl, "svc:webhooksApiKey": ws.webhooks.admin, "svc:profiles": JSON.stringify({ other: { webhooksUrl: emu().webhooksUrl, webhooksApiKey: ws.webhooks.admin } }) });
+    const news = { policy: "strict", profile: "other" };
+    expect(await provider.diff!(id, outs, (await d().check(news, outs)).inputs)).toMatchObject({ replaces: ["profile"], deleteBeforeReplace: true });
+    // The engine's second Check of a replacement has no old inputs, and comes before the old one's delete.
+    const inputs = await d().checked(news);
+    await provider.delete!(id, outs);
+    const replaced = await provider.create(inputs);
+    expect(replaced.outs).toMatchObject({ policy: "strict", previous: { policy: "lenient", inherited: false } });
+    await provider.delete!(replaced.id, replaced.outs);
+    expect((await policyOf()).policy).toBe("lenient");
   });
 
   it("an unknown policy fails the preview; a project that is gone drops the resource on refresh", async () => {

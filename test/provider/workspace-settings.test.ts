@@ -30,6 +30,9 @@ describe("WorkspaceSettings", () => {
     // auth/me: preview asks (once) whether the key is confined to a project, which cannot change workspace settings.
     expect(calls).toEqual(["GET /v1/workspace", "PATCH /v1/workspace"]);
     expect(result.outs).toMatchObject({ endpointVerification: "required", workspaceId: ws.workspace_id, plan: "pro", previous: { endpointVerification: "optional" } });
+    // The GET is the Check's: the value found is in the create's inputs (the engine's pending create), and a later Check keeps it.
+    expect(result.inputs.__found).toEqual({ endpointVerification: "optional" });
+    expect((await d().check({ endpointVerification: "required" }, result.inputs)).inputs.__found).toEqual({ endpointVerification: "optional" });
     expect(await verification()).toBe("required");
     const del = await d().calls(() => provider.delete!(result.id, result.outs));
     expect(del.writes).toEqual(["PATCH /v1/workspace"]);
