@@ -18,8 +18,9 @@
  * update, delete) first compare what the connection's key reaches with it; Check of an
  * existing resource reads the reach and its Diff compares, so the `up` that installs
  * another workspace's key fails its preview, before anything is stored. Each fails
- * naming both. Where either side is unknown (a state written before this release, a
- * reach that cannot be read), nothing is compared, and the safe side is taken: a 404
+ * naming both. A key whose reach cannot be read (its identity read failed) does nothing to
+ * an entry the state holds: read, update, delete and Diff fail, saying to run again. Where
+ * the entry's side is unknown (a state written before this release), the safe side is taken: a 404
  * never drops an entry the state holds (the read fails, naming what to do), an entry
  * addressed by a name or a scope is never changed, a setting's delete puts nothing back,
  * and an object addressed by the service's id is read first (a 404 fails; an answer
@@ -109,9 +110,10 @@ const READERS: Record<Product, ReachReader> = { webhooks: webhooksReach, inboxes
 
 /**
  * Resolved reaches, per operation and connection (`connectionId`: a context object is not
- * one per connection when the key comes from the environment), for Diff, which cannot wait.
+ * one per connection when the key comes from the environment), for Diff, which cannot wait:
+ * an Error when the reach could not be read (why).
  */
-const resolved = new WeakMap<OperationContext["operation"], Map<string, Reach | null>>();
+const resolved = new WeakMap<OperationContext["operation"], Map<string, Reach | Error>>();
 const resolvedIn = (ctx: OperationContext) => {
   let byConnection = resolved.get(ctx.operation);
   if (!byConnection) resolved.set(ctx.operation, (byConnection = new Map()));
@@ -120,14 +122,22 @@ const resolvedIn = (ctx: OperationContext) => {
 
 /** The reach of the context's key, or undefined when it cannot be read (see the header). */
 export async function reachOf(def: { product: Product }, ctx: OperationContext, props?: Props): Promise<Reach | undefined> {
-  let reach: Reach | undefined;
+  let reach: Reach | Error;
   try {
-    reach = await READERS[def.product](ctx, props);
-  } catch {
-    reach = undefined;
+    reach = (await READERS[def.product](ctx, props)) ?? new Error("the service's answer named no workspace");
+  } catch (err) {
+    reach = err instanceof Error ? err : new Error(String(err));
   }
-  resolvedIn(ctx).set(ctx.connectionId, reach ?? null);
-  return reach;
+  resolvedIn(ctx).set(ctx.connectionId, reach);
+  return reach instanceof Error ? undefined : reach;
+}
+
+/**
+ * Why nothing is done to an entry the state holds when the key's reach could not be read:
+ * a 404 could not be told from another workspace's, nor a write from one into another.
+ */
+function reachUnknown(def: ResourceDefinition, id: string, outputs: Props | undefined, why: Error | undefined): string {
+  return `This stack's ${def.noun} ${id} was not read, changed or deleted: where the key of \`${keyOf(def, outputs)}\` belongs could not be read (${why?.message ?? "not read"}), and without it a 404 cannot be told from another workspace's, nor a write from one into another workspace. Run again; if it persists, check the key and the service's URL. Nothing was changed or forgotten.`;
 }
 
 /** How the messages name a workspace: Inboxes' by its oldest audit entry, an infrastructure key's by its project. */
@@ -168,7 +178,7 @@ export function outOfReach(def: ResourceDefinition, reach: Reach | undefined, id
   const recorded = whereRecorded(def, outputs);
   if (!reach || recorded === undefined) return undefined;
   const key = keyOf(def, outputs);
-  const fix = `set the right key in \`${key}\`, or, if these objects were really moved or deleted, remove them from the state with \`pulumi state delete\`. Nothing was changed or forgotten.`;
+  const fix = `set the right key in \`${key}\`, or, if these objects were really moved or deleted, remove them from the state with \`pulumi state delete <urn>\` (\`pulumi stack --show-urns\` lists them). Nothing was changed or forgotten.`;
   if (recorded !== reach.workspace)
     return `The key of \`${key}\` belongs to ${named(reach.workspace)}; this stack's ${def.noun} ${id} lives in ${named(recorded)}: ${fix}`;
   const project = projectOf(outputs!);
@@ -185,17 +195,17 @@ const theKey = (def: ResourceDefinition, reach: Reach | undefined, outputs: Prop
 function notProvenGone(def: ResourceDefinition, reach: Reach | undefined, id: string, outputs: Props): string {
   const recorded = whereRecorded(def, outputs);
   const where = recorded === undefined ? "the state does not say where it lives (it was written before this release recorded it)" : `it lives in ${named(recorded)}`;
-  return `This stack's ${def.noun} ${id} was not found with ${theKey(def, reach, outputs)}, and ${where}: a key of another workspace or project finds nothing either. If the key is the right one and the ${def.noun} was deleted, remove it from the state with \`pulumi state delete\`; else set the right key in \`${keyOf(def, outputs)}\`. Nothing was changed or forgotten.`;
+  return `This stack's ${def.noun} ${id} was not found with ${theKey(def, reach, outputs)}, and ${where}: a key of another workspace or project finds nothing either. If the key is the right one and the ${def.noun} was deleted, remove it from the state with \`pulumi state delete <urn>\` (\`pulumi stack --show-urns\` lists them); else set the right key in \`${keyOf(def, outputs)}\`. Nothing was changed or forgotten.`;
 }
 
 /** Why an entry addressed by a name or a scope, whose place no answer proved, is not changed. */
 function notProvenHere(def: ResourceDefinition, reach: Reach | undefined, id: string, outputs: Props): string {
-  return `This stack's ${def.noun} ${id} is not changed with ${theKey(def, reach, outputs)}: the state was written before this release recorded where each entry lives, and the service answers for such an entry (a setting, or one known by its name) in whatever workspace the key reaches, so nothing proves it is this stack's. If the key is the right one, remove the entry with \`pulumi state delete\` and run \`pulumi up\` (it is taken over again, and where it lives recorded); else set the right key in \`${keyOf(def, outputs)}\`. Nothing was changed or forgotten.`;
+  return `This stack's ${def.noun} ${id} is not changed with ${theKey(def, reach, outputs)}: the state was written before this release recorded where each entry lives, and the service answers for such an entry (a setting, or one known by its name) in whatever workspace the key reaches, so nothing proves it is this stack's. If the key is the right one, remove the entry with \`pulumi state delete <urn>\` (\`pulumi stack --show-urns\` lists them) and run \`pulumi up\` (it is taken over again, and where it lives recorded); else set the right key in \`${keyOf(def, outputs)}\`. Nothing was changed or forgotten.`;
 }
 
-/** The reach Check read for this context, for Diff (undefined: none read, or not known). */
-export function reachRead(ctx: OperationContext | undefined): Reach | undefined {
-  return (ctx && resolvedIn(ctx).get(ctx.connectionId)) ?? undefined;
+/** The reach Check read for this context, for Diff: an Error when it could not be read, undefined when none was read. */
+function reachRead(ctx: OperationContext | undefined): Reach | Error | undefined {
+  return ctx && resolvedIn(ctx).get(ctx.connectionId);
 }
 
 /**
@@ -207,9 +217,12 @@ export function reachRead(ctx: OperationContext | undefined): Reach | undefined 
 export function reaching(ops: Operations): Operations {
   const def = ops.definition as ResourceDefinition;
   const ctxOf = (props: Props | undefined) => operationContext(def, profileOf(props));
-  /** The reach of the key these props choose, failing when it cannot see the object. */
+  /** The reach of the key these props choose, failing when it cannot see an entry the state holds, or cannot be read. */
   const guard = async (id: string, outputs: Props | undefined): Promise<Reach | undefined> => {
-    const reach = await reachOf(def, ctxOf(outputs), outputs);
+    const ctx = ctxOf(outputs);
+    const reach = await reachOf(def, ctx, outputs);
+    const held = outputs !== undefined && Object.keys(outputs).length > 0;
+    if (!reach && held) throw new Error(reachUnknown(def, id, outputs, reachRead(ctx) as Error | undefined));
     const why = outOfReach(def, reach, id, outputs);
     if (why) throw new Error(why);
     return reach;
@@ -223,7 +236,7 @@ export function reaching(ops: Operations): Operations {
     const where = whereRecorded(def, req.outputs);
     const held = req.outputs !== undefined && Object.keys(req.outputs).length > 0;
     if (res.gone) {
-      if (held && (where === undefined || !reach)) throw new Error(notProvenGone(def, reach, req.id, req.outputs!));
+      if (held && where === undefined) throw new Error(notProvenGone(def, reach, req.id, req.outputs!));
       return res;
     }
     // Kept as recorded; learnt where the answer is the entry's own (an import reads by the service's id).
@@ -253,7 +266,9 @@ export function reaching(ops: Operations): Operations {
       } catch {
         ctx = undefined;
       }
-      const why = outOfReach(def, reachRead(ctx), req.id, req.olds);
+      const reach = reachRead(ctx);
+      if (reach instanceof Error) throw new Error(reachUnknown(def, req.id, req.olds, reach));
+      const why = outOfReach(def, reach, req.id, req.olds);
       if (why) throw new Error(why);
       return ops.diff(req);
     },

@@ -131,7 +131,7 @@ describe.each(families)("$kind: a key of another workspace", (f) => {
   it("a state without the workspace read with another workspace's key: the 404 proves nothing, so read and delete fail naming what to do; nothing is written or forgotten", async () => {
     const { [WORKSPACE_KEY]: _w, ...older } = created.outs;
     await useKeyOf(b);
-    const unproven = new RegExp(`This stack's ${f.noun} ${escaped(created.id)} was not found with the key of \`${escaped(f.setting)}\` \\(it belongs to .*\\), and the state does not say where it lives .*remove it from the state with \`pulumi state delete\`; else set the right key`);
+    const unproven = new RegExp(`This stack's ${f.noun} ${escaped(created.id)} was not found with the key of \`${escaped(f.setting)}\` \\(it belongs to .*\\), and the state does not say where it lives .*remove it from the state with \`pulumi state delete <urn>\` \\(\`pulumi stack --show-urns\` lists them\\); else set the right key`);
     const { writes } = await d().calls(async () => {
       await expect(provider().read!(created.id, older)).rejects.toThrow(unproven);
       await expect(provider().delete!(created.id, older)).rejects.toThrow(unproven);
@@ -139,6 +139,27 @@ describe.each(families)("$kind: a key of another workspace", (f) => {
     expect(writes).toEqual([]);
     await useKeyOf(a);
     expect((await provider().read!(created.id, older)).props?.[WORKSPACE_KEY]).toBe(created.outs[WORKSPACE_KEY]);
+  });
+
+  it("a key of another workspace whose reach cannot be read (its identity read is refused; a 5xx after the retries is the same): preview, read, update and delete fail saying to run again; nothing is written or forgotten", async () => {
+    const identityPath = f.kind === "inboxes:Inbox" ? "/inboxes/v1/audit" : "/webhooks/v1/auth/me";
+    await useKeyOf(b);
+    await control(emu(), "POST", "/faults", { method: "GET", path: identityPath, status: 403, count: 1000 });
+    const unreadable = new RegExp(`This stack's ${f.noun} ${escaped(created.id)} was not read, changed or deleted: where the key of \`${escaped(f.setting)}\` belongs could not be read .*Run again`);
+    try {
+      const { writes } = await d().calls(async () => {
+        const checked = await d().check(f.inputs, created.inputs);
+        await expect(provider().diff!(created.id, created.outs, checked.inputs)).rejects.toThrow(unreadable);
+        await expect(provider().read!(created.id, created.outs)).rejects.toThrow(unreadable);
+        await expect(provider().update!(created.id, created.outs, created.inputs)).rejects.toThrow(unreadable);
+        await expect(provider().delete!(created.id, created.outs)).rejects.toThrow(unreadable);
+      });
+      expect(writes).toEqual([]);
+    } finally {
+      await control(emu(), "DELETE", "/faults");
+    }
+    await useKeyOf(a);
+    expect((await provider().read!(created.id, created.outs)).id).toBe(created.id);
   });
 
   it("happy path: one identity read per connection and operation, however many reads", async () => {
