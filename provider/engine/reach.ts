@@ -270,7 +270,11 @@ export function reaching(ops: Operations): Operations {
       if (reach instanceof Error) throw new Error(reachUnknown(def, req.id, req.olds, reach));
       const why = outOfReach(def, reach, req.id, req.olds);
       if (why) throw new Error(why);
-      return ops.diff(req);
+      const diff = ops.diff(req);
+      // The update would be refused (below): say so at preview.
+      if (diff.changes && diff.replaces.length === 0 && whereRecorded(def, req.olds) === undefined && !addressedById(def) && reach)
+        throw new Error(notProvenHere(def, reach, req.id, req.olds));
+      return diff;
     },
     async create(req) {
       const res = await ops.create(req);

@@ -271,6 +271,10 @@ describe("settings answer for whatever workspace the key reaches: a read proves 
     newOperation();
     await configure(provider, settings(a.webhooks.admin));
     expect((await provider.read!(id, read.props!)).props).toMatchObject({ policy: "strict" });
+    // A change, even with its own key, is refused at preview, as its update would be.
+    const checked = await d.check({ policy: "lenient" }, { policy: "strict" });
+    await expect(provider.diff!(id, older, checked.inputs)).rejects.toThrow(/is not changed with the key of `svc:webhooksApiKey` \(it belongs to workspace ws_\w+\)/);
+    await expect(provider.diff!(id, older, (await d.check({ policy: "strict" }, { policy: "strict" })).inputs)).resolves.toMatchObject({ changes: false });
   });
 });
 
