@@ -18,9 +18,9 @@ import * as pluginproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
-import { closest } from "fastest-levenshtein";
 import { apiKeysIn, resolveConnection, InvalidSettingError, PRODUCTS } from "../provider/config";
 import { CONFIG_KEYS } from "../provider/config-keys";
+import { closestName } from "../rules/names";
 import { PACKAGE_ROOT, PACKAGE_VERSION } from "../provider/version";
 import * as ops from "./operations";
 import { heldSecret, sealedNames, unwrap, wrap } from "./values";
@@ -143,7 +143,7 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
       res.setFailuresList([...reasons].map((reason) => new provproto.CheckFailure().setReason(reason)));
       configChecked = true;
       const unknown = unknownConfigKeys(Object.keys(props));
-      if (unknown.length) await warn(req.getUrn(), unknown.join(" "));
+      for (const message of unknown) await warn(req.getUrn(), message);
       return res;
     }),
     diffConfig: unary(async (req: provproto.DiffRequest) => {
@@ -305,12 +305,15 @@ const released = (props: ops.Props, held: readonly string[]): ops.Props =>
 /** The provider's inputs the engine itself may set, beside the stack's `svc:` keys. */
 const ENGINE_INPUTS = new Set(["version", "pluginDownloadURL"]);
 
-/** Each `svc:` key of the stack's config the provider does not read, named with the known key it is closest to. */
+/** Each `svc:` key of the stack's config the provider does not read, named with the known key it is close to, or else the known keys. */
 function unknownConfigKeys(keys: string[]): string[] {
   const known = CONFIG_KEYS.map((k) => k.key.replace(/^svc:/, ""));
   return keys
     .filter((key) => !known.includes(key) && !ENGINE_INPUTS.has(key))
-    .map((key) => `Stack config \`svc:${key}\` is not a setting of this provider and is ignored: did you mean \`svc:${closest(key, known)}\`? (\`pulumi config rm svc:${key}\`)`);
+    .map((key) => {
+      const guess = closestName(key, known);
+      return `Stack config \`svc:${key}\` is not a setting of this provider and is ignored: ${guess ? `did you mean \`svc:${guess}\`?` : `its settings are ${known.map((k) => `\`svc:${k}\``).join(", ")}.`} (\`pulumi config rm svc:${key}\`)`;
+    });
 }
 
 /** The API keys (`svc:webhooksApiKey`, `svc:profiles.<name>...`) the config holds in plaintext. */

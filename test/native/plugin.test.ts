@@ -139,10 +139,11 @@ describe.skipIf(NATIVE_MISSING !== undefined)("pulumi-resource-svc under the rea
     // Refused by CheckConfig, on the provider itself, before any resource is checked.
     expect(bad.summary).toContain("pulumi:providers:svc resource 'default' has a problem: Stack config `svc:maxConcurrency` is \"lots\"; it must be a whole number of requests in flight from 1 to 10000");
 
-    // A misspelt key is named, with the key meant; the preview goes on.
-    const misspelt = await runCli({ ...s.options("preview"), config: { ...s.options("preview").config, "svc:webhookUrl": "http://127.0.0.1:1/webhooks" } });
+    // A misspelt key is named, with the key meant; a key like none gets the list, not a guess; the preview goes on.
+    const misspelt = await runCli({ ...s.options("preview"), config: { ...s.options("preview").config, "svc:webhookUrl": "http://127.0.0.1:1/webhooks", "svc:colour": "blue" } });
     expect(misspelt.ok, misspelt.summary).toBe(true);
-    expect(misspelt.summary).toContain("Stack config `svc:webhookUrl` is not a setting of this provider and is ignored: did you mean `svc:webhooksUrl`?");
+    expect(misspelt.summary).toContain("Stack config `svc:webhookUrl` is not a setting of this provider and is ignored: did you mean `svc:webhooksUrl`? (`pulumi config rm svc:webhookUrl`)");
+    expect(misspelt.summary).toMatch(/Stack config `svc:colour` is not a setting of this provider and is ignored: its settings are `svc:\w+`, .*`svc:webhooksApiKey`.*\. \(`pulumi config rm svc:colour`\)/);
 
     const base = s.options("preview");
     const fromEnv = await runCli({
