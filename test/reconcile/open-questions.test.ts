@@ -199,6 +199,21 @@ describe("rule 5: an adoption marks the object; the old holder's delete leaves i
     expect(warnings.join("\n")).toMatch(new RegExp(`adoptId ${theirs.id}: the endpoint carried the owner mark of another resource .*both stacks now manage the endpoint: remove it from one with \`pulumi state delete`));
   });
 
+  it("another resource's mark on an object read with no state entry (`pulumi import`): a warning naming the mark and what to do; one of its own is read quietly", async () => {
+    const d = new Driver(emu(), endpoints);
+    const theirs = await d.create({ url: "https://hooks.example.com/theirs" });
+    const unmarked = await call(emu(), "POST", "/webhooks/v1/endpoints", { key: ws.webhooks.admin, body: { url: "https://hooks.example.com/by-hand" } });
+    newOperation();
+    const warnings = await noted(async () => {
+      await endpoints.read!(theirs.id, {}); // the native plugin's import
+      await endpoints.read!(theirs.id, undefined as unknown as Props); // the dynamic provider's
+      await endpoints.read!(String(unmarked.body["id"]), undefined as unknown as Props);
+    });
+    expect(warnings).toHaveLength(2);
+    expect(warnings[1]).toBe(warnings[0]);
+    expect(warnings[0]).toMatch(new RegExp(`The endpoint ${theirs.id} carries the owner mark of another Pulumi resource .*both stacks now manage it and that resource's destroy deletes it: .*\`pulumi state delete <urn>\``));
+  });
+
   it("a description declared: nothing can mark it, so the adoption warns, and the old holder's delete deletes it (the limit, said in provider/README.md)", async () => {
     const d = new Driver(emu(), endpoints);
     const old = await d.create({ url: "https://hooks.example.com/described", description: "orders" });
