@@ -80,7 +80,8 @@ def program_traceback(program: str) -> str:
     """The traceback of the exception being handled, from the program's first frame on: the
     frames of this runner, asyncio and the SDK above it are not the user's to read. A frame
     is the program's when its file is in the program's directory and not in the Python
-    environment (which may be a virtualenv inside that directory)."""
+    environment (which may be a virtualenv inside that directory). An exception raised where
+    no frame is the program's (an awaited output of a failed call) is shown by its message."""
     kind, error, tb = sys.exc_info()
     directory = program if os.path.isdir(program) else os.path.dirname(program)
     frame = tb
@@ -89,7 +90,9 @@ def program_traceback(program: str) -> str:
         if file.startswith(directory + os.sep) and not file.startswith(sys.prefix + os.sep):
             break
         frame = frame.tb_next
-    return "".join(traceback.format_exception(kind, error, frame or tb))
+    if frame is None:
+        return "".join(traceback.format_exception_only(kind, error))
+    return "".join(traceback.format_exception(kind, error, frame))
 
 
 def main() -> int:

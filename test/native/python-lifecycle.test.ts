@@ -84,6 +84,15 @@ describe.skipIf(PYTHON_MISSING !== undefined)("a Python program of native resour
     expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
   });
 
+  it("a read function given an id that does not exist: the run fails with the provider's message, and no frame of the runner or the SDK", async () => {
+    const s = await userStack("native-python-missing", `import pulumi\nimport pulumi_svc as svc\n\npulumi.export("url", svc.webhooks.get_endpoint_output(id="ep_nosuch").url)\n`);
+    const preview = await s.run("preview");
+    expect(preview.ok).toBe(false);
+    expect(preview.summary).toContain("no endpoint ep_nosuch is visible to the API key in use");
+    expect(preview.summary).not.toContain("frozen runpy");
+    expect(preview.summary).not.toContain("site-packages/pulumi");
+  });
+
   it("a virtualenv option that is not a virtual environment: the preview fails naming the option and the directory", async () => {
     const program = pythonProgram("import pulumi\n", venv);
     const missing: ProgramFiles = { ...program, project: "runtime:\n  name: python\n  options:\n    virtualenv: no-such-venv\n" };
