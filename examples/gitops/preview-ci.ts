@@ -125,7 +125,7 @@ async function main(): Promise<number> {
   const stop = (signal: NodeJS.Signals) => {
     stoppedBy ??= signal;
     abort.abort();
-    killChildren();
+    void killChildren();
   };
   process.on("SIGINT", stop).on("SIGTERM", stop);
   try {
@@ -163,6 +163,8 @@ async function main(): Promise<number> {
     if (process.env["GITHUB_STEP_SUMMARY"]) appendFileSync(process.env["GITHUB_STEP_SUMMARY"], markdown(opts, result, mandatory, advisory));
     return failed ? 1 : 0;
   } finally {
+    // Stopped: exits only once every process of the run is gone (one started as the signal came is killed here too).
+    if (stoppedBy) await killChildren();
     await emu.close();
     rmSync(stateDir, { recursive: true, force: true });
   }

@@ -12,7 +12,14 @@ export function trackChild<T extends ChildProcess>(child: T): T {
   return child;
 }
 
-/** Terminates every child still running (the second SIGINT: terminate, do not wait). */
-export function killChildren(): void {
-  for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+/**
+ * Terminates every child still running (the second SIGINT: terminate, do not wait for
+ * their work) and resolves once each has exited: a SIGKILL is delivered asynchronously,
+ * so a caller that exits at once could leave a child alive behind it for a moment.
+ */
+export function killChildren(): Promise<void> {
+  const children = [...running];
+  const gone = children.map((child) => new Promise<void>((resolve) => child.once("exit", () => resolve())));
+  for (const child of children) child.kill("SIGKILL");
+  return Promise.all(gone).then(() => undefined);
 }

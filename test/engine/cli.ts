@@ -73,8 +73,7 @@ async function main(): Promise<number> {
       return;
     }
     console.error(`${signal === "SIGINT" ? "^C" : signal} received again; terminating.`);
-    killChildren();
-    process.exit(8);
+    void killChildren().then(() => process.exit(8));
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);

@@ -21,6 +21,12 @@ const endpoint = (name: string, inputs: Record<string, unknown> = {}): Declared 
 });
 /** The service makes each object 3 s after its connection dropped: after the provider's first look (2 s). */
 const landLate = () => control(emu(), "POST", "/faults", { method: "POST", path: "/webhooks/v1/endpoints", count: 2, drop_then_act_ms: 3_000 });
+/**
+ * The reconcile window of a run whose creates land late: unmarked candidates are judged
+ * only once it has passed, so a run waits it out whole. Twice the landing time, rather
+ * than the default 15 s.
+ */
+const shortWindow = { "svc:reconcileWindowSeconds": "6" };
 
 describe.skipIf(CLI_MISSING !== undefined)("creates lost, their objects made late (scene 6)", () => {
   it("described (unmarked): the run fails naming both; every later up fails naming them again until they are adopted; then exactly one object each", async () => {
@@ -28,7 +34,7 @@ describe.skipIf(CLI_MISSING !== undefined)("creates lost, their objects made lat
     const endpointsHeld = async () => ((await call(emu(), "GET", "/webhooks/v1/endpoints?limit=200", { key: s.ws.webhooks.admin })).body.data as { id: string }[]).map((e) => e.id).sort();
     const program = [endpoint("a", { description: "tenant a" }), endpoint("b", { description: "tenant b" })];
     await landLate();
-    const first = await s.run("up", program);
+    const first = await s.run("up", program, { config: shortWindow });
     expect(first.ok).toBe(false);
     const candidates = await endpointsHeld();
     expect(candidates).toHaveLength(2);

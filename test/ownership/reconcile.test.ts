@@ -22,8 +22,8 @@ const endpoint = (name: string, inputs: Record<string, unknown> = {}, dependsOn?
   ...(dependsOn ? { dependsOn } : {}),
 });
 const endpointsIn = async (key: string) => ((await call(emu(), "GET", "/webhooks/v1/endpoints?limit=200", { key })).body.data as { id: string }[]).map((e) => e.id).sort();
-/** "Seconds later": past the second-granular `Date` bound, whatever the load. */
-const secondsLater = () => new Promise((r) => setTimeout(r, 2_500));
+/** "Seconds later" on the service's clock (which alone decides): past the second-granular `Date` bound, with no wait. */
+const secondsLater = () => control(emu(), "POST", "/clock", { advance_seconds: 3 });
 const dropCreate = (fault: Record<string, unknown>) => control(emu(), "POST", "/faults", { method: "POST", path: "/webhooks/v1/endpoints", count: 1, ...fault });
 
 describe.skipIf(CLI_MISSING !== undefined)("a lost create never adopts an object made before it was sent", () => {
@@ -57,7 +57,8 @@ describe.skipIf(CLI_MISSING !== undefined)("a lost create never adopts an object
     await dropCreate({ status: 500 });
     const since = await lastSeq(emu());
     const tenantA = endpoint("tenantA", { customHeaders: { Authorization: { $secret: "a" } } });
-    const up = await s.run("up", [tenantA, { ...tenantB, dependsOn: ["tenantA"] }], { secrets });
+    // A short window: after the resend the provider watches for the lost attempt's objects until it has passed.
+    const up = await s.run("up", [tenantA, { ...tenantB, dependsOn: ["tenantA"] }], { secrets, config: { "svc:reconcileWindowSeconds": "2" } });
     expect(up.ok, errorsOf(up)).toBe(true);
     expect(s.id("tenantB")).toBe(heldByB);
     expect(s.id("tenantA")).not.toBe(heldByB);

@@ -192,10 +192,15 @@ function readEvents(file: string): EngineEvent[] {
     });
 }
 
+/** The stack's checkpoint file in its backend, once a run or an import wrote it. */
+function checkpointFile(stateFile: string, stack: string): string | undefined {
+  const stacks = path.join(stackPaths(stateFile).backend, ".pulumi", "stacks");
+  return fs.existsSync(stacks) ? fs.readdirSync(stacks).map((project) => path.join(stacks, project, `${stack}.json`)).find((f) => fs.existsSync(f)) : undefined;
+}
+
 /** The backend's checkpoint file, copied to the state file path as the CLI stored it (secrets encrypted). */
 function copyCheckpoint(stateFile: string, stack: string): Checkpoint | undefined {
-  const stacks = path.join(stackPaths(stateFile).backend, ".pulumi", "stacks");
-  const file = fs.existsSync(stacks) ? fs.readdirSync(stacks).map((project) => path.join(stacks, project, `${stack}.json`)).find((f) => fs.existsSync(f)) : undefined;
+  const file = checkpointFile(stateFile, stack);
   if (!file) return undefined;
   fs.mkdirSync(path.dirname(stateFile), { recursive: true });
   fs.copyFileSync(file, stateFile);
@@ -342,10 +347,25 @@ export function stackProcesses(opts: Pick<EngineOptions, "cwd" | "stack" | "stat
  */
 export function loadCliDeployment(opts: Pick<EngineOptions, "cwd" | "stack" | "stateFile" | "passphrase">): Deployment {
   if (!fs.existsSync(stackPaths(stateFileOf(opts)).configFile)) return { manifest: { time: "", magic: "", version: "" }, resources: [], pending_operations: [] };
+  // The export is a function of the checkpoint file and the passphrase: a state read again
+  // unchanged (tests read it after every run, resource by resource) costs no CLI process.
+  const checkpoint = () => {
+    const file = checkpointFile(stateFileOf(opts), opts.stack);
+    return file && createHash("sha256").update(cliEnv(opts)["PULUMI_CONFIG_PASSPHRASE"] ?? "").update("\0").update(fs.readFileSync(file)).digest("hex");
+  };
+  const before = checkpoint();
+  const known = before && exported.get(before);
+  if (known) return structuredClone(known);
   const text = pulumiSync(opts, ["stack", "export", "--stack", opts.stack, "--show-secrets"]);
-  const deployment = (JSON.parse(text) as { deployment: Deployment }).deployment;
-  return { ...deployment, ...mapValues({ resources: deployment.resources ?? [], pending_operations: deployment.pending_operations }, secretsWrapped) };
+  const raw = (JSON.parse(text) as { deployment: Deployment }).deployment;
+  const deployment = { ...raw, ...mapValues({ resources: raw.resources ?? [], pending_operations: raw.pending_operations }, secretsWrapped) };
+  // Kept only when no command wrote the checkpoint during the export.
+  if (before && checkpoint() === before) exported.set(before, structuredClone(deployment));
+  return deployment;
 }
+
+/** Exports already made, by their checkpoint's hash (see loadCliDeployment). */
+const exported = new Map<string, Deployment>();
 
 /** Every resource's inputs and outputs (pending operations' too) mapped by `f`. */
 function mapValues(d: Pick<Deployment, "resources" | "pending_operations">, f: (v: Json) => Json): Pick<Deployment, "resources" | "pending_operations"> {
