@@ -94,8 +94,9 @@ function schemaFailures(name: string, schema: z.ZodType, value: unknown): CheckF
   const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return [];
   const unknowns = unknownPaths(value);
-  return result.error.issues
-    .filter((issue) => !touchesUnknown(issue.path as PathSegment[], unknowns))
+  const issues = result.error.issues.filter((issue) => !touchesUnknown(issue.path as PathSegment[], unknowns));
+  return issues
+    .filter((issue) => !issues.some((other) => looser(issue, other)))
     .flatMap((issue) => {
       const path = [name, ...(issue.path as PathSegment[])];
       if (issue.code === "unrecognized_keys") {
@@ -105,6 +106,18 @@ function schemaFailures(name: string, schema: z.ZodType, value: unknown): CheckF
       }
       return [{ property: formatPropertyPath(path), reason: `${issue.message} (${apiEntryType(issue)})` }];
     });
+}
+
+/**
+ * Whether `issue` is a bound of the same kind at the same path as `other`, but looser: a value
+ * past two maximums (zod's safe-integer bound of `.int()` and the field's own) is one problem,
+ * named by the tighter bound.
+ */
+function looser(issue: z.core.$ZodIssue, other: z.core.$ZodIssue): boolean {
+  if (issue === other || issue.code !== other.code || issue.path.join("/") !== other.path.join("/")) return false;
+  if (issue.code === "too_big" && other.code === "too_big") return Number(other.maximum) < Number(issue.maximum);
+  if (issue.code === "too_small" && other.code === "too_small") return Number(other.minimum) > Number(issue.minimum);
+  return false;
 }
 
 /** The keys an object schema at `path` (array indexes included) takes. */

@@ -69,6 +69,8 @@ describe("check: endpoint with the shared rules", () => {
     { name: "retry delay out of range", news: { ...ok, retrySchedule: [5, 700000] }, want: [["retrySchedule[1]", /webhooks.retry_delay_out_of_range, limit 604800/]] },
     { name: "bad pattern", news: { ...ok, subscriptions: [{ eventType: "order..x" }] }, want: [["subscriptions[0].eventType", /webhooks.subscription_pattern_invalid/]] },
     { name: "timeout above the clamp", news: { ...ok, deliveryTimeoutMs: 60001 }, want: [["deliveryTimeoutMs", /limit 60000/]] },
+    // Past zod's safe-integer bound too: one failure, the field's own limit.
+    { name: "timeout far above the clamp", news: { ...ok, deliveryTimeoutMs: 2 ** 64 }, want: [["deliveryTimeoutMs", /limit 60000/]] },
     { name: "unknown url skipped", news: { url: UNKNOWN }, want: [] },
     { name: "unknown header value: other rules still judged", news: { ...ok, customHeaders: { "X-A": UNKNOWN, Host: "h" } }, want: [["customHeaders", /webhooks.custom_header_forbidden/]] },
     { name: "wrong type reported once", news: { ...ok, retrySchedule: "soon" }, want: [["retrySchedule", /expected array/]] },
