@@ -38,10 +38,11 @@
  * - Infrastructure: a key acts on its own project (spec 1), which a quota read answers
  *   (`project_id`): the same read the kinds' checks make (quota-limits.ts `keyProject`).
  */
+import { isApiError } from "../client";
 import { profileOf, settingNames, type Product } from "../config";
 import { keyProject } from "../infra/quota-limits";
 import { operationContext } from "./engine-operation";
-import { note } from "./errors";
+import { missingPathMessage, note } from "./errors";
 import type { OperationContext, Props, ResourceDefinition } from "./fields";
 import { WORKSPACE_KEY } from "./internal-keys";
 import type { Operations } from "./operations";
@@ -126,7 +127,8 @@ export async function reachOf(def: { product: Product }, ctx: OperationContext, 
   try {
     reach = (await READERS[def.product](ctx, props)) ?? new Error("the service's answer named no workspace");
   } catch (err) {
-    reach = err instanceof Error ? err : new Error(String(err));
+    // A wrong address answers the identity read 404 without details: said as for any call (errors.ts).
+    reach = isApiError(err) && err.missingPath ? new Error(missingPathMessage(def, err, profileOf(props))) : err instanceof Error ? err : new Error(String(err));
   }
   resolvedIn(ctx).set(ctx.connectionId, reach);
   return reach instanceof Error ? undefined : reach;
