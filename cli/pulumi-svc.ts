@@ -20,7 +20,8 @@ import { isApiError } from "../provider/client";
 import { profileOf, reconcileWindowSeconds, type ConfigSource } from "../provider/config";
 import { operationContext } from "../provider/engine/engine-operation";
 import type { Props, ResourceDefinition } from "../provider/engine/fields";
-import { FOUND_KEY } from "../provider/engine/internal-keys";
+import { FOUND_KEY, WORKSPACE_KEY } from "../provider/engine/internal-keys";
+import { knownWorkspace, reachOf } from "../provider/engine/reach";
 import { markedBody, markedOwner, ownerTokenOf } from "../provider/engine/owner";
 import { listObjects, sameDeclaredFields } from "../provider/engine/reconcile";
 import { createBody, objectId } from "../provider/engine/values";
@@ -51,7 +52,8 @@ interface Deployment {
 /** What to do with one pending operation. */
 type Outcome =
   /** `found`: a setting's value found before its take-over (its pending create's), kept as the resource's `previous`. */
-  | { urn: string; action: "adopt"; id: string; line: string; found?: { field: string; value: unknown } }
+  /** `where`: the workspace a setting's take-over wrote into, as its create records it (reach.ts): its key's. */
+  | { urn: string; action: "adopt"; id: string; line: string; found?: { field: string; value: unknown }; where?: string }
   | { urn: string; action: "drop"; line: string }
   | { urn: string; action: "refresh"; line: string }
   | { urn: string; action: "keep"; line: string }
@@ -132,13 +134,16 @@ async function resolveCreate(def: ResourceDefinition, op: PendingOp, held: Map<s
   if (def.singleton) {
     const id = def.singleton.idOf(inputs as never);
     const value = inputs[FOUND_KEY];
+    // A setting answers for whatever workspace the key reaches: what proves where the take-over wrote is its key, as at create.
+    const where = knownWorkspace(await reachOf(def, operationContext(def, profileOf(inputs), source), inputs));
     // A pending create of a release before the Check read the value found (FOUND_KEY): not known.
     if (value === undefined)
-      return { urn, action: "adopt", id, line: `${urn}: a take-over of ${def.noun} ${id} was interrupted; the value found before it is not known (the service holds what the killed run wrote). Imported as it is now; its destroy will leave the setting as it is.` };
+      return { urn, action: "adopt", id, where, line: `${urn}: a take-over of ${def.noun} ${id} was interrupted; the value found before it is not known (the service holds what the killed run wrote). Imported as it is now; its destroy will leave the setting as it is.` };
     return {
       urn,
       action: "adopt",
       id,
+      where,
       found: { field: def.singleton.priorField, value },
       line: `${urn}: a take-over of ${def.noun} ${id} was interrupted; imported, with the value found before it (${JSON.stringify(value)}), which its destroy puts back.`,
     };
@@ -261,7 +266,8 @@ function applyOutcomes(opts: Options, outcomes: Outcome[]): void {
       // `up` deletes it, and nothing is left that no state holds.
       for (const r of resources) if (r.urn === op.resource.urn && r.delete !== true) r.delete = true;
       const found = o.found && { [o.found.field]: o.found.value };
-      resources.push({ ...op.resource, provider: currentProvider(resources, op.resource), id: o.id, inputs, outputs: { ...inputs, ...found } });
+      const where = o.where && { [WORKSPACE_KEY]: o.where };
+      resources.push({ ...op.resource, provider: currentProvider(resources, op.resource), id: o.id, inputs, outputs: { ...inputs, ...found, ...where } });
     } else if (o?.action === "drop" || (o?.action === "refresh" && op.type === "deleting")) {
       // dropped: a create that made nothing, an interrupted delete whose object is gone (the refresh below removes its resource)
     } else kept.push(op);
