@@ -51,8 +51,10 @@ interface Deployment {
 
 /** What to do with one pending operation. */
 type Outcome =
-  /** `found`: a setting's value found before its take-over (its pending create's), kept as the resource's `previous`. */
-  /** `where`: the workspace a setting's take-over wrote into, as its create records it (reach.ts): its key's. */
+  /**
+   * `found`: a setting's value found before its take-over (its pending create's), kept as the resource's `previous`;
+   * `where`: the workspace the take-over wrote into, as its create records it (reach.ts): its key's.
+   */
   | { urn: string; action: "adopt"; id: string; line: string; found?: { field: string; value: unknown }; where?: string }
   | { urn: string; action: "drop"; line: string }
   | { urn: string; action: "refresh"; line: string }

@@ -48,7 +48,7 @@ export const keyProject = async (ctx: OperationContext, service: string, region:
  * profiles or keys of one project are one account; the connection when unreadable.
  */
 export async function projectAccount(ctx: OperationContext, service: string, region: unknown, projectId: unknown): Promise<string> {
-  const project = typeof projectId === "string" ? projectId : (await keyQuota(ctx, service, region))?.project_id;
+  const project = typeof projectId === "string" ? projectId : await keyProject(ctx, service, region);
   return project === undefined ? ctx.connectionId : `infra project ${project}`;
 }
 
@@ -65,7 +65,7 @@ export async function currentLimits(ctx: OperationContext, service: string, regi
 export async function otherProjectThanKey(ctx: OperationContext, noun: string, inputs: Pick<QuotaLimitsInputs, "service" | "region" | "projectId">): Promise<CheckFailure[]> {
   const { service, region, projectId } = inputs;
   if (typeof projectId !== "string" || [service, region, projectId].some(containsUnknown) || serviceViolations(service).length > 0) return [];
-  const own = (await keyQuota(ctx, service as string, region))?.project_id;
+  const own = await keyProject(ctx, service as string, region);
   if (own === undefined || own === projectId) return [];
   return [
     {
