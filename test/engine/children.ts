@@ -18,7 +18,8 @@ export function trackChild<T extends ChildProcess>(child: T): T {
  * so a caller that exits at once could leave a child alive behind it for a moment.
  */
 export function killChildren(): Promise<void> {
-  const children = [...running];
+  // A child that never started (spawn failed: no pid) has no exit to wait for.
+  const children = [...running].filter((child) => child.pid !== undefined);
   const gone = children.map((child) => new Promise<void>((resolve) => child.once("exit", () => resolve())));
   for (const child of children) child.kill("SIGKILL");
   return Promise.all(gone).then(() => undefined);
