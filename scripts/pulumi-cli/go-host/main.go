@@ -24,6 +24,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -374,11 +375,12 @@ func (h *host) GetRequiredPackages(ctx context.Context, req *pulumirpc.GetRequir
 	dir := req.GetInfo().GetProgramDirectory()
 	list := exec.CommandContext(ctx, "go", "list", "-m", "-f", "{{.GoMod}}")
 	list.Dir, list.Env = dir, append(os.Environ(), "GOWORK=off")
-	gomodFile, err := list.Output()
-	if err != nil || len(strings.TrimSpace(string(gomodFile))) == 0 {
+	out, err := list.Output()
+	gomodFile := strings.TrimSpace(string(out))
+	if err != nil || gomodFile == "" {
 		return none, nil
 	}
-	text, err := os.ReadFile(strings.TrimSpace(string(gomodFile)))
+	text, err := os.ReadFile(gomodFile)
 	if err != nil {
 		return none, nil
 	}
@@ -391,10 +393,10 @@ func (h *host) GetRequiredPackages(ctx context.Context, req *pulumirpc.GetRequir
 		args = append(args, r.Mod.Path)
 	}
 	download := exec.CommandContext(ctx, "go", args...)
-	download.Dir = filepath.Dir(strings.TrimSpace(string(gomodFile)))
-	out, _ := download.Output() // a module that cannot be downloaded is reported in its entry; the others still count
+	download.Dir = filepath.Dir(gomodFile)
+	modules, _ := download.Output() // a module that cannot be downloaded is reported in its entry; the others still count
 	packages := []*pulumirpc.PackageDependency{}
-	for dec := json.NewDecoder(strings.NewReader(string(out))); dec.More(); {
+	for dec := json.NewDecoder(bytes.NewReader(modules)); dec.More(); {
 		var m struct{ Path, Version, Dir string }
 		if dec.Decode(&m) != nil {
 			break
