@@ -60,6 +60,12 @@ export interface ModelOptions {
   /** Interrupted ups (SIGINT or SIGKILL part-way, sometimes while a create is in flight inside the service), each followed by a rerun. */
   interruptions: boolean;
   /**
+   * Every command on a fresh runner, and an interrupted up followed by `pulumi cancel` and
+   * `pulumi-svc recover` (the real CLI only). With interruptions, a quota request's create is
+   * also killed in flight: recover then asks for the user's word, which the model gives.
+   */
+  freshRunners?: boolean;
+  /**
    * Renames of every kind, settings included, expecting what the real engine does with
    * an alias: a renamed resource keeps its object (no delete of the old name). Off:
    * renames of kinds without a listing (the settings) are left out.
@@ -227,7 +233,8 @@ export type FaultKind = "429" | "500" | "503" | "drop" | "drop-after-acting" | "
 /**
  * Where faults go: the Webhooks and Inboxes APIs. A quota request carries no owner mark, so
  * a lost create's request is a question for the user (provider/README.md, "Ownership",
- * rule 2), which this model does not answer; test/provider/quota-request covers it.
+ * rule 2): on fresh runners `KilledQuotaRequestCreate` puts it, and the model answers it as
+ * the GitOps job's user would (`recoverAsPipeline`); elsewhere test/provider/quota-request covers it.
  */
 const FAULTED = "/{webhooks,inboxes}/**";
 
@@ -283,6 +290,31 @@ class Interrupt implements fc.AsyncCommand<Model, Real> {
     await runChecked(m, r, "up", "rerun after the interruption");
   }
   toString = () => `up interrupted by ${this.signal} after ${this.afterWrites} write(s) +${this.delayMs} ms${this.createInFlight ? ", a create in flight" : ""}`;
+}
+
+/**
+ * A quota request's create killed in flight on a fresh runner: the stack is brought up to
+ * date, a quota request added, and its create's connection dropped while the service files
+ * it 1.5 s later; the run is killed once the service logged it. The request carries no owner
+ * mark, so `pulumi-svc recover` names it as a candidate and asks for the user's word (rule 4),
+ * which `recoverAsPipeline` gives (`--adopt`); the rerun must converge with no second request.
+ */
+class KilledQuotaRequestCreate implements fc.AsyncCommand<Model, Real> {
+  private readonly add: Add;
+  constructor(maxResources: number) {
+    this.add = new Add("infra:QuotaRequest", false, maxResources);
+  }
+  check = (m: Readonly<Model>) => this.add.check(m);
+  async run(m: Model, r: Real): Promise<void> {
+    await runChecked(m, r, "up", "up before a quota request's create is killed");
+    await this.add.run(m, r);
+    await r.world.control("POST", "/faults", { method: "POST", path: "/infra/**", count: 1, drop_then_act_ms: 1500 });
+    const interrupt = { signal: "SIGKILL" as const, afterWrites: 1, delayMs: 300 };
+    await runChecked(m, r, "up", `${this}`, { interrupt, settleMs: 1800 });
+    await recoverAsPipeline(r);
+    await runChecked(m, r, "up", "rerun after the interruption");
+  }
+  toString = () => "up killed with a quota request's create in flight";
 }
 
 /**
@@ -472,6 +504,7 @@ export function commandsArbitrary(opts: ModelOptions, maxCommands: number) {
     ...(opts.lateCreates ? [fc.constant(new UpWithFault("late-create-4s", "POST", 1))] : []),
     ...(opts.lookAlikes ? [fc.constantFrom("drop-after-acting" as const, "late-create" as const).map((f) => new UpWithFault(f, "POST", 2))] : []),
     ...(opts.interruptions ? [fc.constantFrom("SIGINT" as const, "SIGKILL" as const).map((sig) => new Interrupt(sig, 1, 300, true))] : []),
+    ...(opts.interruptions && opts.freshRunners ? [fc.constant(new KilledQuotaRequestCreate(opts.maxResources))] : []),
   ];
   // Every sequence starts from a program of one to three resources: runs of an empty program test nothing.
   return fc.record({ initial: fc.array(add, { minLength: 1, maxLength: 3 }), commands: fc.commands(all, { maxCommands }) });

@@ -12,8 +12,6 @@ import { World, type ModelEngine } from "./world";
 export interface ModelRunOptions extends ModelOptions {
   /** Which engine runs the program (world.ts). */
   engine: ModelEngine;
-  /** Every command on a fresh runner, and an interrupted up followed by `pulumi cancel` and `pulumi-svc recover` (the real CLI only). */
-  freshRunners?: boolean;
   runs: number;
   seed: number;
   maxCommands: number;
