@@ -86,7 +86,7 @@ function adoptionOf(def: ResourceDefinition): string {
   const lines = ["`pulumi import` works with the native plugin (`pulumi-resource-svc`), not with the TypeScript SDK's dynamic resources."];
   if (def.adoption) lines.push("Set `adoptExisting: true` to take over an object that already exists in its scope instead of failing the preview.");
   if (def.fields.adoptId) lines.push("Set `adoptId` to the id of an existing object to take it over instead of creating one: it must exist, and the arguments that replace must match it.");
-  if (def.reconcile !== false) lines.push("A create whose outcome was lost (a dropped connection, a 5xx) is reconciled on the next `up`: the object it made is adopted, never duplicated.");
+  lines.push("A create whose outcome was lost (a dropped connection, a 5xx) is reconciled on the next `up`: the object it made is adopted, never duplicated.");
   lines.push(`If a create's outcome is unknown: ${def.adoptHint}`);
   return lines.join(" ");
 }

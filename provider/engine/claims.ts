@@ -60,7 +60,6 @@ export class KindClaims {
   readonly reads: ReadBurst = { recent: [] };
   private readonly keepers = new Map<string, Keeper[]>();
   private readonly adopters = new Map<string, Set<string | undefined>>();
-  private readonly inFlight = new Set<Promise<void>>();
 
   hold(id: string): void {
     if (id) this.held.add(id);
@@ -73,26 +72,6 @@ export class KindClaims {
    */
   release(id: string): void {
     this.held.delete(id);
-  }
-
-  /**
-   * A create is being sent; call the returned function once it is answered or lost. An
-   * object it made whose answer has not come back yet would look unheld in a listing, so
-   * a look at unmarked candidates waits for the creates in flight (reconcile.ts).
-   */
-  sending(): () => void {
-    let done!: () => void;
-    const p = new Promise<void>((resolve) => (done = resolve));
-    this.inFlight.add(p);
-    return () => {
-      this.inFlight.delete(p);
-      done();
-    };
-  }
-
-  /** Wait until every create in flight now is answered (its id held) or lost. */
-  async settled(): Promise<void> {
-    await Promise.all([...this.inFlight]);
   }
 
   /*

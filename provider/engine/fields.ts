@@ -233,8 +233,8 @@ export interface ResourceDefinition<F extends Fields = Fields> {
   adoption?: AdoptionSpec<F>;
   /** An object that always exists (a workspace setting): create takes it over, delete puts back what was found. */
   singleton?: SingletonSpec<F>;
-  /** How a create whose outcome is unknown is looked for (engine/reconcile.ts); `false`: the kind cannot be listed. */
-  reconcile?: ReconcileSpec<F> | false;
+  /** How a create whose outcome is unknown is looked for (engine/reconcile.ts), when not at its create path by the declared fields. */
+  reconcile?: ReconcileSpec<F>;
   /** A free-text field (sent on create, shown back on reads) where a create whose program leaves it unset writes the owner mark (owner.ts). */
   ownerField?: keyof F & string;
   hooks?: ResourceHooks<F>;

@@ -17,7 +17,7 @@ import { completeOutputs, createBody, keptValues } from "./values";
 import { PartialFailure } from "./errors";
 import type { OperationContext, Props, ResourceDefinition } from "./fields";
 import { OWNER_KEY, UNRESOLVED_KEY } from "./internal-keys";
-import { candidatesNow, unprovenMessage, type UnresolvedCreate } from "./reconcile";
+import { candidates, listObjects, unprovenMessage, type UnresolvedCreate } from "./reconcile";
 
 const PREFIX = "unresolved-create-";
 
@@ -26,13 +26,14 @@ export const isOpenQuestion = (id: string) => id.startsWith(PREFIX);
 
 interface Question {
   candidates: string[];
-  sentAt: string;
+  /** The service's time when the lost create was sent, at the earliest (reconcile.ts `UnresolvedCreate`). */
+  since: string;
 }
 
 /** The failure that keeps the question in the state: a placeholder id, the declared values and the candidates as outputs. */
 export function keepQuestion(def: ResourceDefinition, err: UnresolvedCreate, news: Props): PartialFailure {
   const token = typeof news[OWNER_KEY] === "string" ? String(news[OWNER_KEY]) : `${Date.now()}`;
-  const question: Question = { candidates: err.candidates, sentAt: new Date(err.sentAt).toISOString() };
+  const question: Question = { candidates: err.candidates, since: new Date(err.since).toISOString() };
   const outputs = completeOutputs(def, { ...keptValues(def, news), [UNRESOLVED_KEY]: question });
   return new PartialFailure(err.message, `${PREFIX}${token}`, outputs);
 }
@@ -44,26 +45,20 @@ export function questionOf(outputs: Props | undefined): Question | undefined {
 }
 
 /**
- * The candidates now: listed afresh (an object the lost create made late is named too,
- * not only those the first run saw), held by no resource of this operation (one that
- * adopted a candidate comes first), with the declared values `declared` (the new inputs,
- * or the entry's kept values).
- */
-async function remaining(def: ResourceDefinition, { operation, client }: OperationContext, question: Question, declared: Props): Promise<string[]> {
-  return candidatesNow(def, client, operation.claims(client, def.kind).held, createBody(def, declared), declared, Date.parse(question.sentAt));
-}
-
-/**
  * The question again, before a create (the replacement of its entry) or a delete: fails
  * naming the candidates still there; none left, the question is answered (they were
  * extras, deleted by the user) and the caller goes on.
  */
 export async function askAgain(def: ResourceDefinition, ctx: OperationContext, question: Question, declared: Props, doing: "create" | "delete"): Promise<void> {
-  const left = await remaining(def, ctx, question, declared);
+  // Listed afresh (an object the lost create made late is named too, not only those the first run saw), held by no
+  // resource of this operation (one that adopted a candidate comes first), with the declared values `declared`.
+  const body = createBody(def, declared);
+  const items = await listObjects(def, ctx.client, body, declared);
+  const left = candidates(def, items, ctx.operation.claims(ctx.client, def.kind).held, body, declared, Date.parse(question.since));
   if (left.length === 0) return;
   const what =
     doing === "create"
-      ? `An earlier run's create of this ${def.noun} lost its answer (${question.sentAt}), and`
-      : `This resource was never made: an earlier run's create lost its answer (${question.sentAt}), and`;
+      ? `An earlier run's create of this ${def.noun} lost its answer (${question.since}), and`
+      : `This resource was never made: an earlier run's create lost its answer (${question.since}), and`;
   throw new Error(`${what} ${unprovenMessage(def, left)}`);
 }

@@ -518,7 +518,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
         // Named on `profile` only when one is set: the default profile's settings are the stack's.
         failures.push({ property: profileOf(inputs) ? "profile" : "", reason: (err as Error).message });
       }
-      if (def.reconcile !== false && !def.singleton) {
+      if (!def.singleton) {
         try {
           reconcileWindowSeconds();
         } catch (err) {

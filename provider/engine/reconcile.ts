@@ -1,9 +1,9 @@
 /**
  * Creates whose outcome is unknown (provider/README.md, "Ownership", rules 1 and 2): a
  * POST sent and then answered 5xx or not at all may or may not have made the object.
- * For every kind that can be listed (`reconcile`; `false`: the unknown-outcome error is
- * thrown), the engine lists the objects until the reconcile window has passed since the
- * send (the create may still be in flight inside the service), and takes the object
+ * The engine lists the kind (`reconcile` says how, when not at its create path) until the
+ * reconcile window has passed since the send (the create may still be in flight inside
+ * the service), and takes the object
  * carrying this resource's owner mark (owner.ts). Unmarked objects with the declared
  * fields, created since the send (on the service's clock, as its answers' `Date`
  * headers bound it) and held by no resource of the stack, are candidates that nothing
@@ -14,7 +14,6 @@ import { SvcUnknownOutcomeError, type SvcClient } from "../client";
 import { CREATE_RESENDS } from "../client/retry";
 import { record } from "../client/stats";
 import { reconcileWindowSeconds } from "../config";
-import type { KindClaims } from "./claims";
 import { fieldEqual } from "./diff";
 import type { OperationContext, Props, ResourceDefinition } from "./fields";
 import { jsonEqual } from "./json";
@@ -25,7 +24,7 @@ import { objectId } from "./values";
  * After a dropped connection (no answer), how long to wait before the first look: a
  * create still in flight inside the service usually lands by then.
  */
-export const IN_FLIGHT_GRACE_MS = 2_000;
+const IN_FLIGHT_GRACE_MS = 2_000;
 /** Between looks while the reconcile window lasts. */
 const POLL_MS = 1_500;
 /**
@@ -35,20 +34,6 @@ const POLL_MS = 1_500;
  */
 const UNDATED_CLOCK_SKEW_MS = 120_000;
 
-/** One create and everything its reconciliation needs. */
-interface CreateCall {
-  def: ResourceDefinition;
-  client: SvcClient;
-  body: Props;
-  inputs: Props;
-  claims: KindClaims;
-  /** The owner token the body writes on the object (owner.ts), when it is marked. */
-  token: string | undefined;
-  /** The kind can be listed: an unknown outcome is looked for (`reconcile: false`: it is thrown). */
-  reconciles: boolean;
-  windowMs: number;
-}
-
 /** What a create got: the service's answer, or its own object found by listing (`found`: its write-only fields are not known to be applied). */
 export interface Created {
   object: Props;
@@ -57,125 +42,81 @@ export interface Created {
 
 /**
  * A lost create whose candidates cannot be proven this resource's: the create fails
- * naming them, and the state keeps the question (operations.ts) so that no later run
- * passes over it.
+ * naming them, and the state keeps the question (open-question.ts) so that no later run
+ * passes over it. `since`: the service's time when the create was sent, at the earliest.
  */
 export class UnresolvedCreate extends Error {
   constructor(
     message: string,
     readonly candidates: string[],
-    readonly sentAt: number,
+    readonly since: number,
   ) {
     super(message);
   }
 }
 
 /**
- * The states of one create's reconciliation. Each arrow is one function below. The
- * transport never repeats a create (a POST is not safe to repeat); whether to send it
- * again is decided here, within client/retry.ts's CREATE_RESENDS:
- *
- *   send ──(answered)──▶ done
- *     │ (refused: nothing made) ──▶ thrown
- *     ▼ (unknown outcome: no answer, or a 5xx)
- *   answerLost ──look──▶ its own object (marked) | UnresolvedCreate (unmarked candidates)
- *     │ (nothing found)
- *     ▼
- *   resend: send again, at most CREATE_RESENDS.afterLostAnswer times after lost
- *     answers and CREATE_RESENDS.after5xx after 5xx answers; past them, thrown.
- */
-type Attempt = { state: "answered"; object: Props } | { state: "answerLost"; lost: SvcUnknownOutcomeError; sentAt: number };
-
-/** How many creates were sent again so far, and how many of them the service answered 5xx. */
-interface Sends {
-  resends: number;
-  failedAnswers: number;
-}
-
-/**
- * POST the create; on an unknown outcome, take its own object, send it again, or fail
- * naming the candidates (the states above).
+ * POST the create. The transport never repeats a create (a POST is not safe to repeat):
+ * on an unknown outcome (no answer, or a 5xx) this looks for what it made (`lookForLost`),
+ * and only when nothing was made sends it again, at most CREATE_RESENDS.afterLostAnswer
+ * times after lost answers and CREATE_RESENDS.after5xx after 5xx answers.
  */
 export async function createReconciled(def: ResourceDefinition, { operation, client }: OperationContext, body: Props, inputs: Props): Promise<Created> {
-  const reconciles = def.reconcile !== false;
-  const c: CreateCall = {
-    def,
-    client,
-    body,
-    inputs,
-    claims: operation.claims(client, def.kind),
-    token: markedOwner(def, body),
-    reconciles,
-    windowMs: reconciles ? reconcileWindowSeconds() * 1000 : 0,
-  };
-  const sends: Sends = { resends: 0, failedAnswers: 0 };
-  for (;;) {
-    const attempt = await send(c);
-    if (attempt.state === "answered") return { object: attempt.object, found: false };
-    const found = await lookForLost(c, attempt);
-    if (found) return { object: found, found: true };
-    resendOrGiveUp(c, attempt, sends);
-  }
-}
-
-/** One POST. Answered: its object is held at once. Refused: nothing was made, thrown. */
-async function send(c: CreateCall): Promise<Attempt> {
-  const sentAt = Date.now();
-  const inFlight = c.claims.sending();
-  try {
-    const response = (await c.client.request<Props>({ method: "POST", path: c.def.paths.create, body: c.body, adoptHint: c.def.adoptHint })).body ?? {};
-    c.claims.hold(objectId(c.def, response));
-    return { state: "answered", object: response };
-  } catch (err) {
-    if (err instanceof SvcUnknownOutcomeError && c.reconciles) return { state: "answerLost", lost: err, sentAt };
-    throw err;
-  } finally {
-    inFlight();
+  const claims = operation.claims(client, def.kind);
+  for (let resends = 0, failedAnswers = 0; ; resends++) {
+    const sentAt = Date.now();
+    let lost: SvcUnknownOutcomeError;
+    try {
+      const response = (await client.request<Props>({ method: "POST", path: def.paths.create, body, adoptHint: def.adoptHint })).body ?? {};
+      claims.hold(objectId(def, response));
+      return { object: response, found: false };
+    } catch (err) {
+      if (!(err instanceof SvcUnknownOutcomeError)) throw err;
+      lost = err;
+    }
+    const found = await lookForLost(def, client, claims.held, body, inputs, lost, sentAt);
+    if (found) {
+      claims.hold(objectId(def, found));
+      return { object: found, found: true };
+    }
+    if (!lost.unanswered && ++failedAnswers > CREATE_RESENDS.after5xx) throw repeatedFailure(def, lost, failedAnswers);
+    if (resends >= CREATE_RESENDS.afterLostAnswer) throw lost;
+    record.reconciled({ kind: def.kind, path: def.paths.create, result: "recreated" });
   }
 }
 
 /**
- * Look for what a lost create made, until the window has passed (the create may still
- * land inside the service). Its own (marked) object: returned. Unmarked candidates:
- * UnresolvedCreate. None: undefined.
+ * Look for what a lost create made, until the reconcile window has passed since the send
+ * (the create may still land inside the service). Its own (marked) object: returned.
+ * Unmarked candidates, once the window has passed (the create's own object may land after
+ * another's look-alike, and the question must name both): UnresolvedCreate. None: undefined.
  */
-async function lookForLost(c: CreateCall, attempt: Extract<Attempt, { state: "answerLost" }>): Promise<Props | undefined> {
-  const { lost, sentAt } = attempt;
-  const deadline = sentAt + c.windowMs;
+async function lookForLost(def: ResourceDefinition, client: SvcClient, held: ReadonlySet<string>, body: Props, inputs: Props, lost: SvcUnknownOutcomeError, sentAt: number): Promise<Props | undefined> {
+  const token = markedOwner(def, body);
+  const deadline = sentAt + reconcileWindowSeconds() * 1000;
   await sleepUntil(Math.min(deadline, sentAt + IN_FLIGHT_GRACE_MS));
   for (;;) {
-    let look: { own?: Props; candidates: Props[] };
+    let items: Props[];
     try {
-      look = await lookOnce(c, sentAt);
+      items = await listObjects(def, client, body, inputs);
     } catch (listErr) {
       // Still unknown: the same error, saying why the object could not be looked for.
-      throw new SvcUnknownOutcomeError(lost.method, lost.path, lost.requestId, lost.what, `${c.def.adoptHint} (Looking for it by listing the ${c.def.noun}s failed: ${(listErr as Error).message})`);
+      throw new SvcUnknownOutcomeError(lost.method, lost.path, lost.requestId, lost.what, `${def.adoptHint} (Looking for it by listing the ${def.noun}s failed: ${(listErr as Error).message})`);
     }
-    if (look.own) {
-      const id = objectId(c.def, look.own);
-      c.claims.hold(id);
-      record.reconciled({ kind: c.def.kind, path: c.def.paths.create, result: "adopted", id });
-      return look.own;
+    const own = token === undefined ? undefined : items.find((item) => markedOwner(def, item) === token);
+    if (own) {
+      record.reconciled({ kind: def.kind, path: def.paths.create, result: "adopted", id: objectId(def, own) });
+      return own;
     }
-    // Unmarked candidates are judged once the window has passed: the create's own object
-    // may land after another's look-alike, and the question must name both.
-    if (Date.now() >= deadline && look.candidates.length > 0) {
-      const ids = look.candidates.map((item) => objectId(c.def, item));
-      record.reconciled({ kind: c.def.kind, path: c.def.paths.create, result: "ambiguous", candidates: ids });
-      throw new UnresolvedCreate(`${lost.message}\nAfter that, ${unprovenMessage(c.def, ids)}`, ids, sentAt);
+    if (Date.now() >= deadline) {
+      const since = client.serviceClock.earliestAt(sentAt) ?? sentAt - UNDATED_CLOCK_SKEW_MS;
+      const ids = token === undefined ? candidates(def, items, held, body, inputs, since) : [];
+      if (ids.length === 0) return undefined;
+      record.reconciled({ kind: def.kind, path: def.paths.create, result: "ambiguous", candidates: ids });
+      throw new UnresolvedCreate(`${lost.message}\nAfter that, ${unprovenMessage(def, ids)}`, ids, since);
     }
-    if (Date.now() >= deadline) return undefined;
     await sleepUntil(Math.min(deadline, Date.now() + POLL_MS));
   }
-}
-
-/** Nothing was made: send again within the limits, or throw (the service keeps failing it, or the answers keep getting lost). */
-function resendOrGiveUp(c: CreateCall, attempt: Extract<Attempt, { state: "answerLost" }>, sends: Sends): void {
-  const { lost } = attempt;
-  if (!lost.unanswered && ++sends.failedAnswers > CREATE_RESENDS.after5xx) throw repeatedFailure(c.def, lost, sends.failedAnswers);
-  if (sends.resends >= CREATE_RESENDS.afterLostAnswer) throw lost;
-  sends.resends++;
-  record.reconciled({ kind: c.def.kind, path: c.def.paths.create, result: "recreated" });
 }
 
 /** The service answered 5xx to every attempt, and no attempt made an object (each was looked for). */
@@ -198,59 +139,31 @@ export function unprovenMessage(def: ResourceDefinition, ids: string[]): string 
   );
 }
 
-/** One look: this create's own object (marked), else the unmarked candidates held by no resource. */
-async function lookOnce(c: CreateCall, sentAt: number): Promise<{ own?: Props; candidates: Props[] }> {
-  const items = await listObjects(c.def, c.client, c.body, c.inputs);
-  if (c.token !== undefined) return { own: items.find((item) => markedOwner(c.def, item) === c.token), candidates: [] };
-  // An object a create of this run made whose answer is still on its way would look unheld.
-  await c.claims.settled();
-  return { candidates: items.filter((item) => isCandidate(c, item, sentAt)) };
-}
-
-/**
- * An earlier run's unmarked lost create, asked again (open-question.ts): every object
- * that may be its own now, listed afresh (one made late is named too), held by no
- * resource of this operation. The earlier run's clock is not this client's: created
- * before `sentAt` is judged with the undated skew.
- */
-export async function candidatesNow(def: ResourceDefinition, client: SvcClient, held: ReadonlySet<string>, body: Props, inputs: Props, sentAt: number): Promise<string[]> {
-  const items = await listObjects(def, client, body, inputs);
-  return items.filter((item) => unheldMatch(def, held, item, body, inputs) && !createdBeforeServiceTime(item, sentAt - UNDATED_CLOCK_SKEW_MS)).map((item) => objectId(def, item));
-}
-
 const sleepUntil = (at: number) => (at > Date.now() ? new Promise((resolve) => setTimeout(resolve, at - Date.now())) : Promise.resolve());
 
-/** An unmarked object that may be the create's: same declared fields, created since it was sent, held by no resource of the stack. */
-function isCandidate(c: CreateCall, item: Props, sentAt: number): boolean {
-  return unheldMatch(c.def, c.claims.held, item, c.body, c.inputs) && !createdBefore(c.client, item, sentAt);
-}
-
-/** Has the declared fields (or the definition's own match) and no resource of the operation holds it. */
-function unheldMatch(def: ResourceDefinition, held: ReadonlySet<string>, item: Props, body: Props, inputs: Props): boolean {
-  const matches = (def.reconcile || {}).matches ?? ((remote: Props, b: Props) => sameDeclaredFields(def, remote, b));
-  return matches(item, body, inputs) && !held.has(objectId(def, item));
+/**
+ * The ids of the unmarked objects of `items` that may be a create's (sent when the
+ * service's clock read `since` at the earliest): the declared fields (or the definition's
+ * own match), created since, held by no resource of the operation. The same judgement
+ * asks an earlier run's question again (open-question.ts), with that run's `since`.
+ */
+export function candidates(def: ResourceDefinition, items: Props[], held: ReadonlySet<string>, body: Props, inputs: Props, since: number): string[] {
+  const matches = def.reconcile?.matches ?? ((remote: Props, b: Props) => sameDeclaredFields(def, remote, b));
+  return items.filter((item) => matches(item, body, inputs) && !held.has(objectId(def, item)) && !createdBefore(item, since)).map((item) => objectId(def, item));
 }
 
 /** Every object of the kind where the create would have made it (the definition's `reconcile.list`, else the create path). */
 export async function listObjects(def: ResourceDefinition, client: SvcClient, body: Props, inputs: Props): Promise<Props[]> {
-  const spec = def.reconcile || {};
-  const where = spec.list ? spec.list(body, inputs) : { path: def.paths.create, query: typeof body.project_id === "string" ? { project_id: body.project_id } : {} };
+  const where = def.reconcile?.list ? def.reconcile.list(body, inputs) : { path: def.paths.create, query: typeof body.project_id === "string" ? { project_id: body.project_id } : {} };
   return "cursor" in where && where.cursor ? client.listAllByCursor<Props>(where.path, where.query) : client.listAll<Props>(where.path, where.query);
 }
 
 /**
- * Was `item` certainly created before this machine's clock read `sentAt`? Then no
- * request sent at `sentAt` made it. Judged on the service's clock (service-clock.ts):
- * the service read at least `earliest` when the request was sent, and an object it
- * made for the request is dated at or after that. A `created_at` in whole seconds
- * may be up to a second early. Undated objects are never ruled out.
+ * Was `item` certainly created before the service's clock read `at`? Then no request sent
+ * by then made it. A `created_at` in whole seconds may be up to a second early. Undated
+ * objects are never ruled out.
  */
-function createdBefore(client: SvcClient, item: Props, sentAt: number): boolean {
-  return createdBeforeServiceTime(item, client.serviceClock.earliestAt(sentAt) ?? sentAt - UNDATED_CLOCK_SKEW_MS);
-}
-
-/** Was `item` certainly created before the service's clock read `at`? */
-function createdBeforeServiceTime(item: Props, at: number): boolean {
+function createdBefore(item: Props, at: number): boolean {
   if (typeof item.created_at !== "string") return false;
   const created = Date.parse(item.created_at);
   if (Number.isNaN(created)) return false;
