@@ -18,9 +18,6 @@ import { reaching } from "./reach";
 import { sealing } from "./sealed";
 import { upgrading } from "./upgrade";
 
-// Their earlier home: tests import them from here.
-export { createBody, remoteFields } from "./values";
-
 /** A kind's operations as both front ends call them: upgraded state in, write-only secrets sealed in the outputs (sealed.ts), where each object lives recorded and compared with the key's reach (reach.ts), internal keys kept in the outputs and reads answering the inputs as stored (declared-inputs.ts), secrets out of every message. */
 export function servedOperations(def: ResourceDefinition): Operations {
   return guarded(keepingDeclared(reaching(upgrading(sealing(operationsFor(def))))));

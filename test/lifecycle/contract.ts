@@ -34,7 +34,7 @@ import type { RunningEmulator } from "../../emulator";
 import { fieldEqual } from "../../provider/engine/diff";
 import { fieldEntries, isInputField, type ResourceDefinition } from "../../provider/engine/fields";
 import { ownerField } from "../../provider/engine/owner";
-import { createBody, remoteFields } from "../../provider/engine/resource-provider";
+import { createBody, remoteFields } from "../../provider/engine/values";
 import { DEFINITIONS } from "../../provider/registry";
 import { RESOURCE_KINDS, type ResourceKind } from "../../sdk/tokens";
 import type { Workspace } from "../provider/support";

@@ -13,7 +13,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createBody } from "../../provider/engine/resource-provider";
+import { createBody } from "../../provider/engine/values";
 import { DEFINITIONS } from "../../provider/registry";
 import type { ResourceKind } from "../../sdk/tokens";
 import { FIXTURES } from "../lifecycle/fixtures";
