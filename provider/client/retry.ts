@@ -3,7 +3,7 @@
  *
  * 1. The transport, for one request, by the policy below (decideRetry).
  * 2. A create whose outcome is unknown: never repeated by the transport; the engine's
- *    reconciliation (engine/reconcile.ts, a state machine) looks for what it made and
+ *    reconciliation (engine/reconcile.ts) looks for what it made and
  *    sends it again only when nothing was made, at most CREATE_RESENDS times.
  * 3. A delete the service refused for a reason that passes (an endpoint with pending
  *    deliveries, hooks.onDeleteRefused): the DELETE is sent again once the wait is over.
