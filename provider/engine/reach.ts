@@ -39,7 +39,7 @@
  *   (`project_id`): the same read the kinds' checks make (quota-limits.ts `keyProject`).
  */
 import { isApiError } from "../client";
-import { profileOf, settingNames, type Product } from "../config";
+import { apiKeysIn, PRODUCTS, profileOf, profileTable, settingNames, type ConfigSource, type Product } from "../config";
 import { keyProject } from "../infra/quota-limits";
 import { operationContext } from "./engine-operation";
 import { missingPathMessage, note } from "./errors";
@@ -192,6 +192,45 @@ export function outOfReach(def: ResourceDefinition, reach: Reach | undefined, id
 /** The key of `svc:...` as the messages name it, with where it reaches when known. */
 const theKey = (def: ResourceDefinition, reach: Reach | undefined, outputs: Props | undefined) =>
   `the key of \`${keyOf(def, outputs)}\` (${reach ? `it belongs to ${named(reach.workspace)}` : "where it belongs could not be read"})`;
+
+/**
+ * Why the stack config's key of a product (stack-wide or a profile's) now reaches another place than the key it
+ * replaces: judged once per provider, where the engine gives the provider's old config (the native plugin's
+ * CheckConfig), so the preview fails before any step. Per resource, Check and Diff compare (above); but `pulumi up
+ * --replace <urn>` gives the replaced resource's Check no old inputs and calls no Diff (the engine's
+ * step_generator.go, `isTargetedReplace`), so nothing a resource keeps is compared before its create.
+ * Judged only where both configs hold the key and both reaches are read and name a workspace for good: a key
+ * revoked by a rotation, or an Inboxes workspace where no inbox was ever made, proves nothing. A key from the
+ * environment has no old value to compare (README "Limits").
+ */
+export async function movedKeys(olds: ConfigSource, news: ConfigSource): Promise<string[]> {
+  const before = new Set(apiKeysIn(olds));
+  const profiles = [undefined, ...Object.keys(profileTable(news))];
+  const reasons: string[] = [];
+  for (const product of PRODUCTS) {
+    for (const profile of profiles) {
+      const { configKey, envVar } = settingNames(product, "ApiKey", profile);
+      if (!before.has(configKey) || !apiKeysIn(news).includes(configKey)) continue;
+      const reachWith = async (source: ConfigSource) => {
+        try {
+          const ctx = operationContext({ product }, profile, source);
+          return { connection: ctx.connectionId, reach: await reachOf({ product }, ctx) };
+        } catch {
+          return undefined;
+        }
+      };
+      const [from, to] = [await reachWith(olds), await reachWith(news)];
+      if (!from?.reach || !to?.reach || from.connection === to.connection) continue;
+      const [was, now] = [knownWorkspace(from.reach), knownWorkspace(to.reach)];
+      const fix = `set the key of that workspace in \`${configKey}\`. If the new one is meant (this stack holds none of the objects made with the old key any more: \`pulumi stack --show-urns\`), run one \`pulumi up\` with the key in ${envVar} instead of the config (\`pulumi config rm ${configKey}\`), then set it in the config again. Nothing was changed.`;
+      if (was && now && was !== now)
+        reasons.push(`The key of \`${configKey}\` was changed to one of ${named(now)}; the key it replaces belongs to ${named(was)}, where this stack's ${product} objects were made with it: ${fix}`);
+      else if (was && was === now && from.reach.project && to.reach.project && from.reach.project !== to.reach.project)
+        reasons.push(`The key of \`${configKey}\` was changed to one confined to project ${to.reach.project} of ${named(was)}; the key it replaces is confined to project ${from.reach.project}, where this stack's ${product} objects were made with it: ${fix}`);
+    }
+  }
+  return reasons;
+}
 
 /** Why a 404 does not drop an entry the state holds when either side is unknown. */
 function notProvenGone(def: ResourceDefinition, reach: Reach | undefined, id: string, outputs: Props): string {
