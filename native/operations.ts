@@ -65,6 +65,11 @@ export async function configure(get: (key: string) => string | undefined): Promi
   provider().setPluginConfig({ get: (namespaced: string) => get(namespaced.replace(/^svc:/, "")) });
 }
 
+/** Why the config's API keys (`key` without its namespace, old and new) moved to another workspace or project (provider/engine/reach.ts). */
+export function movedKeys(olds: (key: string) => string | undefined, news: (key: string) => string | undefined): Promise<string[]> {
+  return provider().movedKeys(olds, news);
+}
+
 /**
  * `name`: the resource's name in the program (its URN's last part). A kind that tells two
  * resources of one program apart at preview (a `resourceName` field: two QuotaRequests

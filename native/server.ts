@@ -138,6 +138,10 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
       // secret marks (pkg/resource/plugin/provider_plugin.go, CheckConfig: marshalled without KeepSecrets, the marks
       // copied back onto the answer by annotateSecrets), so each goes back held in a plain list: the engine marks the
       // list secret only when the stack's config holds the setting as a secret, and Configure reads that mark.
+      // A key changed to one of another workspace (or project) fails here, before any step: a replacement
+      // named by `pulumi up --replace` is checked with no old inputs and gets no Diff (provider/engine/reach.ts).
+      const olds = unwrap(req.getOlds()).props;
+      if (Object.keys(olds).length > 0 && reasons.size === 0) for (const why of await ops.movedKeys(configSource(released(olds, secretSettings)), source)) reasons.add(why);
       const held = Object.fromEntries(secretSettings.filter((k) => props[k] !== undefined && props[k] !== null).map((k) => [k, heldSecret(props[k])]));
       const res = new provproto.CheckResponse().setInputs(wrap({ ...props, ...held }, []));
       res.setFailuresList([...reasons].map((reason) => new provproto.CheckFailure().setReason(reason)));

@@ -149,7 +149,8 @@ function readCeiling(source: ConfigSource, name: Ceiling, profile: string | unde
  */
 const fromConfig = new WeakMap<ConfigSource, Map<string, Connection>>();
 
-function profileTable(source: ConfigSource): Record<string, Record<string, string | undefined> | undefined> {
+/** The `svc:profiles` table of `source`, by profile name. */
+export function profileTable(source: ConfigSource): Record<string, Record<string, string | undefined> | undefined> {
   const raw = source("profiles");
   if (!raw) return {};
   try {

@@ -50,6 +50,7 @@ export function operationsOf(kind: string): Operations {
 export { SvcClient, SvcApiError, SvcConnectionError, SvcUnknownOutcomeError, closeSharedDispatcher } from "./client";
 export { resolveConnection, setPluginConfig, settingNames, MissingSettingError, InvalidSettingError, type ConfigSource, type Connection, type Product } from "./config";
 export { operationContext, startOperation } from "./engine/engine-operation";
+export { movedKeys } from "./engine/reach";
 export { PartialFailure } from "./engine/errors";
 export { READ_FUNCTIONS, readFunction, type ReadFunction } from "./functions";
 export { UNKNOWN } from "./engine/unknown";

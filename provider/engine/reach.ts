@@ -39,7 +39,7 @@
  *   (`project_id`): the same read the kinds' checks make (quota-limits.ts `keyProject`).
  */
 import { isApiError } from "../client";
-import { profileOf, settingNames, type Product } from "../config";
+import { apiKeysIn, PRODUCTS, profileOf, profileTable, settingNames, type ConfigSource, type Product } from "../config";
 import { keyProject } from "../infra/quota-limits";
 import { operationContext } from "./engine-operation";
 import { missingPathMessage, note } from "./errors";
@@ -189,19 +189,58 @@ export function outOfReach(def: ResourceDefinition, reach: Reach | undefined, id
   return undefined;
 }
 
-/** The key of `svc:...` as the messages name it, with where it reaches when known. */
-const theKey = (def: ResourceDefinition, reach: Reach | undefined, outputs: Props | undefined) =>
-  `the key of \`${keyOf(def, outputs)}\` (${reach ? `it belongs to ${named(reach.workspace)}` : "where it belongs could not be read"})`;
+/** The key of `svc:...` as the messages name it, with where it reaches. */
+const theKey = (def: ResourceDefinition, reach: Reach, outputs: Props | undefined) => `the key of \`${keyOf(def, outputs)}\` (it belongs to ${named(reach.workspace)})`;
+
+/**
+ * Why the stack config's key of a product (stack-wide or a profile's) now reaches another place than the key it
+ * replaces: judged once per provider, where the engine gives the provider's old config (the native plugin's
+ * CheckConfig), so the preview fails before any step. Per resource, Check and Diff compare (above); but `pulumi up
+ * --replace <urn>` gives the replaced resource's Check no old inputs and calls no Diff (the engine's
+ * step_generator.go, `isTargetedReplace`), so nothing a resource keeps is compared before its create.
+ * Judged only where both configs hold the key and both reaches are read and name a workspace for good: a key
+ * revoked by a rotation, or an Inboxes workspace where no inbox was ever made, proves nothing. A key from the
+ * environment has no old value to compare (README "Limits").
+ */
+export async function movedKeys(olds: ConfigSource, news: ConfigSource): Promise<string[]> {
+  const before = new Set(apiKeysIn(olds));
+  const after = new Set(apiKeysIn(news));
+  const profiles = [undefined, ...Object.keys(profileTable(news))];
+  const reasons: string[] = [];
+  for (const product of PRODUCTS) {
+    for (const profile of profiles) {
+      const { configKey, envVar } = settingNames(product, "ApiKey", profile);
+      if (!before.has(configKey) || !after.has(configKey)) continue;
+      const reachWith = async (source: ConfigSource) => {
+        try {
+          const ctx = operationContext({ product }, profile, source);
+          return { connection: ctx.connectionId, reach: await reachOf({ product }, ctx) };
+        } catch {
+          return undefined;
+        }
+      };
+      const [from, to] = [await reachWith(olds), await reachWith(news)];
+      if (!from?.reach || !to?.reach || from.connection === to.connection) continue;
+      const [was, now] = [knownWorkspace(from.reach), knownWorkspace(to.reach)];
+      const fix = `set the key of that workspace in \`${configKey}\`. If the new one is meant (this stack holds none of the objects made with the old key any more: \`pulumi stack --show-urns\`), run one \`pulumi up\` with the key in ${envVar} instead of the config (\`pulumi config rm ${configKey}\`), then set it in the config again. Nothing was changed.`;
+      if (was && now && was !== now)
+        reasons.push(`The key of \`${configKey}\` was changed to one of ${named(now)}; the key it replaces belongs to ${named(was)}, where this stack's ${product} objects were made with it: ${fix}`);
+      else if (was && was === now && from.reach.project && to.reach.project && from.reach.project !== to.reach.project)
+        reasons.push(`The key of \`${configKey}\` was changed to one confined to project ${to.reach.project} of ${named(was)}; the key it replaces is confined to project ${from.reach.project}, where this stack's ${product} objects were made with it: ${fix}`);
+    }
+  }
+  return reasons;
+}
 
 /** Why a 404 does not drop an entry the state holds when either side is unknown. */
-function notProvenGone(def: ResourceDefinition, reach: Reach | undefined, id: string, outputs: Props): string {
+function notProvenGone(def: ResourceDefinition, reach: Reach, id: string, outputs: Props): string {
   const recorded = whereRecorded(def, outputs);
   const where = recorded === undefined ? "the state does not say where it lives (it was written before this release recorded it)" : `it lives in ${named(recorded)}`;
   return `This stack's ${def.noun} ${id} was not found with ${theKey(def, reach, outputs)}, and ${where}: a key of another workspace or project finds nothing either. If the key is the right one and the ${def.noun} was deleted, remove it from the state with \`pulumi state delete <urn>\` (\`pulumi stack --show-urns\` lists them); else set the right key in \`${keyOf(def, outputs)}\`. Nothing was changed or forgotten.`;
 }
 
 /** Why an entry addressed by a name or a scope, whose place no answer proved, is not changed. */
-function notProvenHere(def: ResourceDefinition, reach: Reach | undefined, id: string, outputs: Props): string {
+function notProvenHere(def: ResourceDefinition, reach: Reach, id: string, outputs: Props): string {
   return `This stack's ${def.noun} ${id} is not changed with ${theKey(def, reach, outputs)}: the state was written before this release recorded where each entry lives, and the service answers for such an entry (a setting, or one known by its name) in whatever workspace the key reaches, so nothing proves it is this stack's. If the key is the right one, remove the entry with \`pulumi state delete <urn>\` (\`pulumi stack --show-urns\` lists them) and run \`pulumi up\` (it is taken over again, and where it lives recorded); else set the right key in \`${keyOf(def, outputs)}\`. Nothing was changed or forgotten.`;
 }
 
@@ -219,12 +258,11 @@ function reachRead(ctx: OperationContext | undefined): Reach | Error | undefined
 export function reaching(ops: Operations): Operations {
   const def = ops.definition as ResourceDefinition;
   const ctxOf = (props: Props | undefined) => operationContext(def, profileOf(props));
-  /** The reach of the key these props choose, failing when it cannot see an entry the state holds, or cannot be read. */
-  const guard = async (id: string, outputs: Props | undefined): Promise<Reach | undefined> => {
+  /** The reach of the key the outputs of an entry the state holds choose, failing when it cannot see the entry, or cannot be read. */
+  const guard = async (id: string, outputs: Props): Promise<Reach> => {
     const ctx = ctxOf(outputs);
     const reach = await reachOf(def, ctx, outputs);
-    const held = outputs !== undefined && Object.keys(outputs).length > 0;
-    if (!reach && held) throw new Error(reachUnknown(def, id, outputs, reachRead(ctx) as Error | undefined));
+    if (!reach) throw new Error(reachUnknown(def, id, outputs, reachRead(ctx) as Error | undefined));
     const why = outOfReach(def, reach, id, outputs);
     if (why) throw new Error(why);
     return reach;
@@ -233,19 +271,25 @@ export function reaching(ops: Operations): Operations {
   const recorded = (outputs: Props, workspace: string | undefined): Props =>
     workspace === undefined || whereRecorded(def, outputs) !== undefined ? outputs : { ...outputs, [WORKSPACE_KEY]: workspace };
   const read: Operations["read"] = async (req) => {
-    const reach = await guard(req.id, req.outputs);
+    const outputs = req.outputs !== undefined && Object.keys(req.outputs).length > 0 ? req.outputs : undefined;
+    if (!outputs) {
+      // An import: the state holds nothing yet; it reads by the service's id, so an answer is the entry's own.
+      const reach = await reachOf(def, ctxOf(req.outputs), req.outputs);
+      const res = await ops.read(req);
+      return res.gone ? res : { ...res, outputs: recorded(res.outputs, knownWorkspace(reach)) };
+    }
+    const reach = await guard(req.id, outputs);
     const res = await ops.read(req);
-    const where = whereRecorded(def, req.outputs);
-    const held = req.outputs !== undefined && Object.keys(req.outputs).length > 0;
+    const where = whereRecorded(def, outputs);
     if (res.gone) {
-      if (held && where === undefined) throw new Error(notProvenGone(def, reach, req.id, req.outputs!));
+      if (where === undefined) throw new Error(notProvenGone(def, reach, req.id, outputs));
       return res;
     }
-    // Kept as recorded; learnt where the answer is the entry's own (an import reads by the service's id).
-    if (where !== undefined) return { ...res, outputs: recorded(res.outputs, typeof req.outputs?.[WORKSPACE_KEY] === "string" ? where : undefined) };
-    if (!held || isTheEntry(def, req.outputs!, res.outputs)) return { ...res, outputs: recorded(res.outputs, knownWorkspace(reach)) };
+    // Kept as recorded; learnt where the answer is the entry's own.
+    if (where !== undefined) return { ...res, outputs: recorded(res.outputs, typeof outputs[WORKSPACE_KEY] === "string" ? where : undefined) };
+    if (isTheEntry(def, outputs, res.outputs)) return { ...res, outputs: recorded(res.outputs, knownWorkspace(reach)) };
     // Not proven the entry: the creation time it is known by stays the state's, so another workspace's namesake never becomes its proof.
-    return typeof req.outputs!.createdAt === "string" ? { ...res, outputs: { ...res.outputs, createdAt: req.outputs!.createdAt } } : res;
+    return typeof outputs.createdAt === "string" ? { ...res, outputs: { ...res.outputs, createdAt: outputs.createdAt } } : res;
   };
   return {
     ...ops,

@@ -9,7 +9,7 @@
  * which answers for any workspace). Infrastructure entries are compared by their project.
  */
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { closeSharedDispatcher, providers } from "../../provider";
+import { closeSharedDispatcher, movedKeys, providers } from "../../provider";
 import { WORKSPACE_KEY } from "../../provider/engine/internal-keys";
 import { newOperation } from "../support/operation";
 import { call, control, useEmulator } from "../support/emulator";
@@ -335,5 +335,38 @@ describe("webhooks:EventType: an entry known by its name, in a state without the
     newOperation();
     await configure(provider, settings(a));
     expect((await provider.read!(id, seen.props!)).props?.[WORKSPACE_KEY]).toBe(a.workspace_id);
+  });
+});
+
+describe("a stack config key changed between the provider's old and new config (movedKeys: the native plugin's CheckConfig)", () => {
+  /** A config source as the plugin gives it (keys without their namespace), with the emulator's addresses. */
+  const config = (keys: Record<string, string>) => {
+    const all: Record<string, string> = { webhooksUrl: emu().webhooksUrl, inboxesUrl: emu().inboxesUrl, infraUrl: emu().infraUrl, ...keys };
+    return (key: string) => all[key];
+  };
+  it("names both workspaces, both projects of confined keys, and a profile's key; a rotation, an old key that no longer answers, an unchanged or an added key are no move", async () => {
+    newOperation();
+    const [a, b] = [await newWorkspace(), await newWorkspace()];
+    const [p1, p2] = [
+      (await control<{ id: string }>(emu(), "POST", "/projects", { workspace_id: a.workspace_id, name: "p1" })).id,
+      (await control<{ id: string }>(emu(), "POST", "/projects", { workspace_id: a.workspace_id, name: "p2" })).id,
+    ];
+    const confinedTo = async (project: string) => (await control<{ key: string }>(emu(), "POST", "/keys", { product: "webhooks", scope: "admin", workspace_id: a.workspace_id, project_id: project })).key;
+    const keys = (ws: Workspace) => ({ webhooksApiKey: ws.webhooks.admin, infraApiKey: ws.infra.member });
+
+    const moved = await movedKeys(config(keys(a)), config(keys(b)));
+    expect(moved).toHaveLength(2);
+    expect(moved[0]).toContain(`The key of \`svc:webhooksApiKey\` was changed to one of workspace ${b.workspace_id}; the key it replaces belongs to workspace ${a.workspace_id}`);
+    expect(moved[1]).toContain(`The key of \`svc:infraApiKey\` was changed to one of project ${b.project_id}; the key it replaces belongs to project ${a.project_id}`);
+    expect(await movedKeys(config({ webhooksApiKey: await confinedTo(p1) }), config({ webhooksApiKey: await confinedTo(p2) }))).toEqual([
+      expect.stringContaining(`The key of \`svc:webhooksApiKey\` was changed to one confined to project ${p2} of workspace ${a.workspace_id}; the key it replaces is confined to project ${p1}`),
+    ]);
+    const profiles = (ws: Workspace) => config({ profiles: JSON.stringify({ staging: { webhooksUrl: emu().webhooksUrl, webhooksApiKey: ws.webhooks.admin } }) });
+    expect(await movedKeys(profiles(a), profiles(b))).toEqual([expect.stringContaining(`The key of \`svc:profiles.staging.webhooksApiKey\` was changed to one of workspace ${b.workspace_id}`)]);
+
+    expect(await movedKeys(config(keys(a)), config({ webhooksApiKey: a.webhooks.read, infraApiKey: a.infra.admin }))).toEqual([]);
+    expect(await movedKeys(config({ webhooksApiKey: "whk_revoked_by_a_rotation" }), config(keys(b)))).toEqual([]);
+    expect(await movedKeys(config(keys(a)), config(keys(a)))).toEqual([]);
+    expect(await movedKeys(config({}), config(keys(b)))).toEqual([]);
   });
 });
