@@ -34,7 +34,7 @@ export const MAX_LISTED = 2_000;
 export async function readFromListing(def: ResourceDefinition, { operation, client }: OperationContext, id: string): Promise<Props | undefined> {
   // SVC_BATCHED_READS=0 turns batching off (one GET per read, as before; the benchmark's "before").
   // Only kinds listed at their create path in offset pages (no own `reconcile.list`) are batched.
-  if (def.reconcile === false || def.reconcile?.list || def.singleton || process.env.SVC_BATCHED_READS === "0") return undefined;
+  if (def.reconcile?.list || def.singleton || process.env.SVC_BATCHED_READS === "0") return undefined;
   const s = operation.claims(client, def.kind).reads;
   if (s.unlistable) return undefined;
   const now = Date.now();
