@@ -18,13 +18,14 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { VERSION, pluginArchiveName } from "../../scripts/release";
+import { pluginArchiveName } from "../../scripts/release";
+import { releaseVersion } from "../../scripts/release-version";
 import { PLATFORM, useReleaseHost } from "../release/host";
 import { call, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { runCli } from "../support/pulumi-cli";
 import { GO_BIN_DIR, GO_MISSING, requireGo, releasedModuleEnv, releasedModuleFiles } from "./go";
 import { checkNativeLifecycle } from "./lifecycle";
-import { nativeStack, writesOf, type ProgramFiles } from "./support";
+import { defaultProviderName, nativeStack, writesOf, type ProgramFiles } from "./support";
 
 const emu = useEmulator();
 const host = useReleaseHost();
@@ -81,7 +82,7 @@ describe.skipIf(GO_MISSING !== undefined)("a Go program of native resources unde
     // The plugin came from the release host, into the stack's fresh PULUMI_HOME.
     expect(host().served).toContain(`GET /${pluginArchiveName(PLATFORM)}`);
     // The SDK asks for the plugin at its own version (the schema's: respectSchemaVersion) from the schema's pluginDownloadURL.
-    expect(state.find((r) => r.type === "svc:webhooks:Endpoint")?.provider).toContain(`::default_${VERSION.replace(/\./g, "_")}_github_/api.github.com/pulumi-svc::`);
+    expect(state.find((r) => r.type === "svc:webhooks:Endpoint")?.provider).toContain(`::${defaultProviderName(releaseVersion().semver)}_github_/api.github.com/pulumi-svc::`);
   });
 
   it("without a prebuilt binary, the host builds the program with `go build` and previews its resources", async () => {

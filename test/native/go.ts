@@ -7,7 +7,8 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { GO_HOST_MODULE_DIR } from "../../scripts/pulumi-cli/go-host/install";
-import { GO_MODULE, VERSION } from "../../scripts/release";
+import { GO_MODULE } from "../../scripts/release";
+import { releaseVersion } from "../../scripts/release-version";
 import { releasePart } from "../release/artifacts";
 import { cliBinDir } from "../support/pulumi-cli";
 import { NATIVE_MISSING } from "./support";
@@ -49,13 +50,13 @@ export async function releasedModuleEnv(root: string): Promise<Record<string, st
 }
 
 /**
- * go.mod and go.sum of module `name` requiring the released SDK module at the release's version, with the module
+ * go.mod and go.sum of module `name` requiring the released SDK module at the build's version (its Go spelling), with the module
  * versions of the host's (the CLI's), so Go's build cache already holds most of what a build compiles.
  */
 export function releasedModuleFiles(name: string): { "go.mod": string; "go.sum": string } {
   const hostMod = fs.readFileSync(path.join(GO_HOST_MODULE_DIR, "go.mod"), "utf8");
   return {
-    "go.mod": `${hostMod.replace(/^module .*$/m, `module ${name}`)}\nrequire ${GO_MODULE} v${VERSION}\n`,
+    "go.mod": `${hostMod.replace(/^module .*$/m, `module ${name}`)}\nrequire ${GO_MODULE} ${releaseVersion().go}\n`,
     "go.sum": fs.readFileSync(path.join(GO_HOST_MODULE_DIR, "go.sum"), "utf8"),
   };
 }

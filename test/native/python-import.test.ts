@@ -13,7 +13,8 @@ import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { releasePart } from "../release/artifacts";
 import { PLATFORM, useReleaseHost } from "../release/host";
-import { VERSION, pluginArchiveName } from "../../scripts/release";
+import { pluginArchiveName } from "../../scripts/release";
+import { releaseVersion } from "../../scripts/release-version";
 import { PYTHON_REQUIREMENTS, SCHEMA_FILE } from "../../scripts/pulumi-cli/python";
 import { call, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { convert } from "./convert";
@@ -96,7 +97,7 @@ describe.skipIf(PYTHON_MISSING !== undefined)("pulumi import, package add and in
     const output = await pulumiOk(s, ["import", "svc:webhooks:Endpoint", "orders", String(endpoint.body["id"]), "--yes"]);
     expect(output).toContain("svc:webhooks:Endpoint");
     expect(served).toEqual([`GET /${pluginArchiveName(PLATFORM)}`]);
-    expect(fs.existsSync(path.join(plugins, `resource-svc-v${VERSION}`, "pulumi-resource-svc"))).toBe(true);
+    expect(fs.existsSync(path.join(plugins, `resource-svc-v${releaseVersion().semver}`, "pulumi-resource-svc"))).toBe(true);
   });
 
   it("`pulumi package add` generates the SDK, adds it to requirements.txt and installs it; `pulumi install` makes the virtualenv from requirements.txt", { timeout: 600_000 }, async () => {
