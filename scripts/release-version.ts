@@ -1,7 +1,9 @@
 // The version every artifact of `npm run release` carries, from one source, as Pulumi's providers
 // version theirs (pulumictl `get version`):
 //
-//   - package.json's "version" is the release being prepared (CHANGELOG.md, "Unreleased");
+//   - package.json's "version" is the release being prepared (CHANGELOG.md, "Unreleased") as an
+//     unstamped development build, `<version>-alpha.0+dev` (what a checkout's `npm pack` and plugin
+//     say: before every stamped build and the release);
 //   - a build of the commit tagged `v<version>`, from a clean work tree, is that release and carries it;
 //   - any other build is a development build: `<version>-alpha.<n>+<hash>`, n the commit time of HEAD
 //     (seconds: a later commit's builds sort later) and hash the first 8 hex digits of the SHA-256 of
@@ -29,6 +31,8 @@ export interface ReleaseVersion {
   go: string;
   /** PEP 440, the wheel's: what Pulumi's Python generator makes of the semver (`a<n>+<hash>`), as pip writes it. */
   python: string;
+  /** The release's version (package.json's, without `-alpha.0+dev`): the tag `v<release>` makes a build the release. */
+  release: string;
   /** Whether this is a development build (not the tagged, clean release). */
   development: boolean;
   /** contentHash(): what the build is made of. */
@@ -61,11 +65,12 @@ function git(root: string, args: string[]): string {
 
 /** The version of a build of the checkout at `root` (its package.json, its git HEAD and work tree, its content). */
 export function versionAt(root = ROOT): ReleaseVersion {
-  const base = (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { version: string }).version;
-  if (!/^\d+\.\d+\.\d+$/.test(base)) throw new Error(`package.json's version is the release being prepared, major.minor.patch: not ${JSON.stringify(base)}`);
+  const declared = (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { version: string }).version;
+  const base = /^(\d+\.\d+\.\d+)-alpha\.0\+dev$/.exec(declared)?.[1];
+  if (!base) throw new Error(`package.json's version is the release being prepared as an unstamped development build, <major.minor.patch>-alpha.0+dev: not ${JSON.stringify(declared)}`);
   const content = contentHash(root);
   const tagged = git(root, ["tag", "--points-at", "HEAD"]).split("\n").includes(`v${base}`);
-  if (tagged && git(root, ["status", "--porcelain"]) === "") return { semver: base, go: `v${base}`, python: base, development: false, content };
+  if (tagged && git(root, ["status", "--porcelain"]) === "") return { semver: base, go: `v${base}`, python: base, release: base, development: false, content };
   const n = git(root, ["log", "-1", "--format=%ct", "HEAD"]).trim();
   const hash = content.slice(0, 8);
   return {
@@ -73,6 +78,7 @@ export function versionAt(root = ROOT): ReleaseVersion {
     go: `v${base}-alpha.${n}-${hash}`,
     // PEP 440 drops leading zeros of a local segment of digits only.
     python: `${base}a${n}+${/^\d+$/.test(hash) ? String(Number(hash)) : hash}`,
+    release: base,
     development: true,
     content,
   };

@@ -89,7 +89,7 @@ describe.skipIf(PULUMI_CLI_MISSING !== undefined)("the release's SDK artifacts",
 });
 
 describe("the build's version", () => {
-  const base = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+  const declared = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 
   it("two builds of different content differ in every syntax and sort before the release; the tagged commit's clean build is the release", () => {
     // A checkout of its own: the inputs of a build, and one build file whose content changes.
@@ -105,6 +105,9 @@ describe("the build's version", () => {
     git("add", ".");
     git("commit", "--quiet", "-m", "one");
     const first = versionAt(root);
+    // package.json names the release as an unstamped development build.
+    const base = first.release;
+    expect(declared).toBe(`${base}-alpha.0+dev`);
     expect(first.semver).toMatch(new RegExp(`^${base.replace(/\./g, "\\.")}-alpha\\.\\d+\\+[0-9a-f]{8}$`));
     expect(first.go).toBe(`v${first.semver.replace("+", "-")}`);
     build("two");
