@@ -2,15 +2,14 @@
  * A Go program of native resources (./go-program/main.go) under the real CLI, our Go language
  * host (`pulumi-language-go`, scripts/pulumi-cli/go-host) and the emulator, taking a Go user's
  * path from the released artifacts (README, "Go programs"): the program's go.mod requires the Go SDK
- * module of `npm run release` at the release's version, which `go` fetches from a module proxy
+ * module of `npm run release` at the build's version, which `go` fetches from a module proxy
  * (GOPROXY=file:// of the release's goproxy/, the modules it needs beyond from the machine's
  * module cache: offline), and no plugin on PATH: the CLI downloads it from the schema's
  * pluginDownloadURL (a loopback release host here: test/release/host.ts). The lifecycle of
  * ./lifecycle.ts, and the host building the program itself.
  *
  * The program is built once for this file, into a temporary directory, with a module cache of
- * its own there (a module cache keeps a version once fetched: a release rebuilt at the same
- * version would not be seen). Its go.mod takes the module versions of the host's (the CLI's),
+ * its own there (what the run fetches stays out of the machine's). Its go.mod takes the module versions of the host's (the CLI's),
  * and its build the CLI's tags, so Go's build cache already holds most of what it compiles.
  */
 import { spawn } from "node:child_process";

@@ -36,7 +36,7 @@ export function requireGo(): void {
 /**
  * What `go` gets to take the released SDK module as a user's `go get` does, beside the CLI's tags: the
  * release's module proxy, then the machine's module cache as one (offline), into a module cache under
- * `root` (a module cache keeps a version once fetched: a release rebuilt at the same version would not be seen).
+ * `root` (what the run fetches stays out of the machine's: test/release/artifacts.test.ts checks that cache holds no other build at this version).
  */
 export async function releasedModuleEnv(root: string): Promise<Record<string, string>> {
   const modCache = spawnSync("go", ["env", "GOMODCACHE"], { encoding: "utf8" }).stdout.trim();
