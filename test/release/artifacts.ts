@@ -42,7 +42,14 @@ async function wheelVenv(out: string): Promise<void> {
   python([py.python, "-m", "venv", out], "python3 -m venv");
   python([path.join(out, "bin", "python"), "-m", "pip", "install", "--quiet", "--no-index", "--no-deps", wheel], "pip install of the wheel");
   // After the install: pip would otherwise find the pinned virtualenv's own pulumi_svc (generated there) satisfying the wheel.
-  fs.writeFileSync(path.join(purelib(out), "pulumi-requirements.pth"), `${purelib(pinned.venv)}\n`);
+  // That one is left out (generated from the checkout's unstamped schema, another build whose plugin the host would list):
+  // the .pth names a directory of links to the rest, relative to the site directory, so that it holds after the rename.
+  const pinnedPackages = path.join(out, "pinned-packages");
+  fs.mkdirSync(pinnedPackages);
+  for (const entry of fs.readdirSync(purelib(pinned.venv))) {
+    if (!entry.startsWith("pulumi_svc")) fs.symlinkSync(path.join(purelib(pinned.venv), entry), path.join(pinnedPackages, entry));
+  }
+  fs.writeFileSync(path.join(purelib(out), "pulumi-requirements.pth"), `${path.relative(purelib(out), pinnedPackages)}\n`);
 }
 
 const PARTS = {
