@@ -196,7 +196,7 @@ export async function buildRelease(out = RELEASE_DIR): Promise<void> {
   fs.rmSync(out, { recursive: true, force: true });
   fs.mkdirSync(out, { recursive: true });
   const version = releaseVersion();
-  console.log(`release: version ${version.semver} (Go ${version.go}, Python ${version.python})${version.development ? `: a development build (the release is the commit tagged v<package.json's version>, from a clean work tree)` : ""}`);
+  console.log(`release: version ${version.semver} (Go ${version.go}, Python ${version.python})${version.development ? `: a development build (${version.release} is the commit tagged v${version.release}, built from a clean work tree)` : ""}`);
   const timed = async <T>(what: string, f: () => T | Promise<T>): Promise<T> => {
     const started = Date.now();
     const result = await f();
