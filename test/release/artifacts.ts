@@ -63,11 +63,13 @@ const PARTS = {
 /**
  * What a part is built with beyond the release's sources, as a suffix of its directory: the
  * wheel and the virtualenv, the Python side of pulumi:install (the generator; the pinned
- * virtualenv the .pth file reaches), the Go module, the CLI's build (its Go generator).
+ * virtualenv the .pth file reaches; the virtualenv's recipe here), the Go module, the CLI's build (its Go generator).
  */
 function variantOf(part: keyof typeof PARTS): string {
   const located = part === "wheel" || part === "venv" ? locatePython() : part === "go" ? locatePulumiCli() : undefined;
-  return located && !("missing" in located) ? `-${createHash("sha256").update(located.binDir).digest("hex").slice(0, 8)}` : "";
+  // The virtualenv's recipe (wheelVenv) is this file's, outside the release's content.
+  const recipe = part === "venv" ? fs.readFileSync(__filename) : "";
+  return located && !("missing" in located) ? `-${createHash("sha256").update(located.binDir).update(recipe).digest("hex").slice(0, 8)}` : "";
 }
 
 /** A builder that has held a part's lock this long is taken for dead (killed mid-build), and its lock for stale. */
