@@ -1,4 +1,6 @@
-// `npm run release`: what a release publishes, written into dist/release/ (after `npm run build`):
+// `npm run release`: what a release publishes, written into dist/release/ (after `npm run build`),
+// each at the build's version (scripts/release-version.ts: the release's on its tagged commit,
+// `<version>-alpha.<n>+<hash>` otherwise, in each artifact's syntax):
 //
 //   pulumi-resource-svc-v<version>-<os>-<arch>.tar.gz  the plugin, one archive for every platform in PLATFORMS
 //                                                      (the same JavaScript bundle under each name: it needs Node >= 20 on PATH)
@@ -22,22 +24,23 @@ import { build } from "esbuild";
 import { GO_HOST_MODULE_DIR } from "./pulumi-cli/go-host/install";
 import { locatePulumiCli, pinnedCliVersion } from "./pulumi-cli/locate";
 import { locatePython } from "./pulumi-cli/python";
+import { releaseVersion } from "./release-version";
 
 const ROOT = path.resolve(__dirname, "..");
 export const RELEASE_DIR = path.join(ROOT, "dist", "release");
-const SCHEMA_FILE = path.join(ROOT, "schema.json");
 const PLUGIN_MAIN = path.join(ROOT, "dist", "native", "main.js");
 
-/** The package's version, which every artifact carries (schema.json's is the same: `npm run generate`). */
-export const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 /** The platforms a plugin archive is published for, as the CLI names them (`<os>-<arch>`). */
 export const PLATFORMS = ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64", "windows-amd64"] as const;
 /** The Go SDK's module: the schema's `language.go.importBasePath` up to its `sdk` directory. */
 export const GO_MODULE = "github.com/pulumi-svc/pulumi-svc/sdk";
 
-export const pluginArchiveName = (platform: string) => `pulumi-resource-svc-v${VERSION}-${platform}.tar.gz`;
-export const wheelName = () => `pulumi_svc-${VERSION}-py3-none-any.whl`;
-export const npmTarballName = () => `pulumi-svc-${VERSION}.tgz`;
+export const pluginArchiveName = (platform: string) => `pulumi-resource-svc-v${releaseVersion().semver}-${platform}.tar.gz`;
+export const wheelName = () => `pulumi_svc-${releaseVersion().python}-py3-none-any.whl`;
+export const npmTarballName = () => `pulumi-svc-${releaseVersion().semver}.tgz`;
+
+/** `file` of the package (package.json, schema.json) at the build's version: what every artifact carries. */
+const stamped = (file: string) => `${JSON.stringify({ ...(JSON.parse(fs.readFileSync(path.join(ROOT, file), "utf8")) as object), version: releaseVersion().semver }, null, 2)}\n`;
 
 const NODE_NEEDED = "pulumi-resource-svc needs Node.js >= 20 on PATH (https://nodejs.org)";
 
@@ -81,8 +84,8 @@ async function pluginFiles(dir: string): Promise<string[]> {
     `@echo off\r\nwhere node >nul 2>nul || (echo ${NODE_NEEDED.replace(">", "^>")}: node was not found 1>&2 & exit /b 1)\r\nnode "%~dp0pulumi-resource-svc.js" %*\r\n`,
   );
   // The plugin finds its version and schema by the package.json named pulumi-svc above it (provider/version.ts).
-  fs.writeFileSync(path.join(dir, "package.json"), `${JSON.stringify({ name: "pulumi-svc", version: VERSION, private: true }, null, 2)}\n`);
-  fs.copyFileSync(SCHEMA_FILE, path.join(dir, "schema.json"));
+  fs.writeFileSync(path.join(dir, "package.json"), `${JSON.stringify({ name: "pulumi-svc", version: releaseVersion().semver, private: true }, null, 2)}\n`);
+  fs.writeFileSync(path.join(dir, "schema.json"), stamped("schema.json"));
   fs.copyFileSync(path.join(ROOT, "LICENSE"), path.join(dir, "LICENSE"));
   return ["pulumi-resource-svc", "pulumi-resource-svc.cmd", "pulumi-resource-svc.js", RECHECK_FILE, "package.json", "schema.json", "LICENSE"];
 }
@@ -101,18 +104,28 @@ export async function buildPluginArchives(out: string): Promise<string[]> {
   }
 }
 
-/** The npm package, as `npm pack` makes it from `files` in package.json (dist/ as built). */
+/** The npm package, as `npm pack` makes it from `files` in package.json (dist/ as built), its package.json and schema.json at the build's version. */
 export function buildNpmTarball(out: string): string {
-  run("npm pack", "npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", out], { cwd: ROOT });
+  const listed = JSON.parse(run("npm pack --dry-run", "npm", ["pack", "--dry-run", "--json", "--ignore-scripts", "--silent"], { cwd: ROOT })) as [{ files: { path: string }[] }];
+  const stage = fs.mkdtempSync(path.join(os.tmpdir(), "svc-release-npm-"));
+  try {
+    for (const { path: file } of listed[0].files) fs.cpSync(path.join(ROOT, file), path.join(stage, file));
+    for (const file of ["package.json", "schema.json"]) fs.writeFileSync(path.join(stage, file), stamped(file));
+    run("npm pack", "npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", out, stage]);
+  } finally {
+    fs.rmSync(stage, { recursive: true, force: true });
+  }
   return path.join(out, npmTarballName());
 }
 
-/** `pulumi package gen-sdk` of schema.json for `language` into `out` (its language host on PATH). */
+/** `pulumi package gen-sdk` of schema.json at the build's version for `language` into `out` (its language host on PATH). */
 function genSdk(language: "python" | "go", out: string, hostDirs: string[]): void {
   const bin = cliBinDir();
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "svc-release-home-"));
+  const schema = path.join(home, "schema.json");
   try {
-    run(`pulumi package gen-sdk --language ${language}`, path.join(bin, "pulumi"), ["package", "gen-sdk", SCHEMA_FILE, "--language", language, "--out", out], {
+    fs.writeFileSync(schema, stamped("schema.json"));
+    run(`pulumi package gen-sdk --language ${language}`, path.join(bin, "pulumi"), ["package", "gen-sdk", schema, "--language", language, "--out", out], {
       env: { ...process.env, PATH: [...hostDirs, bin, process.env["PATH"] ?? ""].join(path.delimiter), PULUMI_HOME: home, PULUMI_SKIP_UPDATE_CHECK: "true" },
     });
   } finally {
@@ -141,7 +154,7 @@ export function buildWheel(out: string): string {
 /**
  * The Go SDK as module GO_MODULE in `<out>/go` (gen-sdk writes its packages under go/svc, the
  * schema's importBasePath), its go.mod requiring the Go SDK of the tested CLI, and the same
- * module in module-proxy layout in `<out>/goproxy` (`<module>/@v/v<version>.{info,mod,zip}`).
+ * module in module-proxy layout in `<out>/goproxy` (`<module>/@v/<version>.{info,mod,zip}`, the Go spelling of the version).
  */
 export function buildGoModule(out: string): { moduleDir: string; proxyDir: string } {
   const moduleDir = path.join(out, "go");
@@ -163,7 +176,7 @@ export function buildGoModule(out: string): { moduleDir: string; proxyDir: strin
   const at = path.join(proxyDir, ...GO_MODULE.split("/"), "@v");
   fs.rmSync(proxyDir, { recursive: true, force: true });
   fs.mkdirSync(at, { recursive: true });
-  const v = `v${VERSION}`;
+  const v = releaseVersion().go;
   fs.writeFileSync(path.join(at, "list"), `${v}\n`);
   fs.writeFileSync(path.join(at, `${v}.info`), `${JSON.stringify({ Version: v, Time: new Date(0).toISOString() })}\n`);
   fs.writeFileSync(path.join(at, `${v}.mod`), goMod);
@@ -182,6 +195,8 @@ export function buildGoModule(out: string): { moduleDir: string; proxyDir: strin
 export async function buildRelease(out = RELEASE_DIR): Promise<void> {
   fs.rmSync(out, { recursive: true, force: true });
   fs.mkdirSync(out, { recursive: true });
+  const version = releaseVersion();
+  console.log(`release: version ${version.semver} (Go ${version.go}, Python ${version.python})${version.development ? `: a development build (${version.release} is the commit tagged v${version.release}, built from a clean work tree)` : ""}`);
   const timed = async <T>(what: string, f: () => T | Promise<T>): Promise<T> => {
     const started = Date.now();
     const result = await f();

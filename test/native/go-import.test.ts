@@ -16,7 +16,8 @@ import { pinnedCliVersion } from "../../scripts/pulumi-cli/locate";
 import { SCHEMA_FILE } from "../../scripts/pulumi-cli/python";
 import { call, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { pulumiAsync, runCli, stackArgs } from "../support/pulumi-cli";
-import { VERSION, pluginArchiveName } from "../../scripts/release";
+import { pluginArchiveName } from "../../scripts/release";
+import { releaseVersion } from "../../scripts/release-version";
 import { PLATFORM, useReleaseHost } from "../release/host";
 import { convert } from "./convert";
 import { GOFLAGS, GO_BIN_DIR, GO_MISSING, releasedModuleEnv, releasedModuleFiles, requireGo } from "./go";
@@ -81,7 +82,7 @@ describe.skipIf(GO_MISSING !== undefined)("pulumi package add, import and instal
     const imported = await pulumiOk(s, ["import", "svc:inboxes:Inbox", "archive", String(inbox.body["id"]), "--out", path.join(s.dir, "main.go"), "--yes"], true, goEnv);
     expect(imported).not.toContain("not supported");
     expect(host().served).toEqual([`GET /${pluginArchiveName(PLATFORM)}`]);
-    expect(fs.existsSync(path.join(plugins, `resource-svc-v${VERSION}`, "pulumi-resource-svc"))).toBe(true);
+    expect(fs.existsSync(path.join(plugins, `resource-svc-v${releaseVersion().semver}`, "pulumi-resource-svc"))).toBe(true);
     expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
     const code = fs.readFileSync(path.join(s.dir, "main.go"), "utf8");
     expect(code).toContain(`"github.com/pulumi-svc/pulumi-svc/sdk/go/svc/inboxes"`);

@@ -2,15 +2,14 @@
  * A Go program of native resources (./go-program/main.go) under the real CLI, our Go language
  * host (`pulumi-language-go`, scripts/pulumi-cli/go-host) and the emulator, taking a Go user's
  * path from the released artifacts (README, "Go programs"): the program's go.mod requires the Go SDK
- * module of `npm run release` at the release's version, which `go` fetches from a module proxy
+ * module of `npm run release` at the build's version, which `go` fetches from a module proxy
  * (GOPROXY=file:// of the release's goproxy/, the modules it needs beyond from the machine's
  * module cache: offline), and no plugin on PATH: the CLI downloads it from the schema's
  * pluginDownloadURL (a loopback release host here: test/release/host.ts). The lifecycle of
  * ./lifecycle.ts, and the host building the program itself.
  *
  * The program is built once for this file, into a temporary directory, with a module cache of
- * its own there (a module cache keeps a version once fetched: a release rebuilt at the same
- * version would not be seen). Its go.mod takes the module versions of the host's (the CLI's),
+ * its own there (what the run fetches stays out of the machine's). Its go.mod takes the module versions of the host's (the CLI's),
  * and its build the CLI's tags, so Go's build cache already holds most of what it compiles.
  */
 import { spawn } from "node:child_process";
@@ -18,13 +17,14 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { VERSION, pluginArchiveName } from "../../scripts/release";
+import { pluginArchiveName } from "../../scripts/release";
+import { releaseVersion } from "../../scripts/release-version";
 import { PLATFORM, useReleaseHost } from "../release/host";
 import { call, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { runCli } from "../support/pulumi-cli";
 import { GO_BIN_DIR, GO_MISSING, requireGo, releasedModuleEnv, releasedModuleFiles } from "./go";
 import { checkNativeLifecycle } from "./lifecycle";
-import { nativeStack, writesOf, type ProgramFiles } from "./support";
+import { defaultProviderName, nativeStack, writesOf, type ProgramFiles } from "./support";
 
 const emu = useEmulator();
 const host = useReleaseHost();
@@ -81,7 +81,7 @@ describe.skipIf(GO_MISSING !== undefined)("a Go program of native resources unde
     // The plugin came from the release host, into the stack's fresh PULUMI_HOME.
     expect(host().served).toContain(`GET /${pluginArchiveName(PLATFORM)}`);
     // The SDK asks for the plugin at its own version (the schema's: respectSchemaVersion) from the schema's pluginDownloadURL.
-    expect(state.find((r) => r.type === "svc:webhooks:Endpoint")?.provider).toContain(`::default_${VERSION.replace(/\./g, "_")}_github_/api.github.com/pulumi-svc::`);
+    expect(state.find((r) => r.type === "svc:webhooks:Endpoint")?.provider).toContain(`::${defaultProviderName(releaseVersion().semver)}_github_/api.github.com/pulumi-svc::`);
   });
 
   it("without a prebuilt binary, the host builds the program with `go build` and previews its resources", async () => {

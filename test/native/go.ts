@@ -7,7 +7,8 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { GO_HOST_MODULE_DIR } from "../../scripts/pulumi-cli/go-host/install";
-import { GO_MODULE, VERSION } from "../../scripts/release";
+import { GO_MODULE } from "../../scripts/release";
+import { releaseVersion } from "../../scripts/release-version";
 import { releasePart } from "../release/artifacts";
 import { cliBinDir } from "../support/pulumi-cli";
 import { NATIVE_MISSING } from "./support";
@@ -35,7 +36,7 @@ export function requireGo(): void {
 /**
  * What `go` gets to take the released SDK module as a user's `go get` does, beside the CLI's tags: the
  * release's module proxy, then the machine's module cache as one (offline), into a module cache under
- * `root` (a module cache keeps a version once fetched: a release rebuilt at the same version would not be seen).
+ * `root` (what the run fetches stays out of the machine's: test/release/artifacts.test.ts checks that cache holds no other build at this version).
  */
 export async function releasedModuleEnv(root: string): Promise<Record<string, string>> {
   const modCache = spawnSync("go", ["env", "GOMODCACHE"], { encoding: "utf8" }).stdout.trim();
@@ -49,13 +50,13 @@ export async function releasedModuleEnv(root: string): Promise<Record<string, st
 }
 
 /**
- * go.mod and go.sum of module `name` requiring the released SDK module at the release's version, with the module
+ * go.mod and go.sum of module `name` requiring the released SDK module at the build's version (its Go spelling), with the module
  * versions of the host's (the CLI's), so Go's build cache already holds most of what a build compiles.
  */
 export function releasedModuleFiles(name: string): { "go.mod": string; "go.sum": string } {
   const hostMod = fs.readFileSync(path.join(GO_HOST_MODULE_DIR, "go.mod"), "utf8");
   return {
-    "go.mod": `${hostMod.replace(/^module .*$/m, `module ${name}`)}\nrequire ${GO_MODULE} v${VERSION}\n`,
+    "go.mod": `${hostMod.replace(/^module .*$/m, `module ${name}`)}\nrequire ${GO_MODULE} ${releaseVersion().go}\n`,
     "go.sum": fs.readFileSync(path.join(GO_HOST_MODULE_DIR, "go.sum"), "utf8"),
   };
 }

@@ -8,13 +8,15 @@
  * requirements.txt; `pulumi convert` writes a Python project. pip downloads from the index pip is configured with (PyPI, or
  * PIP_FIND_LINKS/PIP_INDEX_URL), as Pulumi's host does.
  */
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { releasePart } from "../release/artifacts";
 import { PLATFORM, useReleaseHost } from "../release/host";
-import { VERSION, pluginArchiveName } from "../../scripts/release";
-import { PYTHON_REQUIREMENTS, SCHEMA_FILE } from "../../scripts/pulumi-cli/python";
+import { pluginArchiveName } from "../../scripts/release";
+import { releaseVersion } from "../../scripts/release-version";
+import { PYTHON_REQUIREMENTS } from "../../scripts/pulumi-cli/python";
 import { call, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { convert } from "./convert";
 import { PYTHON_MISSING, pythonProgram, requirePython } from "./python";
@@ -44,7 +46,8 @@ describe.skipIf(PYTHON_MISSING !== undefined)("pulumi import, package add and in
   }, 300_000);
 
   it("`pulumi import --out` writes Python code that, as the program, previews with no change and writes nothing", { timeout: 240_000 }, async () => {
-    const s = await nativeStack(emu(), "native-python-import", pythonProgram("import pulumi\n", venv));
+    // The plugin from the release host, at the wheel's version (the checkout's own says 0.x.y-alpha.0+dev, and the import's code generation asks for the wheel's).
+    const s = await nativeStack(emu(), "native-python-import", pythonProgram("import pulumi\n", venv), { env: host().env() });
     // The stack exists before the import (the empty program's up).
     expect((await s.run("up")).ok).toBe(true);
     const inbox = await call(emu(), "POST", "/inboxes/v1/inboxes", { key: s.ws.inboxes.admin, body: { label: "archive" } });
@@ -96,7 +99,7 @@ describe.skipIf(PYTHON_MISSING !== undefined)("pulumi import, package add and in
     const output = await pulumiOk(s, ["import", "svc:webhooks:Endpoint", "orders", String(endpoint.body["id"]), "--yes"]);
     expect(output).toContain("svc:webhooks:Endpoint");
     expect(served).toEqual([`GET /${pluginArchiveName(PLATFORM)}`]);
-    expect(fs.existsSync(path.join(plugins, `resource-svc-v${VERSION}`, "pulumi-resource-svc"))).toBe(true);
+    expect(fs.existsSync(path.join(plugins, `resource-svc-v${releaseVersion().semver}`, "pulumi-resource-svc"))).toBe(true);
   });
 
   it("`pulumi package add` generates the SDK, adds it to requirements.txt and installs it; `pulumi install` makes the virtualenv from requirements.txt", { timeout: 600_000 }, async () => {
@@ -110,7 +113,10 @@ describe.skipIf(PYTHON_MISSING !== undefined)("pulumi import, package add and in
     const s = await nativeStack(emu(), "native-python-add", project, { env: host().env() });
     const venvPython = path.join(s.dir, "venv", "bin", "python");
 
-    const added = await pulumiOk(s, ["package", "add", SCHEMA_FILE], { withStack: false });
+    // The build's schema, at its version (the one in its plugin archive): the plugin `pulumi install` then fetches is the release host's.
+    const schema = path.join(s.dir, "svc-schema.json");
+    fs.writeFileSync(schema, spawnSync("tar", ["-xzOf", path.join(host().archives, pluginArchiveName(PLATFORM)), "schema.json"], { encoding: "utf8" }).stdout);
+    const added = await pulumiOk(s, ["package", "add", schema], { withStack: false });
     expect(added).toContain("You can import the SDK in your Python code with:");
     expect(added).toContain("import pulumi_svc as pulumi_svc");
     expect(fs.existsSync(path.join(s.dir, "sdks", "svc", "pulumi_svc", "__init__.py"))).toBe(true);

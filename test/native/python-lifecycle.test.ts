@@ -11,14 +11,14 @@
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { PACKAGE_VERSION } from "../../provider/version";
 import { pluginArchiveName } from "../../scripts/release";
+import { releaseVersion } from "../../scripts/release-version";
 import { releasePart } from "../release/artifacts";
 import { PLATFORM, useReleaseHost } from "../release/host";
 import { lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { checkNativeLifecycle } from "./lifecycle";
 import { PYTHON_MISSING, pythonProgram, requirePython } from "./python";
-import { nativeStack, writesOf, type ProgramFiles } from "./support";
+import { defaultProviderName, nativeStack, writesOf, type ProgramFiles } from "./support";
 
 const emu = useEmulator();
 const host = useReleaseHost();
@@ -51,11 +51,11 @@ describe.skipIf(PYTHON_MISSING !== undefined)("a Python program of native resour
   }, 300_000);
   const userStack = (name: string, main: string) => nativeStack(emu(), name, pythonProgram(main, venv), { env: host().env() });
 
-  it("the virtualenv's pulumi_svc is the wheel's, at the package's version", () => {
+  it("the virtualenv's pulumi_svc is the wheel's, at the build's version (PEP 440)", () => {
     const r = spawnSync(path.join(venv, "bin", "python"), ["-c", "import importlib.metadata as m, pulumi_svc; print(pulumi_svc.__file__); print(m.version('pulumi_svc'))"], { encoding: "utf8" });
     const [file, version] = r.stdout.trim().split("\n");
     expect(file?.startsWith(`${venv}/lib/`), r.stdout + r.stderr).toBe(true);
-    expect(version).toBe(PACKAGE_VERSION);
+    expect(version).toBe(releaseVersion().python);
   });
 
   // Six runs of the CLI, each starting Python, under a shared machine's load: more than the default 120 s allows.
@@ -64,9 +64,10 @@ describe.skipIf(PYTHON_MISSING !== undefined)("a Python program of native resour
     const state = await checkNativeLifecycle(emu(), s, { lookedUpUrl: "https://hooks.example.com/orders" });
     // The plugin came from the release host, into the stack's fresh PULUMI_HOME.
     expect(host().served).toContain(`GET /${pluginArchiveName(PLATFORM)}`);
-    // The SDK is the package's version (schema.json's), and asks the engine for the plugin at it, from the
-    // schema's pluginDownloadURL (the engine names the default provider by both).
-    expect(state.find((r) => r.type === "svc:webhooks:Endpoint")?.provider).toContain("::default_0_1_0_github_/api.github.com/pulumi-svc::");
+    // The SDK is at the build's version (its schema's), and asks the engine for the plugin at it, from the
+    // schema's pluginDownloadURL (the engine names the default provider by both), without the build
+    // metadata (the SDK reads its version from the wheel's, whose local part it drops).
+    expect(state.find((r) => r.type === "svc:webhooks:Endpoint")?.provider).toContain(`::${defaultProviderName(releaseVersion().semver.replace(/\+.*/, ""))}_github_/api.github.com/pulumi-svc::`);
   });
 
   it("a program that raises: the run fails with the program's traceback, and writes nothing", async () => {

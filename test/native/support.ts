@@ -87,6 +87,9 @@ export async function nativeStack(
 
 const prefixed = (project: string, values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([k, v]) => [k.includes(":") ? k : `${project}:${k}`, v]));
 
+/** The engine's name of a default provider of the plugin at `version` (pkg/resource/deploy/providers: its parts joined by underscores). */
+export const defaultProviderName = (version: string) => `default_${version.replace(/[.+-]/g, "_")}`;
+
 /** API writes (anything but GET) among `requests`, as "METHOD path". */
 export const writesOf = (requests: { method: string; path: string }[]) => requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
 

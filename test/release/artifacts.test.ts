@@ -4,53 +4,130 @@
  * pulumi range, the plugin's pulumi-plugin.json), the Go SDK module (go.mod at the module
  * path, pinned to the tested Go SDK) and its module-proxy layout. Their use is in the Python
  * and Go lifecycles (test/native/python-lifecycle.test.ts, go-lifecycle.test.ts).
+ *
+ * And their version (scripts/release-version.ts): every artifact at the build's, each in its
+ * own syntax; two builds of different content never at one version, the tagged commit's clean
+ * build at the release's; and no Go module cache of this machine holding another build at it.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { pinnedCliVersion } from "../../scripts/pulumi-cli/locate";
-import { GO_MODULE, VERSION, npmTarballName, wheelName } from "../../scripts/release";
+import { locatePython } from "../../scripts/pulumi-cli/python";
+import { GO_MODULE, PLATFORMS, npmTarballName, pluginArchiveName, wheelName } from "../../scripts/release";
+import { releaseVersion, versionAt } from "../../scripts/release-version";
 import { PULUMI_CLI_MISSING } from "../support/pulumi-cli";
 import { releasePart } from "./artifacts";
 
+const ROOT = path.resolve(__dirname, "../..");
 const listing = (cmd: string, args: string[]) => spawnSync(cmd, args, { encoding: "utf8" }).stdout.trim().split("\n");
 const unzipText = (zip: string, member: string) => spawnSync("unzip", ["-p", zip, member], { encoding: "utf8" }).stdout;
+const untarText = (tgz: string, member: string) => spawnSync("tar", ["-xzOf", tgz, member], { encoding: "utf8" }).stdout;
+const versionOf = (json: string) => (JSON.parse(json) as { version: string }).version;
 
 describe.skipIf(PULUMI_CLI_MISSING !== undefined)("the release's SDK artifacts", () => {
-  it("the npm tarball is the package at its version, with the native plugin's entry point", async () => {
+  const { semver, go, python } = releaseVersion();
+
+  it("the plugin archives carry the build's version in their names, package.json and schema.json", async () => {
+    const archive = path.join(await releasePart("plugin"), pluginArchiveName(PLATFORMS[0]));
+    expect(path.basename(archive)).toBe(`pulumi-resource-svc-v${semver}-${PLATFORMS[0]}.tar.gz`);
+    expect(versionOf(untarText(archive, "package.json"))).toBe(semver);
+    expect(versionOf(untarText(archive, "schema.json"))).toBe(semver);
+  });
+
+  it("the npm tarball is the package at the build's version, with the native plugin's entry point", async () => {
     const tgz = path.join(await releasePart("npm"), npmTarballName());
     const files = listing("tar", ["-tzf", tgz]);
     expect(files).toContain("package/dist/native/main.js");
     expect(files).toContain("package/schema.json");
-    expect(JSON.parse(spawnSync("tar", ["-xzOf", tgz, "package/package.json"], { encoding: "utf8" }).stdout)).toMatchObject({ name: "pulumi-svc", version: VERSION });
+    expect(JSON.parse(untarText(tgz, "package/package.json"))).toMatchObject({ name: "pulumi-svc", version: semver });
+    expect(versionOf(untarText(tgz, "package/schema.json"))).toBe(semver);
   });
 
-  it("the wheel is pulumi_svc at the package's version, requiring pulumi below 4, and names the plugin's release host", async () => {
+  it("the wheel is pulumi_svc at the build's version (PEP 440), requiring pulumi below 4, and names the plugin's version and release host", async () => {
     const whl = path.join(await releasePart("wheel"), wheelName());
-    const metadata = unzipText(whl, `pulumi_svc-${VERSION}.dist-info/METADATA`);
+    const metadata = unzipText(whl, `pulumi_svc-${python}.dist-info/METADATA`);
     expect(metadata).toMatch(/^Name: pulumi_svc$/m);
-    expect(metadata).toMatch(new RegExp(`^Version: ${VERSION.replace(/\./g, "\\.")}$`, "m"));
+    expect(metadata).toMatch(new RegExp(`^Version: ${python.replace(/[.+]/g, "\\$&")}$`, "m"));
     expect(metadata).toMatch(/^Requires-Dist: pulumi<4\.0\.0,>=3\.\d+\.\d+$/m);
-    expect(JSON.parse(unzipText(whl, "pulumi_svc/pulumi-plugin.json"))).toMatchObject({ resource: true, name: "svc", server: "github://api.github.com/pulumi-svc" });
+    expect(JSON.parse(unzipText(whl, "pulumi_svc/pulumi-plugin.json"))).toMatchObject({ resource: true, name: "svc", version: semver, server: "github://api.github.com/pulumi-svc" });
     // A list function's hints name the element type (a bare list output was typed `list`, of plain dicts).
     const getEndpoints = unzipText(whl, "pulumi_svc/webhooks/get_endpoints.py");
     expect(getEndpoints).toMatch(/def items\(self\) -> Sequence\['outputs\.EndpointInfo'\]:/);
     expect(getEndpoints).toMatch(/\) -> AwaitableGetEndpointsResult:/);
   });
 
-  it("the Go SDK is a module at its real path, pinned to the tested Go SDK, and a module proxy serves it", async () => {
+  it("the Go SDK is a module at its real path, pinned to the tested Go SDK, and a module proxy serves it at the build's version", async () => {
     const dir = await releasePart("go");
     const goMod = fs.readFileSync(path.join(dir, "go", "go.mod"), "utf8");
     expect(goMod).toMatch(new RegExp(`^module ${GO_MODULE}$`, "m"));
     expect(goMod).toContain(`require github.com/pulumi/pulumi/sdk/v3 v${pinnedCliVersion()}`);
     expect(fs.existsSync(path.join(dir, "go", "go", "svc", "webhooks", "endpoint.go"))).toBe(true);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, "go", "go", "svc", "pulumi-plugin.json"), "utf8"))).toMatchObject({ name: "svc", version: semver });
     const at = path.join(dir, "goproxy", ...GO_MODULE.split("/"), "@v");
-    expect(fs.readFileSync(path.join(at, "list"), "utf8")).toBe(`v${VERSION}\n`);
-    expect(fs.readFileSync(path.join(at, `v${VERSION}.mod`), "utf8")).toBe(goMod);
-    const zipped = listing("unzip", ["-Z1", path.join(at, `v${VERSION}.zip`)]);
-    expect(zipped).toContain(`${GO_MODULE}@v${VERSION}/go.mod`);
-    expect(zipped).toContain(`${GO_MODULE}@v${VERSION}/go/svc/webhooks/endpoint.go`);
-    expect(zipped.every((f) => f.startsWith(`${GO_MODULE}@v${VERSION}/`))).toBe(true);
+    expect(fs.readFileSync(path.join(at, "list"), "utf8")).toBe(`${go}\n`);
+    expect(fs.readFileSync(path.join(at, `${go}.mod`), "utf8")).toBe(goMod);
+    const zipped = listing("unzip", ["-Z1", path.join(at, `${go}.zip`)]);
+    expect(zipped).toContain(`${GO_MODULE}@${go}/go.mod`);
+    expect(zipped).toContain(`${GO_MODULE}@${go}/go/svc/webhooks/endpoint.go`);
+    expect(zipped.every((f) => f.startsWith(`${GO_MODULE}@${go}/`))).toBe(true);
+  });
+
+  it("this machine's Go module cache holds no other build at this version (`go get` would be served it, and a go.sum of it fails)", async () => {
+    const machineCache = spawnSync("go", ["env", "GOMODCACHE"], { encoding: "utf8" }).stdout.trim();
+    const cached = path.join(machineCache, "cache", "download", ...GO_MODULE.split("/"), "@v", `${go}.ziphash`);
+    if (!fs.existsSync(cached)) return;
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "svc-release-gosum-"));
+    const env = { ...process.env, GOPROXY: `file://${path.join(await releasePart("go"), "goproxy")}`, GOMODCACHE: tmp, GOSUMDB: "off", GOFLAGS: "-modcacherw" };
+    const r = spawnSync("go", ["mod", "download", "-json", `${GO_MODULE}@${go}`], { cwd: tmp, env, encoding: "utf8" });
+    fs.rmSync(tmp, { recursive: true, force: true });
+    expect(r.status, r.stderr + r.stdout).toBe(0);
+    expect((JSON.parse(r.stdout) as { Sum: string }).Sum).toBe(fs.readFileSync(cached, "utf8").trim());
+  });
+});
+
+describe("the build's version", () => {
+  const declared = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+
+  it("two builds of different content differ in every syntax and sort before the release; the tagged commit's clean build is the release", () => {
+    // A checkout of its own: the inputs of a build, and one build file whose content changes.
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "svc-release-version-"));
+    for (const f of ["package.json", "schema.json", "scripts/release.ts", "scripts/release-version.ts"]) fs.cpSync(path.join(ROOT, f), path.join(root, f));
+    const build = (text: string) => {
+      fs.mkdirSync(path.join(root, "dist", "native"), { recursive: true });
+      fs.writeFileSync(path.join(root, "dist", "native", "main.js"), text);
+    };
+    const git = (...args: string[]) => expect(spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd: root, encoding: "utf8" }).status).toBe(0);
+    build("one");
+    git("init", "--quiet");
+    git("add", ".");
+    git("commit", "--quiet", "-m", "one");
+    const first = versionAt(root);
+    // package.json names the release as an unstamped development build.
+    const base = first.release;
+    expect(declared).toBe(`${base}-alpha.0+dev`);
+    expect(first.semver).toMatch(new RegExp(`^${base.replace(/\./g, "\\.")}-alpha\\.\\d{16}\\+[0-9a-f]{8}$`));
+    const withoutBuild = (v: string) => v.replace(/\+.*/, "");
+    expect(first.go).toBe(`v${withoutBuild(first.semver)}`);
+    build("two");
+    const second = versionAt(root);
+    for (const syntax of ["semver", "go", "python"] as const) expect(second[syntax], syntax).not.toBe(first[syntax]);
+    // Also without the build metadata, which the CLI's plugin cache and the Python SDK's plugin request ignore.
+    expect(withoutBuild(second.semver)).not.toBe(withoutBuild(first.semver));
+    // pip's order (PEP 440): before the release, and the Python spelling is what pip reads.
+    const py = locatePython();
+    if (!("missing" in py)) {
+      const check = `from packaging.version import Version as V; a, b = V("${first.python}"), V("${base}"); assert a < b and str(a) == "${first.python}", a`;
+      const r = spawnSync(path.join(py.venv, "bin", "python"), ["-c", check], { encoding: "utf8" });
+      expect(r.status, r.stderr).toBe(0);
+    }
+    // Tagged, but with a change not committed: still a development build.
+    git("tag", `v${base}`);
+    expect(versionAt(root)).toMatchObject({ development: true, semver: second.semver });
+    build("one");
+    expect(versionAt(root)).toMatchObject({ development: false, semver: base, go: `v${base}`, python: base });
+    fs.rmSync(root, { recursive: true, force: true });
   });
 });

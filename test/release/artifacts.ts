@@ -1,9 +1,10 @@
 /**
  * The release artifacts (scripts/release.ts) for the suites that take a user's path through
- * them, built once per content of what goes into them: each part into its own directory of
- * node_modules/.cache/pulumi-svc-release/<key>/, where key hashes the release script, the
- * package's manifest, schema.json and the build (dist/, so `npm run build` first), and by
- * what the part is built with (variantOf). One process builds a part (a lock directory beside
+ * them, built once per version and content of what goes into them (scripts/release-version.ts:
+ * the release script, the package's manifest, schema.json and the build, dist/, so `npm run
+ * build` first): each part into its own directory of
+ * node_modules/.cache/pulumi-svc-release/<version>-<content>/, and by what the part is built
+ * with (variantOf). One process builds a part (a lock directory beside
  * it; the others wait), in a staging directory renamed into place, so no test file sees one
  * half made.
  */
@@ -14,27 +15,9 @@ import * as path from "node:path";
 import { locatePulumiCli } from "../../scripts/pulumi-cli/locate";
 import { locatePython, systemPython } from "../../scripts/pulumi-cli/python";
 import { buildGoModule, buildNpmTarball, buildPluginArchives, buildWheel, wheelName } from "../../scripts/release";
+import { releaseVersion } from "../../scripts/release-version";
 
 const ROOT = path.resolve(__dirname, "../..");
-
-function jsFilesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) return e.name === "release" ? [] : jsFilesUnder(p);
-    return e.name.endsWith(".js") ? [p] : [];
-  });
-}
-
-let key: string | undefined;
-function cacheKey(): string {
-  if (!key) {
-    const hash = createHash("sha256");
-    for (const f of ["scripts/release.ts", "package.json", "schema.json"]) hash.update(fs.readFileSync(path.join(ROOT, f)));
-    for (const f of jsFilesUnder(path.join(ROOT, "dist")).sort()) hash.update(f).update(fs.readFileSync(f));
-    key = hash.digest("hex").slice(0, 16);
-  }
-  return key;
-}
 
 function python(args: string[], what: string): string {
   const [cmd, ...rest] = args;
@@ -59,7 +42,14 @@ async function wheelVenv(out: string): Promise<void> {
   python([py.python, "-m", "venv", out], "python3 -m venv");
   python([path.join(out, "bin", "python"), "-m", "pip", "install", "--quiet", "--no-index", "--no-deps", wheel], "pip install of the wheel");
   // After the install: pip would otherwise find the pinned virtualenv's own pulumi_svc (generated there) satisfying the wheel.
-  fs.writeFileSync(path.join(purelib(out), "pulumi-requirements.pth"), `${purelib(pinned.venv)}\n`);
+  // That one is left out (generated from the checkout's unstamped schema, another build whose plugin the host would list):
+  // the .pth names a directory of links to the rest, relative to the site directory, so that it holds after the rename.
+  const pinnedPackages = path.join(out, "pinned-packages");
+  fs.mkdirSync(pinnedPackages);
+  for (const entry of fs.readdirSync(purelib(pinned.venv))) {
+    if (!entry.startsWith("pulumi_svc")) fs.symlinkSync(path.join(purelib(pinned.venv), entry), path.join(pinnedPackages, entry));
+  }
+  fs.writeFileSync(path.join(purelib(out), "pulumi-requirements.pth"), `${path.relative(purelib(out), pinnedPackages)}\n`);
 }
 
 const PARTS = {
@@ -73,11 +63,13 @@ const PARTS = {
 /**
  * What a part is built with beyond the release's sources, as a suffix of its directory: the
  * wheel and the virtualenv, the Python side of pulumi:install (the generator; the pinned
- * virtualenv the .pth file reaches), the Go module, the CLI's build (its Go generator).
+ * virtualenv the .pth file reaches; the virtualenv's recipe here), the Go module, the CLI's build (its Go generator).
  */
 function variantOf(part: keyof typeof PARTS): string {
   const located = part === "wheel" || part === "venv" ? locatePython() : part === "go" ? locatePulumiCli() : undefined;
-  return located && !("missing" in located) ? `-${createHash("sha256").update(located.binDir).digest("hex").slice(0, 8)}` : "";
+  // The virtualenv's recipe (wheelVenv) is this file's, outside the release's content.
+  const recipe = part === "venv" ? fs.readFileSync(__filename) : "";
+  return located && !("missing" in located) ? `-${createHash("sha256").update(located.binDir).update(recipe).digest("hex").slice(0, 8)}` : "";
 }
 
 /** A builder that has held a part's lock this long is taken for dead (killed mid-build), and its lock for stale. */
@@ -85,7 +77,8 @@ const STALE_LOCK_MS = 10 * 60_000;
 
 /** The directory holding `part` of the release, built on first call for this content, by one process at a time. */
 export async function releasePart(part: keyof typeof PARTS): Promise<string> {
-  const dir = path.join(ROOT, "node_modules", ".cache", "pulumi-svc-release", cacheKey(), `${part}${variantOf(part)}`);
+  const { semver, content } = releaseVersion();
+  const dir = path.join(ROOT, "node_modules", ".cache", "pulumi-svc-release", `${semver}-${content.slice(0, 16)}`, `${part}${variantOf(part)}`);
   const lock = `${dir}.lock`;
   fs.mkdirSync(path.dirname(dir), { recursive: true });
   for (;;) {

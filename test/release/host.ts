@@ -24,7 +24,7 @@ export interface ReleaseHost {
   url: string;
   /** The directory of the archives it serves. */
   archives: string;
-  /** The requests it got, as "METHOD /path". */
+  /** The requests it got, as "METHOD /path" (decoded). */
   served: string[];
   /** The environment that makes the CLI fetch the plugin from this host (PATH without the plugin, acquisition on, the schema's URL redirected). */
   env(): Record<string, string>;
@@ -38,8 +38,10 @@ export function useReleaseHost(): () => ReleaseHost {
     const archives = await releasePart("plugin");
     const served: string[] = [];
     server = http.createServer((req, res) => {
-      served.push(`${req.method} ${req.url}`);
-      const file = path.join(archives, decodeURIComponent(path.basename(req.url ?? "")));
+      // Decoded: the CLI escapes a development build's `+` (scripts/release-version.ts).
+      const url = decodeURIComponent(req.url ?? "");
+      served.push(`${req.method} ${url}`);
+      const file = path.join(archives, path.basename(url));
       if (!fs.existsSync(file)) return void res.writeHead(404).end();
       res.writeHead(200, { "content-type": "application/gzip", "content-length": fs.statSync(file).size });
       fs.createReadStream(file).pipe(res);

@@ -16,7 +16,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { PLATFORMS, VERSION, pluginArchiveName } from "../../scripts/release";
+import { PLATFORMS, pluginArchiveName } from "../../scripts/release";
+import { releaseVersion } from "../../scripts/release-version";
 import { lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { pulumiAsync, runCli } from "../support/pulumi-cli";
 import { NATIVE_MISSING, nativeStack, writesOf } from "../native/support";
@@ -76,7 +77,7 @@ resources:
     properties:
       label: fetched
     options:
-      version: ${VERSION}
+      version: ${releaseVersion().semver}
       pluginDownloadURL: ${host().url}
 outputs:
   inboxId: \${bin.id}
@@ -99,7 +100,7 @@ outputs:
     expect(writesOf(await requestsSince(emu(), since))).toEqual(["POST /inboxes/v1/inboxes"]);
     // Installed where the CLI keeps plugins, in this stack's own PULUMI_HOME.
     const home = `${opts.stateFile!}.pulumi/home`;
-    expect(fs.existsSync(path.join(home, "plugins", `resource-svc-v${VERSION}`, "pulumi-resource-svc"))).toBe(true);
+    expect(fs.existsSync(path.join(home, "plugins", `resource-svc-v${releaseVersion().semver}`, "pulumi-resource-svc"))).toBe(true);
     // Once installed, the next run downloads nothing.
     const destroy = await runCli({ ...s.options("destroy"), env });
     expect(destroy.ok, destroy.summary).toBe(true);
@@ -109,10 +110,10 @@ outputs:
   it("`pulumi plugin install resource svc <version> --file <archive>` installs it, and `get-schema svc` by name lists the nine kinds", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-release-install-"));
     const user = { cwd: dir, stack: "dev", stateFile: path.join(dir, "state.json"), env: { PATH: userPath() } };
-    const install = await pulumiAsync(user, ["plugin", "install", "resource", "svc", VERSION, "--file", archive()]);
+    const install = await pulumiAsync(user, ["plugin", "install", "resource", "svc", releaseVersion().semver, "--file", archive()]);
     expect(install.code, install.output + install.stderr).toBe(0);
     const listed = await pulumiAsync(user, ["plugin", "ls"]);
-    expect(listed.output).toMatch(new RegExp(`svc\\s+resource\\s+${VERSION.replace(/\./g, "\\.")}`));
+    expect(listed.output).toMatch(new RegExp(`svc\\s+resource\\s+${releaseVersion().semver.replace(/[.+]/g, "\\$&")}\\s`));
     const schema = await pulumiAsync(user, ["package", "get-schema", "svc"]);
     expect(schema.code, schema.stderr).toBe(0);
     expect(Object.keys((JSON.parse(schema.output) as { resources: Record<string, unknown> }).resources).sort()).toEqual(KINDS);
