@@ -38,7 +38,7 @@ async function endpointWithPendingDelivery(name: string, url: string, more: Decl
 /** `hook` with its signing secret `which`: a change of it replaces the endpoint. */
 const withSecret = (hook: Declared, which: keyof typeof secrets): Declared => ({ ...hook, inputs: { ...hook.inputs, secret: { $secret: which } } });
 
-// Each test is one endpoint's story: one stack, its first up (and its pending delivery) made once.
+// Each test tells one endpoint's story on one stack (its first up and pending delivery made once), within the time of the two tests it merges.
 describe.skipIf(CLI_MISSING !== undefined)("a delete refused for pending deliveries", () => {
   it("removed with a delivery pending: the up fails naming it, the endpoint is enabled again; declared again, it is enabled and nothing changes. Removed again, the re-enable answered 503 past the retries: the up fails naming the refusal and the failed re-enable; `up --refresh` declaring it enables it", async () => {
     const { s, hook, id, status } = await endpointWithPendingDelivery("refused-delete", "https://hooks.example.com/pending");
@@ -76,7 +76,7 @@ describe.skipIf(CLI_MISSING !== undefined)("a delete refused for pending deliver
     const settled = await s.writes("up", [hook], { secrets });
     expect(settled.result.ok, errorsOf(settled.result)).toBe(true);
     expect(settled.writes).toEqual([]);
-  }, RUNS_TIMEOUT_MS);
+  }, RUNS_TIMEOUT_MS * 2);
 
   it("replaced (its create-only secret changed) with a delivery pending: the old endpoint is left disabled and the error says so; one endpoint enabled, one delivery per event; the next up, on a fresh machine, leaves it disabled; drained, it is deleted. Then replaced with deleteBeforeReplace and a delivery pending: the refused delete leaves the old endpoint disabled and the engine creates no new one; drained, the next up replaces it", async () => {
     const { s, hook, id: oldId, event, status, deliveries, enabled } = await endpointWithPendingDelivery("refused-replaced", "https://hooks.example.com/replace", { secret: { $secret: "one" } });
@@ -128,5 +128,5 @@ describe.skipIf(CLI_MISSING !== undefined)("a delete refused for pending deliver
     const newestId = s.id("hook")!;
     expect(s.state().map((r) => r.id)).toEqual([newestId]);
     expect(await enabled()).toEqual([newestId]);
-  }, RUNS_TIMEOUT_MS);
+  }, RUNS_TIMEOUT_MS * 2);
 });
