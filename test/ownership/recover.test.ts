@@ -3,8 +3,9 @@
  * service acts, then every later command on a fresh runner (a new HOME, PULUMI_HOME and
  * TMPDIR each: only the backend's state file carries over).
  */
+import picomatch from "picomatch";
 import { describe, expect, it } from "vitest";
-import { call, control, useEmulator } from "../support/emulator";
+import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { loadCliDeployment, pulumiSync, stackProcesses } from "../support/pulumi-cli";
 import { CLI_MISSING, errorsOf, fresh, freshRunner, recover, RUNS_TIMEOUT_MS, until, useOwnershipStacks, type Declared, type OwnershipStack } from "./support";
 
@@ -34,14 +35,19 @@ async function held(s: OwnershipStack): Promise<string[]> {
 }
 const stateIds = (s: OwnershipStack) => s.state().map((r) => r.id!).sort();
 
+/** How long after its dropped connection the service acts on a delayed request. */
+const ACT_AFTER_MS = 1_000;
+
 /**
  * Runs `verb` with its `method` requests (`paths`) acted on by the service a second after
  * their connection dropped (a delayed answer with latency is never acted on: the emulator
  * drops a request whose client went away), killed (SIGKILL) once every one reached the
- * service; then `pulumi cancel`.
+ * service; then, once the service acted on every one (its log holds each, a second or
+ * more long), `pulumi cancel`.
  */
 async function killedWhileDelayed(s: OwnershipStack, verb: "up" | "destroy", program: Declared[], method: string, paths: Record<string, number>): Promise<void> {
-  for (const [path, count] of Object.entries(paths)) await control(emu(), "POST", "/faults", { method, path, drop_then_act_ms: 1_000, count });
+  const since = await lastSeq(emu());
+  for (const [path, count] of Object.entries(paths)) await control(emu(), "POST", "/faults", { method, path, drop_then_act_ms: ACT_AFTER_MS, count });
   const ac = new AbortController();
   const runner = freshRunner();
   const run = s.run(verb, program, { verbOptions: { env: runner, signal: ac.signal, abortWith: "SIGKILL" } });
@@ -51,14 +57,17 @@ async function killedWhileDelayed(s: OwnershipStack, verb: "up" | "destroy", pro
   expect(killed.ok).toBe(false);
   // The killed run's plugins, found by the runner's PULUMI_HOME, end with it.
   await until(() => stackProcesses(s.ref, runner.PULUMI_HOME).length === 0);
-  await new Promise((r) => setTimeout(r, 1_500));
+  await until(async () => {
+    const acted = (await requestsSince(emu(), since)).filter((r) => r.method === method && r.duration_ms >= ACT_AFTER_MS);
+    return Object.entries(paths).every(([path, count]) => acted.filter((r) => picomatch.isMatch(r.path, path)).length >= count);
+  });
   pulumiSync({ ...s.ref, env: freshRunner() }, ["cancel", "--yes", "--stack", s.ref.stack]);
 }
 
 const pending = (s: OwnershipStack, type: string) => (loadCliDeployment({ ...s.ref }).pending_operations ?? []).filter((op) => op.type === type);
 
 describe.skipIf(CLI_MISSING !== undefined)("pulumi-svc recover: a killed run resolved on a fresh runner", () => {
-  it("killed up after the service made 4 marked objects: recover adopts each by its mark, up converges; no orphan, no duplicate", async () => {
+  it("killed up after the service made 4 marked objects: recover adopts each by its mark, up converges; no orphan, no duplicate. Then a killed destroy after the service deleted them: recover drops them, up recreates; the state holds what the service has", async () => {
     const s = await stack("recover-up");
     await killedWhileDelayed(s, "up", PROGRAM, "POST", { "/webhooks/v1/endpoints": 2, "/inboxes/v1/inboxes": 1, "/webhooks/v1/event-types": 1 });
     const made = await held(s);
@@ -79,24 +88,19 @@ describe.skipIf(CLI_MISSING !== undefined)("pulumi-svc recover: a killed run res
     expect(up.ok, errorsOf(up)).toBe(true);
     expect(await held(s)).toEqual(made);
     expect(stateIds(s)).toEqual(made);
-  }, RUNS_TIMEOUT_MS);
 
-  it("killed destroy after the service deleted the objects: recover drops them, up recreates; the state holds what the service has", async () => {
-    const s = await stack("recover-destroy");
-    const program = PROGRAM.slice(0, 3);
-    const created = await s.run("up", program, fresh());
-    expect(created.ok, errorsOf(created)).toBe(true);
-    await killedWhileDelayed(s, "destroy", program, "DELETE", { "/webhooks/v1/endpoints/*": 2, "/inboxes/v1/inboxes/*": 1 });
+    // The converged stack destroyed, killed once the service had every delete.
+    await killedWhileDelayed(s, "destroy", PROGRAM, "DELETE", { "/webhooks/v1/endpoints/*": 2, "/inboxes/v1/inboxes/*": 1, "/webhooks/v1/event-types/*": 1 });
     expect(await held(s)).toEqual([]);
 
-    const rec = await recover(s);
-    expect(rec.code, rec.output).toBe(0);
+    const dropped = await recover(s);
+    expect(dropped.code, dropped.output).toBe(0);
     expect(pending(s, "deleting")).toHaveLength(0);
-    const up = await s.run("up", program, fresh());
-    expect(up.ok, errorsOf(up)).toBe(true);
-    expect(await held(s)).toHaveLength(3);
+    const recreated = await s.run("up", PROGRAM, fresh());
+    expect(recreated.ok, errorsOf(recreated)).toBe(true);
+    expect(await held(s)).toHaveLength(4);
     expect(stateIds(s)).toEqual(await held(s));
-  }, RUNS_TIMEOUT_MS);
+  }, RUNS_TIMEOUT_MS * 2);
 
   it("killed up adding an endpoint with a description (unmarked) identical to one the state holds: recover names only the new object, refuses the held one, and the command it prints, then up, converge", async () => {
     const s = await stack("recover-unmarked");
