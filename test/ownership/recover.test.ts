@@ -3,8 +3,9 @@
  * service acts, then every later command on a fresh runner (a new HOME, PULUMI_HOME and
  * TMPDIR each: only the backend's state file carries over).
  */
+import picomatch from "picomatch";
 import { describe, expect, it } from "vitest";
-import { call, control, useEmulator } from "../support/emulator";
+import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { loadCliDeployment, pulumiSync, stackProcesses } from "../support/pulumi-cli";
 import { CLI_MISSING, errorsOf, fresh, freshRunner, recover, RUNS_TIMEOUT_MS, until, useOwnershipStacks, type Declared, type OwnershipStack } from "./support";
 
@@ -34,14 +35,19 @@ async function held(s: OwnershipStack): Promise<string[]> {
 }
 const stateIds = (s: OwnershipStack) => s.state().map((r) => r.id!).sort();
 
+/** How long after its dropped connection the service acts on a delayed request. */
+const ACT_AFTER_MS = 1_000;
+
 /**
  * Runs `verb` with its `method` requests (`paths`) acted on by the service a second after
  * their connection dropped (a delayed answer with latency is never acted on: the emulator
  * drops a request whose client went away), killed (SIGKILL) once every one reached the
- * service; then `pulumi cancel`.
+ * service; then, once the service acted on every one (its log holds each, a second or
+ * more long), `pulumi cancel`.
  */
 async function killedWhileDelayed(s: OwnershipStack, verb: "up" | "destroy", program: Declared[], method: string, paths: Record<string, number>): Promise<void> {
-  for (const [path, count] of Object.entries(paths)) await control(emu(), "POST", "/faults", { method, path, drop_then_act_ms: 1_000, count });
+  const since = await lastSeq(emu());
+  for (const [path, count] of Object.entries(paths)) await control(emu(), "POST", "/faults", { method, path, drop_then_act_ms: ACT_AFTER_MS, count });
   const ac = new AbortController();
   const runner = freshRunner();
   const run = s.run(verb, program, { verbOptions: { env: runner, signal: ac.signal, abortWith: "SIGKILL" } });
@@ -51,7 +57,10 @@ async function killedWhileDelayed(s: OwnershipStack, verb: "up" | "destroy", pro
   expect(killed.ok).toBe(false);
   // The killed run's plugins, found by the runner's PULUMI_HOME, end with it.
   await until(() => stackProcesses(s.ref, runner.PULUMI_HOME).length === 0);
-  await new Promise((r) => setTimeout(r, 1_500));
+  await until(async () => {
+    const acted = (await requestsSince(emu(), since)).filter((r) => r.method === method && r.duration_ms >= ACT_AFTER_MS);
+    return Object.entries(paths).every(([path, count]) => acted.filter((r) => picomatch.isMatch(r.path, path)).length >= count);
+  });
   pulumiSync({ ...s.ref, env: freshRunner() }, ["cancel", "--yes", "--stack", s.ref.stack]);
 }
 

@@ -23,15 +23,39 @@ const stack = useOwnershipStacks(emu);
 const setup = { verbOptions: { skipPreview: true } };
 
 describe.skipIf(CLI_MISSING !== undefined)("rename, adopting its own object", () => {
-  it("an event type renamed with adoptExisting, and an endpoint renamed with adoptId of its own id: both objects stay, held by the new names; a second up changes nothing", async () => {
+  it("an adoption of an object another declared resource holds fails the preview naming that resource, in either order, and the up writes nothing; then an event type renamed with adoptExisting, and an endpoint renamed with adoptId of its own id: both objects stay, held by the new names; a second up changes nothing", async () => {
     const s = await stack("rename-adopt");
     const et = (name: string, extra: Record<string, unknown> = {}): Declared => ({ kind: "webhooks:EventType", name, inputs: { name: "order.shipped", description: "shipped", ...extra } });
     const ep = (name: string, extra: Record<string, unknown> = {}): Declared => ({ kind: "webhooks:Endpoint", name, inputs: { url: "https://hooks.example.com/shipped", ...extra } });
-    const first = await s.run("up", [et("et"), ep("hook")], setup);
+    const first = await s.run("up", [ep("hook"), et("et")], setup);
     expect(first.ok, errorsOf(first)).toBe(true);
     const endpointId = s.id("hook")!;
     const eventTypeId = s.id("et")!;
 
+    // Found by an adversarial trial: the up put two resources on one object, and removing either later deleted it.
+    const cases = [
+      { holder: ep("hook"), twin: ep("twinHook", { adoptId: endpointId }), object: `The endpoint ${endpointId}`, input: "adoptId" },
+      { holder: et("et"), twin: et("twinEt", { adoptExisting: true }), object: "The event type workspace/order.shipped", input: "adoptExisting", name: 'EventType "(et|twinEt)" of this program also declares event type "order.shipped"' },
+    ];
+    // The engine stops at the first resource that fails: a run for each kind, the other holder declared as is.
+    // Which of the two the engine handles first follows the SDK's registrations, not always the program's order:
+    // the adopter's check fails naming the holder, or the holder's diff fails naming the adopter (the engine names the one that failed).
+    for (const { holder, twin, object, input, name } of cases) {
+      const others = [ep("hook"), et("et")].filter((d) => d.name !== holder.name);
+      // An event type's name is a unique key too: two resources declaring it fail whichever is checked second.
+      const clash = new RegExp(`${object.replace(/\./g, "\\.")} would be held by two resources of this stack: (${input} asks for it, and it is held by the resource \`${holder.name}\`|the resource \`${twin.name}\` declares adopting it)${name ? `|${name}` : ""}`);
+      const preview = await s.run("preview", [...others, holder, twin]);
+      expect(preview.ok).toBe(false);
+      expect(errorsOf(preview)).toMatch(clash);
+      const { result: up, writes } = await s.writes("up", [...others, twin, holder]);
+      expect(up.ok).toBe(false);
+      expect(errorsOf(up)).toMatch(clash);
+      expect(writes).toEqual([]);
+    }
+    expect(s.state().map((r) => r.urn.split("::").pop()).sort()).toEqual(["et", "hook"]);
+    expect((await call(emu(), "GET", `/webhooks/v1/endpoints/${endpointId}`, { key: s.ws.webhooks.admin })).status).toBe(200);
+
+    // Renamed, each adopting its own object.
     const renamed = [et("orderShipped", { adoptExisting: true }), ep("shippedHook", { adoptId: endpointId })];
     const up = await s.run("up", renamed);
     expect(up.ok, errorsOf(up)).toBe(true);
@@ -44,23 +68,26 @@ describe.skipIf(CLI_MISSING !== undefined)("rename, adopting its own object", ()
     const again = await s.run("up", renamed);
     expect(again.ok, errorsOf(again)).toBe(true);
     expect(again.steps.filter((st) => st.op !== "same")).toEqual([]);
-  }, RUNS_TIMEOUT_MS);
+  }, RUNS_TIMEOUT_MS * 2);
 
   // Found by adversarial trials: the plain up deleted the objects the new names held, both runs exiting 0;
   // `up --refresh` failed with a false clash naming an old name the program no longer declares (its refresh's Diff taken as the program's).
-  for (const second of ["up", "up --refresh", "refresh, then up"] as const) {
-    it(`every kind with adoption, renamed over two runs (\`up --target\` the new names, then ${second}): the removed names' deletes leave the objects to the new names`, async () => {
-      const s = await stack(`rename-adopt-two-runs-${second.replace(/\W+/g, "-")}`);
-      const ctx: FixtureContext = { ws: s.ws, otherProject: s.ws.project_id };
-      const first = await s.run("up", ADOPTING.map(({ kind, adopt }, i) => ({ kind, name: `old${i}`, inputs: adopt.inputs(ctx) })), setup);
-      expect(first.ok, errorsOf(first)).toBe(true);
-      const ids = ADOPTING.map((_, i) => s.id(`old${i}`)!);
-      const renamed: Declared[] = ADOPTING.map(({ kind, adopt }, i) => ({ kind, name: `new${i}`, inputs: { ...adopt.inputs(ctx), ...adopt.declare(ids[i]!) } }));
-      const urnOf = (i: number) => s.state().find((r) => r.urn.endsWith(`::old${i}`))!.urn.replace(/::[^:]+$/, `::new${i}`);
+  // One stack, renamed three times: each rename settled another way, from the names the one before left.
+  const SETTLED_BY = ["up", "up --refresh", "refresh, then up"] as const;
+  it(`every kind with adoption, renamed over two runs (\`up --target\` the new names, then ${SETTLED_BY.join("; renamed again, then ")}): the removed names' deletes leave the objects to the new names`, async () => {
+    const s = await stack("rename-adopt-two-runs");
+    const ctx: FixtureContext = { ws: s.ws, otherProject: s.ws.project_id };
+    const first = await s.run("up", ADOPTING.map(({ kind, adopt }, i) => ({ kind, name: `old${i}`, inputs: adopt.inputs(ctx) })), setup);
+    expect(first.ok, errorsOf(first)).toBe(true);
+    const ids = ADOPTING.map((_, i) => s.id(`old${i}`)!);
+    for (const [round, second] of SETTLED_BY.entries()) {
+      const [from, to] = [round === 0 ? "old" : `new${round}_`, `new${round + 1}_`];
+      const renamed: Declared[] = ADOPTING.map(({ kind, adopt }, i) => ({ kind, name: `${to}${i}`, inputs: { ...adopt.inputs(ctx), ...adopt.declare(ids[i]!) } }));
+      const urnOf = (i: number) => s.state().find((r) => r.urn.endsWith(`::${from}${i}`))!.urn.replace(/::[^:]+$/, `::${to}${i}`);
       const targets = ADOPTING.map((_, i) => urnOf(i));
       const targeted = await s.run("up", renamed, { verbOptions: { targets } });
-      expect(targeted.ok, errorsOf(targeted)).toBe(true);
-      expect(ADOPTING.map((_, i) => s.id(`new${i}`))).toEqual(ids);
+      expect(targeted.ok, `${second}: ${errorsOf(targeted)}`).toBe(true);
+      expect(ADOPTING.map((_, i) => s.id(`${to}${i}`)), second).toEqual(ids);
 
       const writes: string[] = [];
       if (second === "refresh, then up") {
@@ -69,18 +96,18 @@ describe.skipIf(CLI_MISSING !== undefined)("rename, adopting its own object", ()
         writes.push(...refreshed.writes);
       }
       const { result: settled, writes: upWrites } = await s.writes("up", renamed, second === "up --refresh" ? { verbOptions: { refresh: true } } : {});
-      expect(settled.ok, errorsOf(settled)).toBe(true);
+      expect(settled.ok, `${second}: ${errorsOf(settled)}`).toBe(true);
       writes.push(...upWrites);
-      expect(writes.filter((w) => w.startsWith("DELETE") || w.includes("/reset"))).toEqual([]);
-      expect(s.state().map((r) => r.urn.split("::").pop()).sort()).toEqual(ADOPTING.map((_, i) => `new${i}`).sort());
+      expect(writes.filter((w) => w.startsWith("DELETE") || w.includes("/reset")), second).toEqual([]);
+      expect(s.state().map((r) => r.urn.split("::").pop()).sort(), second).toEqual(ADOPTING.map((_, i) => `${to}${i}`).sort());
 
       // Every object is still there: a refresh drops none, and the up makes nothing again.
       const { result: again, writes: againWrites } = await s.writes("up", renamed, { verbOptions: { refresh: true } });
-      expect(again.ok, errorsOf(again)).toBe(true);
-      expect(againWrites).toEqual([]);
-      expect(ADOPTING.map((_, i) => s.id(`new${i}`))).toEqual(ids);
-    }, RUNS_TIMEOUT_MS * 2);
-  }
+      expect(again.ok, `${second}: ${errorsOf(again)}`).toBe(true);
+      expect(againWrites, second).toEqual([]);
+      expect(ADOPTING.map((_, i) => s.id(`${to}${i}`)), second).toEqual(ids);
+    }
+  }, RUNS_TIMEOUT_MS * 2 * SETTLED_BY.length);
 
   it("renamed over two runs, then the old name removed with `destroy --target`: the object the new name adopted stays (it carries the new name's owner mark), and a plain destroy deletes it once", async () => {
     // Found by an adversarial trial: the targeted destroy deleted the object the new name held, exit 0; then
@@ -108,35 +135,5 @@ describe.skipIf(CLI_MISSING !== undefined)("rename, adopting its own object", ()
     expect(destroyed.ok, errorsOf(destroyed)).toBe(true);
     expect(destroyWrites).toEqual([`DELETE /v1/endpoints/${id}`]);
     expect(await endpointStatus()).toBe(404);
-  }, RUNS_TIMEOUT_MS);
-
-  it("an adoption of an object another declared resource holds fails the preview naming that resource, in either order, and the up writes nothing", async () => {
-    // Found by an adversarial trial: the up put two resources on one object, and removing either later deleted it.
-    const s = await stack("adopt-held");
-    const ep = (name: string, extra: Record<string, unknown> = {}): Declared => ({ kind: "webhooks:Endpoint", name, inputs: { url: "https://hooks.example.com/held", ...extra } });
-    const et = (name: string, extra: Record<string, unknown> = {}): Declared => ({ kind: "webhooks:EventType", name, inputs: { name: "order.held", description: "held", ...extra } });
-    expect((await s.run("up", [ep("hook"), et("et")], setup)).ok).toBe(true);
-    const endpointId = s.id("hook")!;
-    const cases = [
-      { holder: ep("hook"), twin: ep("twinHook", { adoptId: endpointId }), object: `The endpoint ${endpointId}`, input: "adoptId" },
-      { holder: et("et"), twin: et("twinEt", { adoptExisting: true }), object: "The event type workspace/order.held", input: "adoptExisting", name: 'EventType "(et|twinEt)" of this program also declares event type "order.held"' },
-    ];
-    // The engine stops at the first resource that fails: a run for each kind, the other holder declared as is.
-    // Which of the two the engine handles first follows the SDK's registrations, not always the program's order:
-    // the adopter's check fails naming the holder, or the holder's diff fails naming the adopter (the engine names the one that failed).
-    for (const { holder, twin, object, input, name } of cases) {
-      const others = [ep("hook"), et("et")].filter((d) => d.name !== holder.name);
-      // An event type's name is a unique key too: two resources declaring it fail whichever is checked second.
-      const clash = new RegExp(`${object.replace(/\./g, "\\.")} would be held by two resources of this stack: (${input} asks for it, and it is held by the resource \`${holder.name}\`|the resource \`${twin.name}\` declares adopting it)${name ? `|${name}` : ""}`);
-      const preview = await s.run("preview", [...others, holder, twin]);
-      expect(preview.ok).toBe(false);
-      expect(errorsOf(preview)).toMatch(clash);
-      const { result: up, writes } = await s.writes("up", [...others, twin, holder]);
-      expect(up.ok).toBe(false);
-      expect(errorsOf(up)).toMatch(clash);
-      expect(writes).toEqual([]);
-    }
-    expect(s.state().map((r) => r.urn.split("::").pop()).sort()).toEqual(["et", "hook"]);
-    expect((await call(emu(), "GET", `/webhooks/v1/endpoints/${endpointId}`, { key: s.ws.webhooks.admin })).status).toBe(200);
   }, RUNS_TIMEOUT_MS);
 });

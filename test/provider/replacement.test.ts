@@ -1,11 +1,16 @@
 /**
- * Every kind that can be replaced goes through a replacement under the engine
- * stand-in, which (as pulumi/pulumi's step generator, continueStepsFromDiff,
- * "recompute the default values") calls Check a second time with NO old inputs
- * once Diff says replace. A check that recognises its own object only through the
- * old inputs (an event type's name conflict, an inbox's allocation count) must not
- * fail there. Each test: up, change a field that forces a replacement, up again:
- * the run succeeds, and the service holds the new object only.
+ * Every kind that can be replaced goes through a replacement under the real CLI, which
+ * (as pulumi/pulumi's step generator, continueStepsFromDiff, "recompute the default
+ * values") calls Check a second time with NO old inputs once Diff says replace. A check
+ * that recognises its own object only through the old inputs (an event type's name
+ * conflict, an inbox's allocation count, a quota request's duplicate) must not fail there.
+ * One stack holds one resource of each case; one up makes them, the next changes a field
+ * that forces each one's replacement, all in that one run: the run succeeds, each step is
+ * a replacement, and the service holds the new object only, kind by kind.
+ *
+ * A new event type whose name is taken still fails the preview: the provider's Check
+ * (test/provider/event-type.test.ts, in-process) and the CLI's display of it
+ * (test/provider/webhooks-workspace-e2e.test.ts) hold that.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -33,113 +38,57 @@ interface Spec {
   args: Record<string, unknown>;
 }
 
-/** One stack of the fixture program in a fresh workspace. */
-async function stack(plan: "free" | "pro" = "pro") {
-  const ws = await control<Workspace>(emu(), "POST", "/workspaces", { plan });
-  const stateFile = join(dir, `${ws.workspace_id}.json`);
-  const run = (verb: "preview" | "up", resources: Spec[], skipPreview = false) =>
-    runCli({
-      verb,
-      skipPreview,
-      cwd: PROGRAM,
-      stack: "dev",
-      stateFile,
-      ...emulatorStack(emu(), { webhooks: ws.webhooks.admin, inboxes: ws.inboxes.admin, infra: ws.infra.admin }, { config: { "svc-replacements:resources": JSON.stringify(resources) } }),
-    });
-  return { ws, run };
-}
-
 const errorsOf = (r: EngineResult) => r.diagnostics.filter((d) => d.severity === "error").map((d) => d.message).join("\n");
-const opOf = (r: EngineResult, name: string) => r.steps.find((s) => s.name === name)?.op;
-
-/** up with `before`, then up with `after` (which previews first): the second run replaces `name`. */
-async function replaces(before: Spec, after: Spec, plan: "free" | "pro" = "pro") {
-  const { ws, run } = await stack(plan);
-  const first = await run("up", [before], true);
-  expect(first.ok, errorsOf(first)).toBe(true);
-  const second = await run("up", [after]);
-  expect(second.ok, errorsOf(second)).toBe(true);
-  expect(opOf(second, after.name)).toBe("replace");
-  return { ws, first, second };
-}
-
 const list = async (path: string, key: string) => (await call<{ data: Record<string, unknown>[] }>(emu(), "GET", path, { key })).body.data;
 
-// Each test runs the program three to five times; under load (8 helpers on 2 cores) that took up to 5 minutes.
+// Two runs of the program; under load (8 helpers on 2 cores) eight such stacks took up to 5 minutes.
 describeWithCli("replacement under the engine's second Check (no old inputs)", () => {
-  it("EventType: a description edit replaces the entry (delete first) instead of failing with event_type_exists", async () => {
-    const schema = { type: "object", properties: { id: { type: "string" } } };
-    const { ws } = await replaces(
-      { kind: "webhooks.EventType", name: "order", args: { name: "order.created", description: "v1", payloadSchema: schema } },
-      { kind: "webhooks.EventType", name: "order", args: { name: "order.created", description: "v2", payloadSchema: schema } },
-    );
-    const entries = (await list("/webhooks/v1/event-types", ws.webhooks.admin)).filter((e) => e.name === "order.created");
-    expect(entries.map((e) => e.description)).toEqual(["v2"]);
-  });
-
-  it("EventType: a schema edit replaces the entry", async () => {
-    const { ws } = await replaces(
-      { kind: "webhooks.EventType", name: "paid", args: { name: "invoice.paid", payloadSchema: { type: "object" } } },
-      { kind: "webhooks.EventType", name: "paid", args: { name: "invoice.paid", payloadSchema: { type: "object", required: ["id"] } } },
-    );
-    const entries = (await list("/webhooks/v1/event-types", ws.webhooks.admin)).filter((e) => e.name === "invoice.paid");
-    expect(entries.map((e) => e.payload_schema)).toEqual([{ type: "object", required: ["id"] }]);
-  });
-
-  it("EventType: a new entry whose name is taken still fails at preview (the conflict check is kept)", async () => {
-    const { ws, run } = await stack();
-    await call(emu(), "POST", "/webhooks/v1/event-types", { key: ws.webhooks.admin, body: { name: "taken.name" } });
-    const r = await run("preview", [{ kind: "webhooks.EventType", name: "t", args: { name: "taken.name" } }]);
-    expect(r.ok).toBe(false);
-    expect(errorsOf(r)).toContain("event_type_exists");
-  });
-
-  it("Source: a provider change replaces it", async () => {
-    const { ws } = await replaces(
-      { kind: "webhooks.Source", name: "src", args: { provider: "generic", name: "in" } },
-      { kind: "webhooks.Source", name: "src", args: { provider: "payments", name: "in", secret: "whsec_test_payments_1" } },
-    );
-    expect((await list("/webhooks/v1/sources", ws.webhooks.admin)).map((s) => s.provider)).toEqual(["payments"]);
-  });
-
-  it("Endpoint: a project change replaces it", async () => {
-    const { ws, run } = await stack();
+  it("every case replaced in one up: each step is a replacement and the service holds only the new object", async () => {
+    // Free plan: 3 request bins. With 2 live, the inbox's replacement bin is the third: allowed.
+    const ws = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "free" });
     const other = await control<{ id: string }>(emu(), "POST", "/projects", { workspace_id: ws.workspace_id, name: "other" });
-    const ep = (projectId: string): Spec => ({ kind: "webhooks.Endpoint", name: "ep", args: { url: "https://ep.example.com/in", projectId } });
-    expect((await run("up", [ep(ws.project_id)], true)).ok).toBe(true);
-    const r = await run("up", [ep(other.id)]);
-    expect(r.ok, errorsOf(r)).toBe(true);
-    expect(opOf(r, "ep")).toBe("replace");
-    const projects = (await list("/webhooks/v1/endpoints", ws.webhooks.admin)).map((e) => e.project_id);
-    expect(projects).toEqual([other.id]);
-  });
-
-  it("OperationalEndpoint: a URL change replaces it", async () => {
-    const { ws } = await replaces(
-      { kind: "webhooks.OperationalEndpoint", name: "ops", args: { url: "https://ops.example.com/a", eventTypes: ["delivery.dead"] } },
-      { kind: "webhooks.OperationalEndpoint", name: "ops", args: { url: "https://ops.example.com/b", eventTypes: ["delivery.dead"] } },
-    );
-    expect((await list("/webhooks/v1/operational-endpoints", ws.webhooks.admin)).map((e) => e.url)).toEqual(["https://ops.example.com/b"]);
-  });
-
-  it("Inbox: a transport change replaces it, its new bin counted once against the plan's allocation", async () => {
-    // Free plan: 3 request bins. With 2 live, the replacement's bin is the third: allowed.
-    const { ws, run } = await stack("free");
     for (let i = 0; i < 2; i++) await call(emu(), "POST", "/inboxes/v1/inboxes", { key: ws.inboxes.admin, body: { transport: "http" } });
-    expect((await run("up", [{ kind: "inboxes.Inbox", name: "box", args: { transport: "email" } }], true)).ok).toBe(true);
-    const r = await run("up", [{ kind: "inboxes.Inbox", name: "box", args: { transport: "http" } }]);
-    expect(r.ok, errorsOf(r)).toBe(true);
-    expect(opOf(r, "box")).toBe("replace");
-    const live = await list("/inboxes/v1/inboxes", ws.inboxes.admin);
-    expect(live.map((i) => i.transport)).toEqual(["http", "http", "http"]);
-  });
+    const schema = { type: "object", properties: { id: { type: "string" } } };
+    const quota = (region: string) => ({ service: "compute", region, limits: { vms: 80 }, justification: "load tests" });
+    /** Each case: its resource before and after, the change forcing its replacement. */
+    const cases: [Spec, Spec["args"]][] = [
+      // A description edit replaces the entry (delete first) instead of failing with event_type_exists.
+      [{ kind: "webhooks.EventType", name: "order", args: { name: "order.created", description: "v1", payloadSchema: schema } }, { description: "v2" }],
+      [{ kind: "webhooks.EventType", name: "paid", args: { name: "invoice.paid", payloadSchema: { type: "object" } } }, { payloadSchema: { type: "object", required: ["id"] } }],
+      [{ kind: "webhooks.Source", name: "src", args: { provider: "generic", name: "in" } }, { provider: "payments", secret: "whsec_test_payments_1" }],
+      [{ kind: "webhooks.Endpoint", name: "ep", args: { url: "https://ep.example.com/in", projectId: ws.project_id } }, { projectId: other.id }],
+      [{ kind: "webhooks.OperationalEndpoint", name: "ops", args: { url: "https://ops.example.com/a", eventTypes: ["delivery.dead"] } }, { url: "https://ops.example.com/b" }],
+      // Its new bin is counted once against the plan's allocation.
+      [{ kind: "inboxes.Inbox", name: "box", args: { transport: "email" } }, { transport: "http" }],
+      // Its own open request is no duplicate.
+      [{ kind: "infra.QuotaRequest", name: "qr", args: quota("us-east-1") }, { region: "eu-west-1" }],
+    ];
+    const run = (resources: Spec[], skipPreview: boolean) =>
+      runCli({
+        verb: "up",
+        skipPreview,
+        cwd: PROGRAM,
+        stack: "dev",
+        stateFile: join(dir, `${ws.workspace_id}.json`),
+        ...emulatorStack(emu(), { webhooks: ws.webhooks.admin, inboxes: ws.inboxes.admin, infra: ws.infra.admin }, { config: { "svc-replacements:resources": JSON.stringify(resources) } }),
+      });
 
-  it("QuotaRequest: a region change replaces it (its own open request is no duplicate)", async () => {
-    const { ws } = await replaces(
-      { kind: "infra.QuotaRequest", name: "qr", args: { service: "compute", region: "us-east-1", limits: { vms: 80 }, justification: "load tests" } },
-      { kind: "infra.QuotaRequest", name: "qr", args: { service: "compute", region: "eu-west-1", limits: { vms: 80 }, justification: "load tests" } },
-    );
+    // The first up only makes the objects: its preview proves nothing here.
+    const first = await run(cases.map(([before]) => before), true);
+    expect(first.ok, errorsOf(first)).toBe(true);
+    // The second previews first, as a user's up does.
+    const second = await run(cases.map(([before, change]) => ({ ...before, args: { ...before.args, ...change } })), false);
+    expect(second.ok, errorsOf(second)).toBe(true);
+    for (const [{ name }] of cases) expect(second.steps.find((s) => s.name === name)?.op, name).toBe("replace");
+
+    const eventTypes = await list("/webhooks/v1/event-types", ws.webhooks.admin);
+    expect(eventTypes.filter((e) => e.name === "order.created").map((e) => e.description)).toEqual(["v2"]);
+    expect(eventTypes.filter((e) => e.name === "invoice.paid").map((e) => e.payload_schema)).toEqual([{ type: "object", required: ["id"] }]);
+    expect((await list("/webhooks/v1/sources", ws.webhooks.admin)).map((s) => s.provider)).toEqual(["payments"]);
+    expect((await list("/webhooks/v1/endpoints", ws.webhooks.admin)).map((e) => e.project_id)).toEqual([other.id]);
+    expect((await list("/webhooks/v1/operational-endpoints", ws.webhooks.admin)).map((e) => e.url)).toEqual(["https://ops.example.com/b"]);
+    expect((await list("/inboxes/v1/inboxes", ws.inboxes.admin)).map((i) => i.transport)).toEqual(["http", "http", "http"]);
     const open = (await call<{ items: { region: string }[] }>(emu(), "GET", "/infra/api/v1/quota-request/list?states=pending,needs_updates", { key: ws.infra.admin })).body.items;
     expect(open.map((r) => r.region)).toEqual(["eu-west-1"]);
   });
-}, { timeout: 900_000 });
+}, { timeout: 600_000 });

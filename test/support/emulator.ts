@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
+import type { LoggedRequest } from "../../emulator/core/request-log";
 
 export function useEmulator(options: Parameters<typeof startEmulator>[0] = {}): () => RunningEmulator {
   let emu: RunningEmulator | undefined;
@@ -66,7 +67,7 @@ export async function control<T = any>(emu: RunningEmulator, method: string, pat
 
 /** The API requests logged after `since` (a seq from `lastSeq`), for counting calls. */
 export async function requestsSince(emu: RunningEmulator, since: number) {
-  const { requests } = await control<{ requests: { method: string; path: string; status: number }[] }>(emu, "GET", `/requests?since=${since}`);
+  const { requests } = await control<{ requests: LoggedRequest[] }>(emu, "GET", `/requests?since=${since}`);
   return requests;
 }
 
