@@ -53,7 +53,8 @@ interface Deployment {
 type Outcome =
   /**
    * `found`: a setting's value found before its take-over (its pending create's), kept as the resource's `previous`;
-   * `where`: the workspace the take-over wrote into, as its create records it (reach.ts): its key's.
+   * `where`: the workspace the object lives in, recorded as its create records it (reach.ts): the key's that
+   * found it (listed, read, or, for a setting, taken over with it).
    */
   | { urn: string; action: "adopt"; id: string; line: string; found?: { field: string; value: unknown }; where?: string }
   | { urn: string; action: "drop"; line: string }
@@ -136,16 +137,13 @@ async function resolveCreate(def: ResourceDefinition, op: PendingOp, held: Map<s
   if (def.singleton) {
     const id = def.singleton.idOf(inputs as never);
     const value = inputs[FOUND_KEY];
-    // A setting answers for whatever workspace the key reaches: what proves where the take-over wrote is its key, as at create.
-    const where = knownWorkspace(await reachOf(def, operationContext(def, profileOf(inputs), source), inputs));
     // A pending create of a release before the Check read the value found (FOUND_KEY): not known.
     if (value === undefined)
-      return { urn, action: "adopt", id, where, line: `${urn}: a take-over of ${def.noun} ${id} was interrupted; the value found before it is not known (the service holds what the killed run wrote). Imported as it is now; its destroy will leave the setting as it is.` };
+      return { urn, action: "adopt", id, line: `${urn}: a take-over of ${def.noun} ${id} was interrupted; the value found before it is not known (the service holds what the killed run wrote). Imported as it is now; its destroy will leave the setting as it is.` };
     return {
       urn,
       action: "adopt",
       id,
-      where,
       found: { field: def.singleton.priorField, value },
       line: `${urn}: a take-over of ${def.noun} ${id} was interrupted; imported, with the value found before it (${JSON.stringify(value)}), which its destroy puts back.`,
     };
@@ -227,9 +225,14 @@ async function recover(opts: Options): Promise<number> {
     if (!def) continue; // another package's resource: not ours to resolve
     const heldOfType = held.get(op.resource.type) ?? new Map<string, string>();
     const chosen = opts.adopt.get(op.resource.urn);
-    if (op.type === "creating" && chosen !== undefined) outcomes.push(await adoptChosen(def, op, chosen, heldOfType, source));
-    else if (op.type === "creating") outcomes.push(await resolveCreate(def, op, heldOfType, source));
-    else if (op.type === "deleting") outcomes.push(await resolveDelete(def, op.resource.urn, op.resource, source));
+    let outcome: Outcome | undefined;
+    if (op.type === "creating" && chosen !== undefined) outcome = await adoptChosen(def, op, chosen, heldOfType, source);
+    else if (op.type === "creating") outcome = await resolveCreate(def, op, heldOfType, source);
+    else if (op.type === "deleting") outcome = await resolveDelete(def, op.resource.urn, op.resource, source);
+    // An adopted object was found with the key (a setting answers for whatever workspace it reaches): it lives where
+    // the key reaches, recorded as a create records it, so a later 404 is judged (an event type is known by its name only).
+    if (outcome?.action === "adopt") outcome.where = knownWorkspace(await reachOf(def, operationContext(def, profileOf(op.resource.inputs), source), op.resource.inputs));
+    if (outcome) outcomes.push(outcome);
   }
   for (const o of outcomes) process.stdout.write(`${o.line}\n`);
   const count = (a: Outcome["action"]) => outcomes.filter((o) => o.action === a).length;
