@@ -13,6 +13,9 @@ import { call, control, useEmulator } from "../support/emulator";
 import { configure, Driver, type Props, type Workspace } from "./support";
 
 const provider = providers["inboxes:Inbox"]!;
+// A lost create is looked for over a short reconcile window (svc:reconcileWindowSeconds): waiting out the default 15 s proves nothing more.
+process.env.SVC_RECONCILE_WINDOW_SECONDS = "3";
+
 const emu = useEmulator();
 const d = () => new Driver(emu(), provider);
 afterAll(() => closeSharedDispatcher());

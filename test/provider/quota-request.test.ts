@@ -14,6 +14,9 @@ import { call, control, lastSeq, requestsSince, useEmulator } from "../support/e
 import { configure, Driver, type Workspace } from "./support";
 
 const provider = providers["infra:QuotaRequest"]!;
+// A lost create is looked for over a short reconcile window (svc:reconcileWindowSeconds): waiting out the default 15 s proves nothing more.
+process.env.SVC_RECONCILE_WINDOW_SECONDS = "3";
+
 const emu = useEmulator();
 const d = () => new Driver(emu(), provider);
 afterAll(() => closeSharedDispatcher());

@@ -8,6 +8,11 @@
 import { expect, it } from "vitest";
 import { formatSoak, runSoak } from "./scenario";
 
+// A lost create is looked for over a short reconcile window (svc:reconcileWindowSeconds): the random faults'
+// latest action lands 200 ms after its connection dropped (emulator/core/faults.ts), well inside 3 s, so
+// waiting out the default 15 s proves nothing more.
+process.env.SVC_RECONCILE_WINDOW_SECONDS = "3";
+
 it("an up of 48 resources under 20% faults converges in one run; exactly the declared objects; destroy leaves nothing", async () => {
   const opts = { resources: 48, rate: 0.2, seed: 20261121, parallel: 16 };
   const report = await runSoak(opts);
