@@ -104,6 +104,8 @@ function schemaFailures(name: string, schema: z.ZodType, value: unknown): CheckF
         const known = objectKeysAt(schema, issue.path as PathSegment[]);
         return issue.keys.map((key) => ({ property: formatPropertyPath([...path, key]), reason: `unknown argument ${key}${didYouMean(key, known)} (extra_forbidden)` }));
       }
+      // A nested field left out: said as a top-level one is (zod's own words name the type it got, `undefined`).
+      if (issue.code === "invalid_type" && issue.input === undefined) return [{ property: formatPropertyPath(path), reason: `missing required argument ${String(path[path.length - 1])} (missing)` }];
       return [{ property: formatPropertyPath(path), reason: `${issue.message} (${apiEntryType(issue)})` }];
     });
 }
