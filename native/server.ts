@@ -315,8 +315,6 @@ function unknownConfigKeys(keys: string[]): string[] {
   return keys
     .filter((key) => !known.includes(key) && !ENGINE_INPUTS.has(key))
     .map((key) => {
-      // `pulumi config set svc:profiles.p.webhooksUrl` without --path makes this flat key, not the `profiles` object's entry.
-      if (key.startsWith("profiles.")) return `Stack config \`svc:${key}\` is not a setting of this provider and is ignored: a profile's setting is an entry of the \`svc:profiles\` object, set with --path: \`pulumi config rm svc:${key}\`, then \`pulumi config set --path svc:${key} ...\` (add --secret for an API key).`;
       const guess = closestName(key, known);
       return `Stack config \`svc:${key}\` is not a setting of this provider and is ignored: ${guess ? `did you mean \`svc:${guess}\`?` : `its settings are ${known.map((k) => `\`svc:${k}\``).join(", ")}.`} (\`pulumi config rm svc:${key}\`)`;
     });

@@ -42,10 +42,9 @@ export class MissingSettingError extends Error {
     readonly envVar: string,
     what: string,
   ) {
-    // --secret for a key only: an address is no secret. --path for a profile's setting: without it the CLI makes a
-    // flat key named `profiles.<name>....`, which is no setting (the provider reads the `svc:profiles` object).
-    const flags = `${configKey.endsWith("ApiKey") ? "--secret " : ""}${configKey.startsWith("svc:profiles.") ? "--path " : ""}`;
-    super(`Missing ${what}: set stack config \`${configKey}\` (e.g. \`pulumi config set ${flags}${configKey} ...\`) or the environment variable ${envVar}.`);
+    // --secret for a key only: an address is no secret.
+    const secret = configKey.endsWith("ApiKey") ? "--secret " : "";
+    super(`Missing ${what}: set stack config \`${configKey}\` (e.g. \`pulumi config set ${secret}${configKey} ...\`) or the environment variable ${envVar}.`);
     this.name = "MissingSettingError";
   }
 }

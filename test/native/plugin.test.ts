@@ -140,11 +140,9 @@ describe.skipIf(NATIVE_MISSING !== undefined)("pulumi-resource-svc under the rea
     expect(bad.summary).toContain("pulumi:providers:svc resource 'default' has a problem: Stack config `svc:maxConcurrency` is \"lots\"; it must be a whole number of requests in flight from 1 to 10000");
 
     // A misspelt key is named, with the key meant; a key like none gets the list, not a guess; the preview goes on.
-    const misspelt = await runCli({ ...s.options("preview"), config: { ...s.options("preview").config, "svc:webhookUrl": "http://127.0.0.1:1/webhooks", "svc:colour": "blue", "svc:profiles.staging.webhooksUrl": "http://127.0.0.1:1/webhooks" } });
+    const misspelt = await runCli({ ...s.options("preview"), config: { ...s.options("preview").config, "svc:webhookUrl": "http://127.0.0.1:1/webhooks", "svc:colour": "blue" } });
     expect(misspelt.ok, misspelt.summary).toBe(true);
     expect(misspelt.summary).toContain("Stack config `svc:webhookUrl` is not a setting of this provider and is ignored: did you mean `svc:webhooksUrl`? (`pulumi config rm svc:webhookUrl`)");
-    // A profile's setting set without --path is a flat key: named, with the command that sets it in the profiles object.
-    expect(misspelt.summary).toContain("Stack config `svc:profiles.staging.webhooksUrl` is not a setting of this provider and is ignored: a profile's setting is an entry of the `svc:profiles` object, set with --path: `pulumi config rm svc:profiles.staging.webhooksUrl`, then `pulumi config set --path svc:profiles.staging.webhooksUrl ...`");
     expect(misspelt.summary).toMatch(/Stack config `svc:colour` is not a setting of this provider and is ignored: its settings are `svc:\w+`, .*`svc:webhooksApiKey`.*\. \(`pulumi config rm svc:colour`\)/);
 
     const base = s.options("preview");
