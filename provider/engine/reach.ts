@@ -211,16 +211,25 @@ export async function movedKeys(olds: ConfigSource, news: ConfigSource): Promise
     for (const profile of profiles) {
       const { configKey, envVar } = settingNames(product, "ApiKey", profile);
       if (!before.has(configKey) || !after.has(configKey)) continue;
-      const reachWith = async (source: ConfigSource) => {
+      const contextOf = (source: ConfigSource) => {
         try {
-          const ctx = operationContext({ product }, profile, source);
-          return { connection: ctx.connectionId, reach: await reachOf({ product }, ctx) };
+          return operationContext({ product }, profile, source);
         } catch {
           return undefined;
         }
       };
-      const [from, to] = [await reachWith(olds), await reachWith(news)];
-      if (!from?.reach || !to?.reach || from.connection === to.connection) continue;
+      const [oldCtx, newCtx] = [contextOf(olds), contextOf(news)];
+      // The same connection (the key unchanged): nothing to read.
+      if (!oldCtx || !newCtx || oldCtx.connectionId === newCtx.connectionId) continue;
+      const reachWith = async (ctx: OperationContext) => {
+        try {
+          return { reach: await reachOf({ product }, ctx) };
+        } catch {
+          return undefined;
+        }
+      };
+      const [from, to] = [await reachWith(oldCtx), await reachWith(newCtx)];
+      if (!from?.reach || !to?.reach) continue;
       const [was, now] = [knownWorkspace(from.reach), knownWorkspace(to.reach)];
       const fix = `set the key of that workspace in \`${configKey}\`. If the new one is meant (this stack holds none of the objects made with the old key any more: \`pulumi stack --show-urns\`), run one \`pulumi up\` with the key in ${envVar} instead of the config (\`pulumi config rm ${configKey}\`), then set it in the config again. Nothing was changed.`;
       if (was && now && was !== now)

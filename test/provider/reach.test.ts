@@ -12,7 +12,7 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { closeSharedDispatcher, movedKeys, providers } from "../../provider";
 import { WORKSPACE_KEY } from "../../provider/engine/internal-keys";
 import { newOperation } from "../support/operation";
-import { call, control, useEmulator } from "../support/emulator";
+import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { configure, Driver, type Props, type Workspace } from "./support";
 
 const emu = useEmulator();
@@ -366,7 +366,11 @@ describe("a stack config key changed between the provider's old and new config (
 
     expect(await movedKeys(config(keys(a)), config({ webhooksApiKey: a.webhooks.read, infraApiKey: a.infra.admin }))).toEqual([]);
     expect(await movedKeys(config({ webhooksApiKey: "whk_revoked_by_a_rotation" }), config(keys(b)))).toEqual([]);
+    // Unchanged keys (every no-op run, a new operation): compared without a call.
+    newOperation();
+    const seq = await lastSeq(emu());
     expect(await movedKeys(config(keys(a)), config(keys(a)))).toEqual([]);
+    expect(await requestsSince(emu(), seq)).toEqual([]);
     expect(await movedKeys(config({}), config(keys(b)))).toEqual([]);
   });
 });
