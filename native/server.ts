@@ -18,7 +18,7 @@ import * as pluginproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
-import { apiKeysIn, resolveConnection, InvalidSettingError, PRODUCTS } from "../provider/config";
+import { apiKeysIn, configSetCommand, resolveConnection, InvalidSettingError, PRODUCTS } from "../provider/config";
 import { CONFIG_KEYS } from "../provider/config-keys";
 import { closestName } from "../rules/names";
 import { PACKAGE_ROOT, PACKAGE_VERSION } from "../provider/version";
@@ -315,6 +315,8 @@ function unknownConfigKeys(keys: string[]): string[] {
   return keys
     .filter((key) => !known.includes(key) && !ENGINE_INPUTS.has(key))
     .map((key) => {
+      // `pulumi config set` without --path makes a flat key named `profiles.<name>.<setting>`, not the profile's setting.
+      if (key.startsWith("profiles.")) return `Stack config \`svc:${key}\` is not a setting of this provider and is ignored: it was set without --path, so it is a flat key, not a profile's setting: remove it (\`pulumi config rm svc:${key}\`) and set it with ${configSetCommand(`svc:${key}`, "<value>")}.`;
       const guess = closestName(key, known);
       return `Stack config \`svc:${key}\` is not a setting of this provider and is ignored: ${guess ? `did you mean \`svc:${guess}\`?` : `its settings are ${known.map((k) => `\`svc:${k}\``).join(", ")}.`} (\`pulumi config rm svc:${key}\`)`;
     });
@@ -323,12 +325,10 @@ function unknownConfigKeys(keys: string[]): string[] {
 /** The API keys (`svc:webhooksApiKey`, `svc:profiles.<name>...`) the config holds in plaintext. */
 const plaintextApiKeys = (props: ops.Props, secretNames: readonly string[]) => apiKeysIn(configSource(Object.fromEntries(Object.entries(props).filter(([k]) => !secretNames.includes(k)))));
 
-/** The command that sets the first of `keys` as a secret. */
-const setSecretCommand = (keys: string[]) => `\`pulumi config set --secret ${keys[0]!.startsWith("svc:profiles.") ? "--path " : ""}${keys[0]} <key>\``;
 
 /** Why an API key set in plaintext is a risk even though the provider's state stores it encrypted, and the fix. */
 function plaintextKeysWarning(keys: string[]): string {
-  return `The stack's config holds ${listed(keys)} in plaintext (set without --secret): the provider stores ${keys.length > 1 ? "them" : "it"} encrypted, but Pulumi keeps the stack's config as given in the update history. Set ${keys.length > 1 ? "each key" : "the key"} as a secret: ${setSecretCommand(keys)}.`;
+  return `The stack's config holds ${listed(keys)} in plaintext (set without --secret): the provider stores ${keys.length > 1 ? "them" : "it"} encrypted, but Pulumi keeps the stack's config as given in the update history. Set ${keys.length > 1 ? "each key" : "the key"} as a secret: ${configSetCommand(keys[0]!, "<key>")}.`;
 }
 
 const listed = (names: string[]) => names.map((n) => `\`${n}\``).join(", ");
@@ -338,7 +338,7 @@ function plaintextKeysMessage(keys: string[]): string {
   return (
     `The stack's config holds ${listed(keys)} in plaintext (set without --secret), and this command (\`pulumi import\`) would store the provider's configuration in the stack's state as the config gives it, the key${keys.length > 1 ? "s" : ""} in plaintext: ` +
     `Pulumi's import keeps the stack's config, not the provider's checked configuration, where \`pulumi up\` stores the keys as secrets. Nothing was imported. ` +
-    `Set ${keys.length > 1 ? "each key" : "the key"} as a secret (${setSecretCommand(keys)}), then import again.`
+    `Set ${keys.length > 1 ? "each key" : "the key"} as a secret (${configSetCommand(keys[0]!, "<key>")}), then import again.`
   );
 }
 

@@ -42,11 +42,16 @@ export class MissingSettingError extends Error {
     readonly envVar: string,
     what: string,
   ) {
-    // --secret for a key only: an address is no secret.
-    const secret = configKey.endsWith("ApiKey") ? "--secret " : "";
-    super(`Missing ${what}: set stack config \`${configKey}\` (e.g. \`pulumi config set ${secret}${configKey} ...\`) or the environment variable ${envVar}.`);
+    super(`Missing ${what}: set stack config \`${configKey}\` (e.g. ${configSetCommand(configKey, "...")}) or the environment variable ${envVar}.`);
     this.name = "MissingSettingError";
   }
+}
+
+/** The `pulumi config set` command that sets `configKey` to `value`: --secret for an API key only (an address is no secret), --path for a profile's setting (without it the CLI makes a flat key named `profiles.<name>...`). */
+export function configSetCommand(configKey: string, value: string): string {
+  const secret = configKey.endsWith("ApiKey") ? "--secret " : "";
+  const path = configKey.startsWith("svc:profiles.") ? "--path " : "";
+  return `\`pulumi config set ${secret}${path}${configKey} ${value}\``;
 }
 
 const envName = (s: string) => s.replace(/[^A-Za-z0-9]/g, "_").toUpperCase();

@@ -80,14 +80,18 @@ def program_traceback(program: str) -> str:
     """The traceback of the exception being handled, from the program's first frame on: the
     frames of this runner, asyncio and the SDK above it are not the user's to read. A frame
     is the program's when its file is in the program's directory and not in the Python
-    environment (which may be a virtualenv inside that directory). An exception raised where
+    environment (which may be a virtualenv inside that directory); a frame of no file
+    ("<frozen runpy>", "<string>") is nobody's: os.path.abspath would put it in the current
+    directory, the program's. From that frame on, the traceback is shown whole, as Pulumi's
+    own runner shows it from the program's first frame. An exception raised where
     no frame is the program's (an awaited output of a failed call) is shown by its message."""
     kind, error, tb = sys.exc_info()
     directory = program if os.path.isdir(program) else os.path.dirname(program)
     frame = tb
     while frame is not None:
-        file = os.path.abspath(frame.tb_frame.f_code.co_filename)
-        if file.startswith(directory + os.sep) and not file.startswith(sys.prefix + os.sep):
+        name = frame.tb_frame.f_code.co_filename
+        file = os.path.abspath(name)
+        if not name.startswith("<") and file.startswith(directory + os.sep) and not file.startswith(sys.prefix + os.sep):
             break
         frame = frame.tb_next
     if frame is None:

@@ -145,5 +145,7 @@ describeWithCli("the missing-config message", () => {
     const failures = (await inbox.check!({}, { label: "x", profile: "prod" })).failures ?? [];
     expect(failures[0]!.property).toBe("profile");
     expect(failures[0]!.reason).toContain('for profile "prod"');
+    // With --path: without it the CLI makes a flat key, not the profile's setting.
+    expect(failures[0]!.reason).toContain("`pulumi config set --path svc:profiles.prod.inboxesUrl ...`");
   });
 });
