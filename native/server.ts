@@ -325,7 +325,6 @@ function unknownConfigKeys(keys: string[]): string[] {
 /** The API keys (`svc:webhooksApiKey`, `svc:profiles.<name>...`) the config holds in plaintext. */
 const plaintextApiKeys = (props: ops.Props, secretNames: readonly string[]) => apiKeysIn(configSource(Object.fromEntries(Object.entries(props).filter(([k]) => !secretNames.includes(k)))));
 
-
 /** Why an API key set in plaintext is a risk even though the provider's state stores it encrypted, and the fix. */
 function plaintextKeysWarning(keys: string[]): string {
   return `The stack's config holds ${listed(keys)} in plaintext (set without --secret): the provider stores ${keys.length > 1 ? "them" : "it"} encrypted, but Pulumi keeps the stack's config as given in the update history. Set ${keys.length > 1 ? "each key" : "the key"} as a secret: ${configSetCommand(keys[0]!, "<key>")}.`;

@@ -206,36 +206,30 @@ export async function movedKeys(olds: ConfigSource, news: ConfigSource): Promise
   const before = new Set(apiKeysIn(olds));
   const after = new Set(apiKeysIn(news));
   const profiles = [undefined, ...Object.keys(profileTable(news))];
+  /** The connection of `source`'s key, or undefined when none can be made (an address missing: check says why). */
+  const contextOf = (product: Product, profile: string | undefined, source: ConfigSource) => {
+    try {
+      return operationContext({ product }, profile, source);
+    } catch {
+      return undefined;
+    }
+  };
   const reasons: string[] = [];
   for (const product of PRODUCTS) {
     for (const profile of profiles) {
       const { configKey, envVar } = settingNames(product, "ApiKey", profile);
       if (!before.has(configKey) || !after.has(configKey)) continue;
-      const contextOf = (source: ConfigSource) => {
-        try {
-          return operationContext({ product }, profile, source);
-        } catch {
-          return undefined;
-        }
-      };
-      const [oldCtx, newCtx] = [contextOf(olds), contextOf(news)];
+      const [oldCtx, newCtx] = [contextOf(product, profile, olds), contextOf(product, profile, news)];
       // The same connection (the key unchanged): nothing to read.
       if (!oldCtx || !newCtx || oldCtx.connectionId === newCtx.connectionId) continue;
-      const reachWith = async (ctx: OperationContext) => {
-        try {
-          return { reach: await reachOf({ product }, ctx) };
-        } catch {
-          return undefined;
-        }
-      };
-      const [from, to] = [await reachWith(oldCtx), await reachWith(newCtx)];
-      if (!from?.reach || !to?.reach) continue;
-      const [was, now] = [knownWorkspace(from.reach), knownWorkspace(to.reach)];
+      const [from, to] = [await reachOf({ product }, oldCtx), await reachOf({ product }, newCtx)];
+      if (!from || !to) continue;
+      const [was, now] = [knownWorkspace(from), knownWorkspace(to)];
       const fix = `set the key of that workspace in \`${configKey}\`. If the new one is meant (this stack holds none of the objects made with the old key any more: \`pulumi stack --show-urns\`), run one \`pulumi up\` with the key in ${envVar} instead of the config (\`pulumi config rm ${configKey}\`), then set it in the config again. Nothing was changed.`;
       if (was && now && was !== now)
         reasons.push(`The key of \`${configKey}\` was changed to one of ${named(now)}; the key it replaces belongs to ${named(was)}, where this stack's ${product} objects were made with it: ${fix}`);
-      else if (was && was === now && from.reach.project && to.reach.project && from.reach.project !== to.reach.project)
-        reasons.push(`The key of \`${configKey}\` was changed to one confined to project ${to.reach.project} of ${named(was)}; the key it replaces is confined to project ${from.reach.project}, where this stack's ${product} objects were made with it: ${fix}`);
+      else if (was && was === now && from.project && to.project && from.project !== to.project)
+        reasons.push(`The key of \`${configKey}\` was changed to one confined to project ${to.project} of ${named(was)}; the key it replaces is confined to project ${from.project}, where this stack's ${product} objects were made with it: ${fix}`);
     }
   }
   return reasons;
