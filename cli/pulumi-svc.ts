@@ -20,8 +20,8 @@ import { isApiError } from "../provider/client";
 import { profileOf, reconcileWindowSeconds, type ConfigSource } from "../provider/config";
 import { operationContext } from "../provider/engine/engine-operation";
 import type { Props, ResourceDefinition } from "../provider/engine/fields";
-import { FOUND_KEY, WORKSPACE_KEY } from "../provider/engine/internal-keys";
-import { knownWorkspace, reachOf } from "../provider/engine/reach";
+import { CREATED_IN_KEY, FOUND_KEY, WORKSPACE_KEY } from "../provider/engine/internal-keys";
+import { blindToCreate, knownWorkspace, outOfReach, reachOf } from "../provider/engine/reach";
 import { markedBody, markedOwner, ownerTokenOf } from "../provider/engine/owner";
 import { listObjects, sameDeclaredFields } from "../provider/engine/reconcile";
 import { createBody, objectId } from "../provider/engine/values";
@@ -132,10 +132,28 @@ const adoptCommand = (urn: string, id: string) => `pulumi-svc recover --adopt '$
 /** `pulumi state delete` does not reach a pending create; this drops every one left, so it comes once the others are resolved. */
 const DROP_COMMAND = `pulumi refresh --clear-pending-creates --yes (it drops every pending create left: resolve the others first)`;
 
-async function resolveCreate(def: ResourceDefinition, op: PendingOp, held: Map<string, string>, source: ConfigSource): Promise<Outcome> {
+/**
+ * A pending create, judged only with a key that sees where it went (reach.ts `blindToCreate`): with a key of another
+ * place nothing is done. One the state does not place (`blind`) is resolved by its owner mark alone, else left to the
+ * user. An adopted object lives where the key that found it reaches, recorded as a create records it, so that a later
+ * 404 is judged (a setting answers for whatever workspace the key reaches; an event type is known by its name only).
+ */
+async function resolvePendingCreate(def: ResourceDefinition, op: PendingOp, chosen: string | undefined, held: Map<string, string>, source: ConfigSource): Promise<Outcome> {
+  const { urn, inputs = {} } = op.resource;
+  const reach = await reachOf(def, operationContext(def, profileOf(inputs), source), inputs);
+  const blind = blindToCreate(def, reach, inputs);
+  if (blind && inputs[CREATED_IN_KEY] !== undefined)
+    return { urn, action: "ask", line: `${urn}: not resolved: ${blind}, which cannot see what the create made there. Set the key it was made with and run \`pulumi-svc recover\` again. Nothing was changed.` };
+  const outcome = chosen !== undefined ? await adoptChosen(def, op, chosen, held, source) : await resolveCreate(def, op, held, source, blind);
+  if (outcome.action === "adopt") outcome.where = knownWorkspace(reach);
+  return outcome;
+}
+
+async function resolveCreate(def: ResourceDefinition, op: PendingOp, held: Map<string, string>, source: ConfigSource, blind: string | undefined): Promise<Outcome> {
   const { urn, inputs = {} } = op.resource;
   if (def.singleton) {
     const id = def.singleton.idOf(inputs as never);
+    if (blind) return { urn, action: "ask", line: `${urn}: a take-over of ${def.noun} ${id} was interrupted, and ${blind}. If the key is the one it was made with, adopt the setting as it is now:\n  ${adoptCommand(urn, id)}` };
     const value = inputs[FOUND_KEY];
     // A pending create of a release before the Check read the value found (FOUND_KEY): not known.
     if (value === undefined)
@@ -166,7 +184,9 @@ async function resolveCreate(def: ResourceDefinition, op: PendingOp, held: Map<s
       if (holder === urn) return { urn, action: "drop", line: `${urn}: the interrupted create's ${def.noun} ${id} is already this resource's in the state: the pending create is dropped.` };
       return { urn, action: "adopt", id, line: `${urn}: the interrupted create made ${def.noun} ${id} (it carries this resource's owner mark): adopted.` };
     }
-    if (mine.length === 0) return { urn, action: "drop", line: `${urn}: the interrupted create made nothing (no ${def.noun} carries its owner mark, looked for again after the ${reconcileWindowSeconds(source)} s reconcile window): dropped.` };
+    const looked = `no ${def.noun} carries its owner mark, looked for again after the ${reconcileWindowSeconds(source)} s reconcile window`;
+    if (mine.length === 0 && blind) return { urn, action: "ask", line: `${urn}: ${looked}, but ${blind}. If the key is the one the create was made with, it made nothing; drop it: ${DROP_COMMAND}` };
+    if (mine.length === 0) return { urn, action: "drop", line: `${urn}: the interrupted create made nothing (${looked}): dropped.` };
     const ids = mine.map((o) => objectId(def, o));
     return { urn, action: "ask", line: `${urn}: ${mine.length} ${def.noun}s carry this resource's owner mark (${ids.join(", ")}); keep one:\n  ${adoptCommand(urn, ids[0]!)}\n  and delete the others on the service.` };
   }
@@ -203,9 +223,13 @@ async function resolveDelete(def: ResourceDefinition, urn: string, resource: Pen
   const id = resource.id;
   if (!id) return { urn, action: "drop", line: `${urn}: an interrupted delete of an object without id: dropped.` };
   if (def.singleton) return { urn, action: "keep", line: `${urn}: an interrupted delete of ${def.noun} ${id}: left in the state (the next destroy or up finishes it).` };
-  const client = operationContext(def, profileOf(resource.inputs), source).client;
+  const ctx = operationContext(def, profileOf(resource.inputs), source);
+  // A 404 means "deleted" only to a key that sees where the object lives (reach.ts).
+  const reach = await reachOf(def, ctx, resource.outputs);
+  const blind = reach ? outOfReach(def, reach, id, resource.outputs) : "the workspace of the key in use could not be read (a 404 could not be told from another workspace's): run again. Nothing was changed.";
+  if (blind) return { urn, action: "ask", line: `${urn}: not resolved: ${blind}` };
   try {
-    await client.request<Props>({ method: "GET", path: def.paths.item(id) });
+    await ctx.client.request<Props>({ method: "GET", path: def.paths.item(id) });
   } catch (err) {
     if (isApiError(err, 404)) return { urn, action: "refresh", line: `${urn}: the interrupted delete removed ${def.noun} ${id}: dropped from the state.` };
     throw err;
@@ -226,12 +250,8 @@ async function recover(opts: Options): Promise<number> {
     const heldOfType = held.get(op.resource.type) ?? new Map<string, string>();
     const chosen = opts.adopt.get(op.resource.urn);
     let outcome: Outcome | undefined;
-    if (op.type === "creating" && chosen !== undefined) outcome = await adoptChosen(def, op, chosen, heldOfType, source);
-    else if (op.type === "creating") outcome = await resolveCreate(def, op, heldOfType, source);
+    if (op.type === "creating") outcome = await resolvePendingCreate(def, op, chosen, heldOfType, source);
     else if (op.type === "deleting") outcome = await resolveDelete(def, op.resource.urn, op.resource, source);
-    // An adopted object was found with the key (a setting answers for whatever workspace it reaches): it lives where
-    // the key reaches, recorded as a create records it, so a later 404 is judged (an event type is known by its name only).
-    if (outcome?.action === "adopt") outcome.where = knownWorkspace(await reachOf(def, operationContext(def, profileOf(op.resource.inputs), source), op.resource.inputs));
     if (outcome) outcomes.push(outcome);
   }
   for (const o of outcomes) process.stdout.write(`${o.line}\n`);

@@ -44,3 +44,11 @@ export const DECLARED_KEY = "__declared";
  * read of a state that lacks it. Not a field: never sent, never an input.
  */
 export const WORKSPACE_KEY = "__workspace";
+
+/**
+ * In a create's inputs: what the key of its Check reaches (reach.ts), so that the engine's
+ * pending create holds where a create killed in flight went, and `pulumi-svc recover`
+ * drops it as "made nothing" only when its key sees that place. Never sent; kept in the
+ * outputs (declared-inputs.ts) so that a read gives the inputs back as they were.
+ */
+export const CREATED_IN_KEY = "__createdIn";

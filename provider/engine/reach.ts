@@ -7,7 +7,9 @@
  *
  * Where an entry lives (`whereRecorded`) is known only from an answer that proves it:
  * - the key's reach when it made the entry (create: the write went there), kept under
- *   WORKSPACE_KEY in the outputs;
+ *   WORKSPACE_KEY in the outputs; the Check of a create reads it into the inputs
+ *   (CREATED_IN_KEY), so that a pending create of a killed run says where it went, and
+ *   `pulumi-svc recover` finds "nothing there" only with a key of that place;
  * - what the service answered for the entry itself: the workspace's own id
  *   (WorkspaceSettings' `workspaceId`), an infrastructure object's `projectId`;
  * - a read answered under the key for an entry the state holds, when the answer is that
@@ -44,8 +46,10 @@ import { keyProject } from "../infra/quota-limits";
 import { operationContext } from "./engine-operation";
 import { missingPathMessage, note } from "./errors";
 import type { OperationContext, Props, ResourceDefinition } from "./fields";
-import { WORKSPACE_KEY } from "./internal-keys";
+import { CREATED_IN_KEY, WORKSPACE_KEY } from "./internal-keys";
 import type { Operations } from "./operations";
+import { remoteChecksSkipped } from "./remote-checks";
+import { containsUnknown } from "./unknown";
 
 /** What a key reaches: its workspace as the product names it, and the project it is confined to (none: every project). */
 export interface Reach {
@@ -235,6 +239,23 @@ export async function movedKeys(olds: ConfigSource, news: ConfigSource): Promise
   return reasons;
 }
 
+/**
+ * Why the key of `reach` cannot judge what a pending create of these inputs made (`pulumi-svc recover`): the
+ * create's Check recorded another place for its key (CREATED_IN_KEY), or none, or this key's reach is unread.
+ * Undefined: this key sees where the create went, so finding nothing there means it made nothing.
+ */
+export function blindToCreate(def: ResourceDefinition, reach: Reach | undefined, inputs: Props): string | undefined {
+  const created = inputs[CREATED_IN_KEY] as Reach | undefined;
+  const key = keyOf(def, inputs);
+  if (created === undefined)
+    return `the state does not say where the create went (it was checked before this release recorded it, with \`svc:skipRemoteChecks\`, or in an Inboxes workspace where no inbox was ever made)`;
+  if (!reach) return `where the key of \`${key}\` belongs could not be read`;
+  if (reach.workspace !== created.workspace) return `the create was made with a key of ${named(created.workspace)}; the key of \`${key}\` belongs to ${named(reach.workspace)}`;
+  if (reach.project !== undefined && reach.project !== created.project)
+    return `the create was made with a key ${created.project ? `confined to project ${created.project}` : "of every project"} of ${named(created.workspace)}; the key of \`${key}\` is confined to project ${reach.project}`;
+  return undefined;
+}
+
 /** Why a 404 does not drop an entry the state holds when either side is unknown. */
 function notProvenGone(def: ResourceDefinition, reach: Reach, id: string, outputs: Props): string {
   const recorded = whereRecorded(def, outputs);
@@ -261,6 +282,21 @@ function reachRead(ctx: OperationContext | undefined): Reach | Error | undefined
 export function reaching(ops: Operations): Operations {
   const def = ops.definition as ResourceDefinition;
   const ctxOf = (props: Props | undefined) => operationContext(def, profileOf(props));
+  /**
+   * The reach of the key these inputs choose, for Check: the one read already in the operation if any (an Inboxes
+   * workspace's empty log is not cached, and the kind's own check read it; a failed read is read again); undefined
+   * when unreadable, or when no connection can be made (check has said why).
+   */
+  const keyReach = async (inputs: Props): Promise<Reach | undefined> => {
+    let ctx: OperationContext;
+    try {
+      ctx = ctxOf(inputs);
+    } catch {
+      return undefined;
+    }
+    const read = reachRead(ctx);
+    return read && !(read instanceof Error) ? read : reachOf(def, ctx, inputs);
+  };
   /** The reach of the key the outputs of an entry the state holds choose, failing when it cannot see the entry, or cannot be read. */
   const guard = async (id: string, outputs: Props): Promise<Reach> => {
     const ctx = ctxOf(outputs);
@@ -298,13 +334,15 @@ export function reaching(ops: Operations): Operations {
     ...ops,
     async check(req) {
       const res = await ops.check(req);
-      // An existing resource: its Diff compares (the key may have changed since).
+      const created = req.olds[CREATED_IN_KEY];
       if (Object.keys(req.olds).length > 0) {
-        try {
-          await reachOf(def, ctxOf(res.inputs), res.inputs);
-        } catch {
-          // A connection that cannot be made: check has said why.
-        }
+        // An existing resource keeps where it was created; its Diff compares the key's reach now (it may have changed since).
+        if (created !== undefined) res.inputs[CREATED_IN_KEY] = created;
+        await keyReach(res.inputs);
+      } else if (res.failures.length === 0 && !containsUnknown(res.inputs) && !remoteChecksSkipped()) {
+        // A create: where its key reaches goes into the inputs the engine's pending create holds (CREATED_IN_KEY).
+        const reach = await keyReach(res.inputs);
+        if (knownWorkspace(reach)) res.inputs[CREATED_IN_KEY] = { ...reach };
       }
       return res;
     },
@@ -328,8 +366,10 @@ export function reaching(ops: Operations): Operations {
     async create(req) {
       const res = await ops.create(req);
       if (whereRecorded(def, res.outputs) !== undefined) return res;
-      // Read after the create: an Inboxes workspace's first create writes its first audit entry.
-      return { ...res, outputs: recorded(res.outputs, knownWorkspace(await reachOf(def, ctxOf(req.inputs), req.inputs))) };
+      // Where its Check found the key reaching (the same key: one operation); else read after the create (an Inboxes
+      // workspace's first create writes its first audit entry).
+      const checked = req.inputs[CREATED_IN_KEY] as Reach | undefined;
+      return { ...res, outputs: recorded(res.outputs, checked?.workspace ?? knownWorkspace(await reachOf(def, ctxOf(req.inputs), req.inputs))) };
     },
     read,
     async update(req) {

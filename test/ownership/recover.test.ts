@@ -3,10 +3,13 @@
  * service acts, then every later command on a fresh runner (a new HOME, PULUMI_HOME and
  * TMPDIR each: only the backend's state file carries over).
  */
+import { copyFileSync } from "node:fs";
+import { join } from "node:path";
 import picomatch from "picomatch";
 import { describe, expect, it } from "vitest";
 import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
-import { loadCliDeployment, pulumiSync, stackProcesses } from "../support/pulumi-cli";
+import { loadCliDeployment, pulumiSync, stackPaths, stackProcesses } from "../support/pulumi-cli";
+import type { Workspace } from "../provider/support";
 import { CLI_MISSING, errorsOf, fresh, freshRunner, recover, RUNS_TIMEOUT_MS, until, useOwnershipStacks, type Declared, type OwnershipStack } from "./support";
 
 const emu = useEmulator();
@@ -64,6 +67,16 @@ async function killedWhileDelayed(s: OwnershipStack, verb: "up" | "destroy", pro
   pulumiSync({ ...s.ref, env: freshRunner() }, ["cancel", "--yes", "--stack", s.ref.stack]);
 }
 
+/** A copy of the stack's config file with `ws`'s keys in place of its own (and no reconcile wait: nothing here is in flight). */
+function configWithKeysOf(s: OwnershipStack, ws: Workspace): string {
+  const file = join(s.dir, "other-keys.yaml");
+  copyFileSync(stackPaths(s.ref.stateFile!).configFile, file);
+  const keys = { "svc:webhooksApiKey": ws.webhooks.admin, "svc:inboxesApiKey": ws.inboxes.admin, "svc:infraApiKey": ws.infra.member };
+  const pairs = Object.entries(keys).flatMap(([k, v]) => ["--secret", `${k}=${v}`]);
+  pulumiSync({ ...s.ref, env: freshRunner() }, ["config", "set-all", "--stack", s.ref.stack, "--config-file", file, ...pairs, "--plaintext", "svc:reconcileWindowSeconds=0"]);
+  return file;
+}
+
 const pending = (s: OwnershipStack, type: string) => (loadCliDeployment({ ...s.ref }).pending_operations ?? []).filter((op) => op.type === type);
 
 describe.skipIf(CLI_MISSING !== undefined)("pulumi-svc recover: a killed run resolved on a fresh runner", () => {
@@ -72,6 +85,17 @@ describe.skipIf(CLI_MISSING !== undefined)("pulumi-svc recover: a killed run res
     await killedWhileDelayed(s, "up", PROGRAM, "POST", { "/webhooks/v1/endpoints": 2, "/inboxes/v1/inboxes": 1, "/webhooks/v1/event-types": 1 });
     const made = await held(s);
     expect(made).toHaveLength(4);
+    expect(pending(s, "creating")).toHaveLength(4);
+
+    // A pipeline given another workspace's keys (the staging ones, by mistake): finding nothing there proves nothing.
+    // Nothing is resolved or written; each create recorded where it went, and the message names both workspaces.
+    const other = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "enterprise" });
+    const before = await lastSeq(emu());
+    const wrong = await recover(s, "--config-file", configWithKeysOf(s, other));
+    expect(wrong.code, wrong.output).toBe(1);
+    expect(wrong.output).toMatch(new RegExp(`::a: not resolved: the create was made with a key of workspace ${s.ws.workspace_id}; the key of \`svc:webhooksApiKey\` belongs to workspace ${other.workspace_id}`));
+    expect(wrong.output).toContain("0 adopted, 0 dropped");
+    expect((await requestsSince(emu(), before)).filter((r) => r.method !== "GET")).toEqual([]);
     expect(pending(s, "creating")).toHaveLength(4);
 
     const dry = await recover(s, "--dry-run");

@@ -34,7 +34,8 @@ describe("QuotaLimits: lifecycle and call counts", () => {
 
   it("create reads the limits (kept in limitsBefore) and writes the declared ones in ONE PATCH", async () => {
     const { calls, result } = await d().calls(() => d().create(declared));
-    expect(calls).toEqual(["GET /api/v1/quota/compute", "PATCH /api/v1/quota/compute"]);
+    // The limits found (kept), and the key's project: where the create goes, which its pending create holds (engine/reach.ts).
+    expect(calls).toEqual(["GET /api/v1/quota/compute", "GET /api/v1/quota/compute", "PATCH /api/v1/quota/compute"]);
     expect(result.id).toBe("compute/eu-west-1");
     expect(result.outs).toMatchObject({ service: "compute", region: "eu-west-1", projectId: ws.project_id, limits: { ...DEFAULTS, vms: 120 }, limitsBefore: { limits: { vms: 50 } } });
     expect(await quota("compute", "eu-west-1")).toEqual({ ...DEFAULTS, vms: 120 });
@@ -102,6 +103,7 @@ describe("QuotaLimits: lifecycle and call counts", () => {
     const warned: string[] = [];
     const stderr = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => (warned.push(String(chunk)), true));
     try {
+      newOperation(); // a destroy of its own (the create's Check read the key's project in its operation)
       const { calls } = await d().calls(() => provider.delete!(id, outs));
       // The key's project (engine/reach.ts, once per operation), the limits found, the PATCH.
       expect(calls).toEqual(["GET /api/v1/quota/compute", "GET /api/v1/quota/compute", "PATCH /api/v1/quota/compute"]);

@@ -10,7 +10,7 @@
  */
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { closeSharedDispatcher, movedKeys, providers } from "../../provider";
-import { WORKSPACE_KEY } from "../../provider/engine/internal-keys";
+import { CREATED_IN_KEY, WORKSPACE_KEY } from "../../provider/engine/internal-keys";
 import { newOperation } from "../support/operation";
 import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { configure, Driver, type Props, type Workspace } from "./support";
@@ -87,6 +87,21 @@ describe.each(families)("$kind: a key of another workspace", (f) => {
   it("create records the workspace; B's differs", async () => {
     expect(created.outs[WORKSPACE_KEY]).toEqual(expect.any(String));
     if (f.kind === "webhooks:Endpoint") expect(created.outs[WORKSPACE_KEY]).toBe(a.workspace_id);
+  });
+
+  it("the Check of a create records where its key reaches in the inputs (a killed create's pending operation holds them); an existing resource keeps its own, and one of an earlier release gets none: no change shown", async () => {
+    // An Inboxes workspace where no inbox was ever made names none (reach.ts): A's first inbox was made there.
+    expect(created.inputs[CREATED_IN_KEY]).toEqual(f.kind === "inboxes:Inbox" ? undefined : { workspace: created.outs[WORKSPACE_KEY] });
+    await useKeyOf(a);
+    const second = await d().create(f.inputs);
+    expect(second.inputs[CREATED_IN_KEY]).toEqual({ workspace: created.outs[WORKSPACE_KEY] });
+    await useKeyOf(a);
+    expect((await d().check(f.inputs, second.inputs)).inputs[CREATED_IN_KEY]).toEqual(second.inputs[CREATED_IN_KEY]);
+    const { [CREATED_IN_KEY]: _, ...earlier } = second.inputs;
+    expect((await d().check(f.inputs, earlier)).inputs).not.toHaveProperty(CREATED_IN_KEY);
+    // Refresh gives the inputs back as the state holds them.
+    const read = await provider().read!(second.id, second.outs);
+    expect(read.inputs?.[CREATED_IN_KEY]).toEqual(second.inputs[CREATED_IN_KEY]);
   });
 
   it("preview of the existing resource (check, then diff) fails naming both workspaces, with no write", async () => {

@@ -43,7 +43,7 @@ interface StackPaths {
   eventLog: string;
 }
 
-function stackPaths(stateFile: string): StackPaths {
+export function stackPaths(stateFile: string): StackPaths {
   const root = `${path.resolve(stateFile)}.pulumi`;
   return { home: path.join(root, "home"), backend: path.join(root, "backend"), configFile: path.join(root, "config.yaml"), eventLog: path.join(root, "events.jsonl") };
 }
