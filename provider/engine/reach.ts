@@ -202,9 +202,9 @@ const theKey = (def: ResourceDefinition, reach: Reach, outputs: Props | undefine
  * CheckConfig), so the preview fails before any step. Per resource, Check and Diff compare (above); but `pulumi up
  * --replace <urn>` gives the replaced resource's Check no old inputs and calls no Diff (the engine's
  * step_generator.go, `isTargetedReplace`), so nothing a resource keeps is compared before its create.
- * Judged only where both configs hold the key and both reaches are read and name a workspace for good: a key
- * revoked by a rotation, or an Inboxes workspace where no inbox was ever made, proves nothing. A key from the
- * environment has no old value to compare (README "Limits").
+ * Judged only where both configs hold the key and the old one's reach is read and names a workspace for good: a key
+ * revoked by a rotation, or an Inboxes workspace where no inbox was ever made, proves nothing. A new key whose reach
+ * cannot be read fails, saying to run again. A key from the environment has no old value to compare (README "Limits").
  */
 export async function movedKeys(olds: ConfigSource, news: ConfigSource): Promise<string[]> {
   const before = new Set(apiKeysIn(olds));
@@ -227,6 +227,12 @@ export async function movedKeys(olds: ConfigSource, news: ConfigSource): Promise
       // The same connection (the key unchanged): nothing to read.
       if (!oldCtx || !newCtx || oldCtx.connectionId === newCtx.connectionId) continue;
       const [from, to] = [await reachOf({ product }, oldCtx), await reachOf({ product }, newCtx)];
+      // The new key unread (its identity read failed): it might be another workspace's, where a targeted replacement would create.
+      if (from && !to) {
+        const why = reachRead(newCtx);
+        reasons.push(`Where the new key of \`${configKey}\` belongs could not be read (${why instanceof Error ? why.message : "not read"}); the key it replaces belongs to ${named(from.workspace)}, and a key of another workspace would make this stack's ${product} objects there. Run again; if it persists, check the key and the service's URL. Nothing was changed.`);
+        continue;
+      }
       if (!from || !to) continue;
       const [was, now] = [knownWorkspace(from), knownWorkspace(to)];
       const fix = `set the key of that workspace in \`${configKey}\`. If the new one is meant (this stack holds none of the objects made with the old key any more: \`pulumi stack --show-urns\`), run one \`pulumi up\` with the key in ${envVar} instead of the config (\`pulumi config rm ${configKey}\`), then set it in the config again. Nothing was changed.`;

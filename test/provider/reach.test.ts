@@ -381,6 +381,13 @@ describe("a stack config key changed between the provider's old and new config (
 
     expect(await movedKeys(config(keys(a)), config({ webhooksApiKey: a.webhooks.read, infraApiKey: a.infra.admin }))).toEqual([]);
     expect(await movedKeys(config({ webhooksApiKey: "whk_revoked_by_a_rotation" }), config(keys(b)))).toEqual([]);
+    // The new key's identity read failing proves nothing either way: run again (it may be another workspace's).
+    newOperation();
+    await movedKeys(config({ webhooksApiKey: a.webhooks.admin }), config({ webhooksApiKey: a.webhooks.read })); // the old key's reach read (cached in the operation)
+    await control(emu(), "POST", "/faults", { method: "GET", path: "/webhooks/v1/auth/me", status: 500, count: 20 });
+    const unread = await movedKeys(config({ webhooksApiKey: a.webhooks.admin }), config({ webhooksApiKey: b.webhooks.admin }));
+    await control(emu(), "DELETE", "/faults");
+    expect(unread).toEqual([expect.stringMatching(new RegExp(`^Where the new key of \`svc:webhooksApiKey\` belongs could not be read \(.*500.*\); the key it replaces belongs to workspace ${a.workspace_id}.*Run again`))]);
     // Unchanged keys (every no-op run, a new operation): compared without a call.
     newOperation();
     const seq = await lastSeq(emu());
