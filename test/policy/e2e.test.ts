@@ -109,13 +109,12 @@ afterAll(() => {
 
 if (cliRunner.unavailable) console.log(`policy pack end to end: skipped: ${cliRunner.unavailable}`);
 describe.skipIf(cliRunner.unavailable !== undefined)("preview with the svc-guardrails pack, under the real Pulumi CLI", () => {
-  for (const stack of ["dev", "prod"]) {
-    it(`the GitOps example previews clean on stack ${stack}: no violation at all`, async () => {
-      const r = await preview(COMPLIANT, stack);
-      expect(violations(r)).toEqual([]);
-      expect(r.ok, r.summary).toBe(true);
-    });
-  }
+  // On stack prod (the production policies), from the installed package: test/package/pack.test.ts.
+  it("the GitOps example previews clean on stack dev: no violation at all", async () => {
+    const r = await preview(COMPLIANT, "dev");
+    expect(violations(r)).toEqual([]);
+    expect(r.ok, r.summary).toBe(true);
+  });
 
   it("the violating program with every switch off previews clean (the control)", async () => {
     const r = await preview(VIOLATING, "dev");
