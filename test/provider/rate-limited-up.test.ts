@@ -5,8 +5,7 @@
  * allowing 20 requests/s per key (burst 20), 20 ms away. The provider paces itself
  * (provider/client/pacing.ts): every step succeeds, few requests draw a 429 (counted
  * in the emulator's request log), nothing is created twice, and the pacing note
- * appears once. (Through the engine stand-in this suite took 59 s, here 57 s: the
- * stand-in no longer runs it.)
+ * appears once. (The engine stand-in no longer runs it: it took as long as the real CLI.)
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
