@@ -110,7 +110,8 @@ resources:
       secret: \${sourceSecret}
 `;
     const s = await nativeStack(emu(), "streams-yaml", program, { ws });
-    expect((await s.run("preview", {}, SECRETS)).ok).toBe(true);
+    // As above: the stack and its config, with no run of its own.
+    prepareStack(s.options("preview", {}, SECRETS));
     expectNone(await streams((args, withConfig = true) => s.pulumi(args, { withStack: withConfig ? true : "no-config" })));
   });
 });
