@@ -19,7 +19,7 @@ import type { ResourceKind } from "../../sdk/tokens";
 import { FIXTURES } from "../lifecycle/fixtures";
 import type { Workspace } from "../provider/support";
 import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
-import { backendDir } from "../support/pulumi-cli";
+import { backendDir, prepareStack } from "../support/pulumi-cli";
 import { NATIVE_MISSING, nativeStack, writesOf, type NativeStack } from "./support";
 
 const emu = useEmulator();
@@ -75,8 +75,8 @@ describe.skipIf(NATIVE_MISSING !== undefined)("pulumi import of native resources
     expect(IMPORTABLE.length).toBeGreaterThanOrEqual(6);
     const s = await nativeStack(emu(), "native-import", "");
     const ctx = { ws: s.ws, otherProject: s.ws.project_id };
-    // The stack exists before the import (an empty program's up).
-    expect((await s.run("up")).ok).toBe(true);
+    // The stack exists before the import, with its config (prepareStack: `pulumi import` needs the stack, no update of it).
+    prepareStack(s.options("up"));
 
     const imports: { type: string; name: string; id: string }[] = [];
     for (const kind of IMPORTABLE) {
@@ -138,7 +138,7 @@ describe.skipIf(NATIVE_MISSING !== undefined)("pulumi import of native resources
   });
   it("refuses to write an API key set without --secret into the state; set with --secret, the import stores it encrypted", async () => {
     const s = await nativeStack(emu(), "native-import-plain", "", { plaintextKeys: true });
-    expect((await s.run("up")).ok).toBe(true);
+    prepareStack(s.options("up"));
     const keys = [s.ws.webhooks.admin, s.ws.inboxes.admin, s.ws.infra.member];
     const id = await made(s.ws, "webhooks:Endpoint", { url: "https://hooks.example.com/plain" });
 
@@ -164,7 +164,7 @@ describe.skipIf(NATIVE_MISSING !== undefined)("pulumi import of native resources
 
   it("imports a code host source, whose secret the service never returns: the generated program previews with no change; setting the secret is one rotate-secret", async () => {
     const s = await nativeStack(emu(), "native-import-codehost", "");
-    expect((await s.run("up")).ok).toBe(true);
+    prepareStack(s.options("up"));
     const id = await made(s.ws, "webhooks:Source", { provider: "codehost", name: "code host", secret: SOURCE_SECRET });
     const generated = path.join(s.dir, "generated.yaml");
     const run = await importOne(s, "svc:webhooks:Source", "hooks", id, generated);
@@ -198,7 +198,7 @@ describe.skipIf(NATIVE_MISSING !== undefined)("pulumi import of native resources
   it("imports an object reachable only through a profile, named `profile:<name>/<id>`: the generated program declares the profile and previews with no change; a profile's key set without --secret is refused as the others", async () => {
     const staging = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "enterprise" });
     const s = await nativeStack(emu(), "native-import-profile", "");
-    expect((await s.run("up")).ok).toBe(true);
+    prepareStack(s.options("up"));
     // The profile as README shows it, but for the key set without --secret.
     const setProfile = (setting: string, value: string, ...flags: string[]) => s.pulumi(["config", "set", ...flags, "--path", `svc:profiles.staging.${setting}`, value]);
     expect((await setProfile("webhooksUrl", emu().webhooksUrl)).code).toBe(0);
@@ -234,7 +234,7 @@ describe.skipIf(NATIVE_MISSING !== undefined)("pulumi import of native resources
     const s = await nativeStack(emu(), "native-import-quota", "");
     // The stack's infra key is the workspace's admin key (its others as nativeStack sets them), for every run.
     const admin = { "svc:infraApiKey": s.ws.infra.admin };
-    expect((await s.run("up", {}, admin)).ok).toBe(true);
+    prepareStack(s.options("up", {}, admin));
     // An admin raised a limit out of band: the imported value is not the default.
     const quota = () => call(emu(), "GET", "/infra/api/v1/quota/compute?region=us-east-1", { key: s.ws.infra.admin });
     const raised = await call(emu(), "PATCH", "/infra/api/v1/quota/compute", { key: s.ws.infra.admin, body: { limits: { vms: 73 }, region: "us-east-1" } });

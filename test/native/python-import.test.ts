@@ -18,6 +18,7 @@ import { pluginArchiveName } from "../../scripts/release";
 import { releaseVersion } from "../../scripts/release-version";
 import { PYTHON_REQUIREMENTS } from "../../scripts/pulumi-cli/python";
 import { call, lastSeq, requestsSince, useEmulator } from "../support/emulator";
+import { prepareStack } from "../support/pulumi-cli";
 import { convert } from "./convert";
 import { PYTHON_MISSING, pythonProgram, requirePython } from "./python";
 import { nativeStack, writesOf, type NativeStack, type ProgramFiles } from "./support";
@@ -48,8 +49,8 @@ describe.skipIf(PYTHON_MISSING !== undefined)("pulumi import, package add and in
   it("`pulumi import --out` writes Python code that, as the program, previews with no change and writes nothing", { timeout: 240_000 }, async () => {
     // The plugin from the release host, at the wheel's version (the checkout's own says 0.x.y-alpha.0+dev, and the import's code generation asks for the wheel's).
     const s = await nativeStack(emu(), "native-python-import", pythonProgram("import pulumi\n", venv), { env: host().env() });
-    // The stack exists before the import (the empty program's up).
-    expect((await s.run("up")).ok).toBe(true);
+    // The stack exists before the import, with its config (prepareStack: `pulumi import` needs the stack, no update of it).
+    prepareStack(s.options("up"));
     const inbox = await call(emu(), "POST", "/inboxes/v1/inboxes", { key: s.ws.inboxes.admin, body: { label: "archive" } });
     expect(inbox.status, inbox.text).toBe(201);
     const endpoint = await call(emu(), "POST", "/webhooks/v1/endpoints", { key: s.ws.webhooks.admin, body: { url: "https://hooks.example.com/orders", max_attempts: 7 } });
@@ -88,7 +89,7 @@ describe.skipIf(PYTHON_MISSING !== undefined)("pulumi import, package add and in
   it("`pulumi import TYPE NAME ID` (README) with no plugin installed: the CLI installs it from the wheel's pluginDownloadURL, then imports", { timeout: 240_000 }, async () => {
     // No plugin on PATH: the CLI fetches it from the release host (the wheel's pulumi-plugin.json names the release URL).
     const s = await nativeStack(emu(), "native-python-import-fresh", pythonProgram("import pulumi\n", venv), { env: host().env() });
-    expect((await s.run("up")).ok).toBe(true);
+    prepareStack(s.options("up"));
     // A fresh PULUMI_HOME: no plugin installed (the stack's own home, test/support/pulumi-cli.ts).
     const plugins = path.join(`${s.options("up").stateFile!}.pulumi`, "home", "plugins");
     fs.rmSync(plugins, { recursive: true, force: true });

@@ -23,7 +23,7 @@ const stack = useOwnershipStacks(emu);
 const setup = { verbOptions: { skipPreview: true } };
 
 describe.skipIf(CLI_MISSING !== undefined)("rename, adopting its own object", () => {
-  it("an adoption of an object another declared resource holds fails the preview naming that resource, in either order, and the up writes nothing; then an event type renamed with adoptExisting, and an endpoint renamed with adoptId of its own id: both objects stay, held by the new names; a second up changes nothing", async () => {
+  it("an adoption of an object another declared resource holds fails the preview naming that resource, in either order, and the up writes nothing; then an event type renamed with adoptExisting, and an endpoint renamed with adoptId of its own id: both objects stay, held by the new names; a second up changes nothing. Then the endpoint renamed again over two runs, and the old name removed with `destroy --target`: the object the new name adopted stays (it carries the new name's owner mark), and a plain destroy deletes it once", async () => {
     const s = await stack("rename-adopt");
     const et = (name: string, extra: Record<string, unknown> = {}): Declared => ({ kind: "webhooks:EventType", name, inputs: { name: "order.shipped", description: "shipped", ...extra } });
     const ep = (name: string, extra: Record<string, unknown> = {}): Declared => ({ kind: "webhooks:Endpoint", name, inputs: { url: "https://hooks.example.com/shipped", ...extra } });
@@ -68,6 +68,28 @@ describe.skipIf(CLI_MISSING !== undefined)("rename, adopting its own object", ()
     const again = await s.run("up", renamed);
     expect(again.ok, errorsOf(again)).toBe(true);
     expect(again.steps.filter((st) => st.op !== "same")).toEqual([]);
+
+    // Found by an adversarial trial: the targeted destroy deleted the object the new name held, exit 0; then
+    // again on a fresh runner (issue 34, scene 4), where a local record of the adoption could not help.
+    // The endpoint renamed over two runs (`up --target` the new name), then the old name removed alone.
+    const oldUrn = s.state().find((r) => r.urn.endsWith("::shippedHook"))!.urn;
+    const renamedAgain = [renamed[0]!, ep("laterHook", { adoptId: endpointId })];
+    const targeted = await s.run("up", renamedAgain, { verbOptions: { targets: [oldUrn.replace(/::shippedHook$/, "::laterHook")] } });
+    expect(targeted.ok, errorsOf(targeted)).toBe(true);
+    expect(s.id("laterHook")).toBe(endpointId);
+    const endpointStatus = async () => (await call(emu(), "GET", `/webhooks/v1/endpoints/${endpointId}`, { key: s.ws.webhooks.admin })).status;
+
+    const { result: destroyedOld, writes } = await s.writes("destroy", renamedAgain, { verbOptions: { targets: [oldUrn] } });
+    expect(destroyedOld.ok, errorsOf(destroyedOld)).toBe(true);
+    expect(writes).toEqual([]);
+    expect(destroyedOld.diagnostics.map((d) => d.message).join("\n")).toMatch(/not deleted: it carries the owner mark of another resource, which adopted it since/);
+    expect(await endpointStatus()).toBe(200);
+    expect(s.state().map((r) => [r.urn.split("::").pop(), r.id]).sort()).toEqual([["laterHook", endpointId], ["orderShipped", eventTypeId]]);
+
+    const { result: destroyed, writes: destroyWrites } = await s.writes("destroy", renamedAgain);
+    expect(destroyed.ok, errorsOf(destroyed)).toBe(true);
+    expect(destroyWrites.filter((w) => w.includes("/endpoints"))).toEqual([`DELETE /v1/endpoints/${endpointId}`]);
+    expect(await endpointStatus()).toBe(404);
   }, RUNS_TIMEOUT_MS * 2);
 
   // Found by adversarial trials: the plain up deleted the objects the new names held, both runs exiting 0;
@@ -108,32 +130,4 @@ describe.skipIf(CLI_MISSING !== undefined)("rename, adopting its own object", ()
       expect(ADOPTING.map((_, i) => s.id(`${to}${i}`)), second).toEqual(ids);
     }
   }, RUNS_TIMEOUT_MS * 2 * SETTLED_BY.length);
-
-  it("renamed over two runs, then the old name removed with `destroy --target`: the object the new name adopted stays (it carries the new name's owner mark), and a plain destroy deletes it once", async () => {
-    // Found by an adversarial trial: the targeted destroy deleted the object the new name held, exit 0; then
-    // again on a fresh runner (issue 34, scene 4), where a local record of the adoption could not help.
-    const s = await stack("rename-adopt-destroy-target-old");
-    const ep = (name: string, extra: Record<string, unknown> = {}): Declared => ({ kind: "webhooks:Endpoint", name, inputs: { url: "https://hooks.example.com/renamed", ...extra } });
-    const first = await s.run("up", [ep("hook")], setup);
-    expect(first.ok, errorsOf(first)).toBe(true);
-    const id = s.id("hook")!;
-    const oldUrn = s.state()[0]!.urn;
-    const renamed = [ep("shippedHook", { adoptId: id })];
-    const targeted = await s.run("up", renamed, { verbOptions: { targets: [oldUrn.replace(/::hook$/, "::shippedHook")] } });
-    expect(targeted.ok, errorsOf(targeted)).toBe(true);
-    expect(s.id("shippedHook")).toBe(id);
-    const endpointStatus = async () => (await call(emu(), "GET", `/webhooks/v1/endpoints/${id}`, { key: s.ws.webhooks.admin })).status;
-
-    const { result, writes } = await s.writes("destroy", renamed, { verbOptions: { targets: [oldUrn] } });
-    expect(result.ok, errorsOf(result)).toBe(true);
-    expect(writes).toEqual([]);
-    expect(result.diagnostics.map((d) => d.message).join("\n")).toMatch(/not deleted: it carries the owner mark of another resource, which adopted it since/);
-    expect(await endpointStatus()).toBe(200);
-    expect(s.state().map((r) => [r.urn.split("::").pop(), r.id])).toEqual([["shippedHook", id]]);
-
-    const { result: destroyed, writes: destroyWrites } = await s.writes("destroy", renamed);
-    expect(destroyed.ok, errorsOf(destroyed)).toBe(true);
-    expect(destroyWrites).toEqual([`DELETE /v1/endpoints/${id}`]);
-    expect(await endpointStatus()).toBe(404);
-  }, RUNS_TIMEOUT_MS);
 });

@@ -113,9 +113,9 @@ runtime:
 let work: string;
 let tarball: string;
 
-beforeAll(() => {
+beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "pulumi-svc-matrix-"));
-  tarball = packTarball(work).tarball;
+  tarball = (await packTarball()).tarball;
 }, 600_000);
 
 afterAll(() => {

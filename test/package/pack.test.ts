@@ -31,9 +31,9 @@ let work: string;
 let project: string;
 let files: string[];
 
-beforeAll(() => {
+beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "pulumi-svc-pack-"));
-  const packed = packTarball(work);
+  const packed = await packTarball();
   files = packed.files;
   project = join(work, "project");
   mkdirSync(project);

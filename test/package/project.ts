@@ -1,9 +1,11 @@
 /**
- * What the package tests share: packing the tarball as npm ships it, running a command in
+ * What the package tests share: the tarball as npm ships it, running a command in
  * a fresh project, and the compiler options of Pulumi's TypeScript template.
  */
 import { spawnSync } from "node:child_process";
 import { join, resolve } from "node:path";
+import { npmTarballName } from "../../scripts/release";
+import { releasePart } from "../release/artifacts";
 
 export const REPO = resolve(__dirname, "../..");
 
@@ -14,11 +16,15 @@ export function run(cmd: string, args: string[], cwd: string, env: NodeJS.Proces
   return res.stdout;
 }
 
-/** `npm pack` of the repository into dir: the tarball's path and the files it holds. */
-export function packTarball(dir: string): { tarball: string; files: string[] } {
-  // --ignore-scripts: `prepare` would build again; dist/ is built already.
-  const packed = JSON.parse(run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", dir], REPO)) as { filename: string; files: { path: string }[] }[];
-  return { tarball: join(dir, packed[0]!.filename), files: packed[0]!.files.map((f) => f.path) };
+/**
+ * The npm tarball `npm run release` writes (scripts/release.ts: `npm pack` of the package at the
+ * build's version), built once per content for every suite that installs it (test/release/artifacts.ts):
+ * its path and the files it holds.
+ */
+export async function packTarball(): Promise<{ tarball: string; files: string[] }> {
+  const tarball = join(await releasePart("npm"), npmTarballName());
+  const files = run("tar", ["-tzf", tarball], REPO).trim().split("\n").filter((f) => !f.endsWith("/")).map((f) => f.replace(/^package\//, ""));
+  return { tarball, files };
 }
 
 // Pulumi's TypeScript template (pulumi new typescript): no esModuleInterop, no skipLibCheck.

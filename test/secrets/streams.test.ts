@@ -20,7 +20,7 @@ import type { Workspace } from "../provider/support";
 import { describeWithCli } from "../support/cli-suite";
 import { emulatorStack } from "../support/stack-config";
 import { control, useEmulator } from "../support/emulator";
-import { pulumiAsync, runCli, stackArgs } from "../support/pulumi-cli";
+import { prepareStack, pulumiAsync, stackArgs } from "../support/pulumi-cli";
 
 const SECRETS = {
   headerValue: "Bearer stream-header-value-4c1f",
@@ -81,8 +81,8 @@ describeWithCli("write-only secrets stay out of the kept streams", () => {
       stateFile: join(dir, "dynamic.json"),
       ...emulatorStack(emu(), { webhooks: ws.webhooks.admin }, { secrets: Object.fromEntries(Object.entries(SECRETS).map(([k, v]) => [`svc-secret-streams:${k}`, v])), env: { SVC_SKIP_REMOTE_CHECKS: "" } }),
     };
-    // Makes the stack and its config.
-    expect((await runCli(opts)).ok).toBe(true);
+    // The stack and its config, with no run of its own: the first of RUNS creates.
+    prepareStack(opts);
     const seen = await streams((args, withConfig = true) => pulumiAsync(opts, [...args, ...(withConfig ? stackArgs(opts) : ["--stack", opts.stack])]));
     expectNone(seen);
     // Not vacuous: the SDK's debug log of the answers is in the verbose run.
@@ -110,7 +110,8 @@ resources:
       secret: \${sourceSecret}
 `;
     const s = await nativeStack(emu(), "streams-yaml", program, { ws });
-    expect((await s.run("preview", {}, SECRETS)).ok).toBe(true);
+    // As above: the stack and its config, with no run of its own.
+    prepareStack(s.options("preview", {}, SECRETS));
     expectNone(await streams((args, withConfig = true) => s.pulumi(args, { withStack: withConfig ? true : "no-config" })));
   });
 });

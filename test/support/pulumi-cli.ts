@@ -72,7 +72,7 @@ export function cliEnv(opts: Pick<EngineOptions, "cwd" | "stack" | "stateFile" |
 /** The directory of this stack's backend: its state, as the CLI stores it, and the state's backups and history. */
 export const backendDir = (opts: Pick<EngineOptions, "cwd" | "stack" | "stateFile">) => stackPaths(stateFileOf(opts)).backend;
 
-/** The arguments that name this stack and its config file, for a command runCli does not run (e.g. `pulumi import`); the stack must exist (a run made it). */
+/** The arguments that name this stack and its config file, for a command runCli does not run (e.g. `pulumi import`); the stack must exist (a run or prepareStack made it). */
 export function stackArgs(opts: Pick<EngineOptions, "cwd" | "stack" | "stateFile">): string[] {
   return ["--stack", opts.stack, "--config-file", stackPaths(stateFileOf(opts)).configFile];
 }
@@ -99,7 +99,7 @@ export function pulumiAsync(opts: Parameters<typeof cliEnv>[0], args: string[]):
  * salt to Pulumi.<stack>.yaml beside the Pulumi.yaml it runs by, so it runs by a copy of
  * Pulumi.yaml in the stack's own directory; later commands read that file with --config-file.
  */
-function prepareStack(opts: EngineOptions): void {
+export function prepareStack(opts: EngineOptions): void {
   const p = stackPaths(stateFileOf(opts));
   fs.mkdirSync(p.backend, { recursive: true });
   const initDir = path.join(path.dirname(p.configFile), "project");
