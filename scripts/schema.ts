@@ -280,18 +280,19 @@ function functionSpecs(resources: Record<string, ResourceSpec>, typesOf: (module
     // The plugin's Invoke (native/server.ts) returns every answer in plaintext.
     if (secret.length) throw new Error(`${name} would return the secret ${secret.join(", ")}: mark it secret in the plugin's Invoke before declaring it`);
     const infoRef: TypeSpec = { $ref: typeRef(module, `${typeName}Info`) };
-    typesOf(module).types[`${PACKAGE}:${module}:${typeName}Info`] = {
-      type: "object",
-      description: `A ${def.noun} as the service reports it (values it never returns are not here).`,
+    const info: Pick<ObjectTypeSpec, "properties" | "required"> = {
       properties: { id: { type: "string", description: `The ${def.noun}'s id.` }, ...Object.fromEntries(shown.map(([field]) => [field, resource.properties[field]!])) },
       required: ["id", ...shown.map(([field]) => field).filter((field) => resource.required?.includes(field))],
     };
+    typesOf(module).types[`${PACKAGE}:${module}:${typeName}Info`] = { type: "object", description: `A ${def.noun} as the service reports it (values it never returns are not here).`, ...info };
     out[`${PACKAGE}:${name}`] =
       fn.shape === "one"
         ? {
             description: `One ${def.noun} by id. Fails when it does not exist or the key cannot see it.`,
             inputs: { type: "object", properties: { id: { type: "string", description: `The ${def.noun}'s id.` }, profile: PROFILE_INPUT }, required: ["id"] },
-            outputs: infoRef,
+            // The object's properties, as pulumi-aws's functions return theirs: a bare `$ref` is a single-value return,
+            // whose property access crashes Pulumi YAML's language host (`fn::invoke` then `${one.url}`).
+            outputs: { type: "object", ...info },
           }
         : {
             description: `Every ${def.noun} the key can see (all pages)${fn.filter ? `, ${fn.filter.phrase}` : ""}.`,

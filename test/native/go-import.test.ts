@@ -20,7 +20,7 @@ import { pluginArchiveName } from "../../scripts/release";
 import { releaseVersion } from "../../scripts/release-version";
 import { PLATFORM, useReleaseHost } from "../release/host";
 import { convert } from "./convert";
-import { GOFLAGS, GO_BIN_DIR, GO_MISSING, releasedModuleEnv, releasedModuleFiles, requireGo } from "./go";
+import { GOFLAGS, GO_BIN_DIR, GO_MISSING, readmeModuleFiles, releasedModuleEnv, requireGo } from "./go";
 import { nativeStack, writesOf, type NativeStack, type ProgramFiles } from "./support";
 
 const emu = useEmulator();
@@ -28,7 +28,10 @@ const host = useReleaseHost();
 
 const EMPTY_PROGRAM = `package main
 
-import "github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+import (
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	_ "github.com/pulumi-svc/pulumi-svc/sdk/go/svc" // the SDK required (go get), before the program uses it
+)
 
 func main() {
 	pulumi.Run(func(ctx *pulumi.Context) error { return nil })
@@ -65,7 +68,7 @@ describe.skipIf(GO_MISSING !== undefined)("pulumi package add, import and instal
   it("on the released module, import --out writes a program that, after pulumi install, previews with no change", { timeout: 900_000 }, async () => {
     const goEnv = await releasedModuleEnv(fs.mkdtempSync(path.join(os.tmpdir(), "svc-native-go-import-")));
     // A user's PATH (go, no plugin): the CLI fetches the plugin from the release host, which the module's pulumi-plugin.json names.
-    const s = await nativeStack(emu(), "native-go-import", { ...project, binDirs: [GO_BIN_DIR], files: { "main.go": EMPTY_PROGRAM, ...releasedModuleFiles("svc-go-import") } }, { env: host().env() });
+    const s = await nativeStack(emu(), "native-go-import", { ...project, binDirs: [GO_BIN_DIR], files: await readmeModuleFiles("svc-go-import", EMPTY_PROGRAM, goEnv) }, { env: host().env() });
 
     // The stack exists before the import (the empty program's up).
     const up = s.options("up");

@@ -12,7 +12,6 @@
  * its own there (what the run fetches stays out of the machine's). Its go.mod takes the module versions of the host's (the CLI's),
  * and its build the CLI's tags, so Go's build cache already holds most of what it compiles.
  */
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -22,7 +21,7 @@ import { releaseVersion } from "../../scripts/release-version";
 import { PLATFORM, useReleaseHost } from "../release/host";
 import { call, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { runCli } from "../support/pulumi-cli";
-import { GO_BIN_DIR, GO_MISSING, requireGo, releasedModuleEnv, releasedModuleFiles } from "./go";
+import { GO_BIN_DIR, GO_MISSING, requireGo, readmeModuleFiles, releasedModuleEnv, runGo } from "./go";
 import { checkNativeLifecycle } from "./lifecycle";
 import { defaultProviderName, nativeStack, writesOf, type ProgramFiles } from "./support";
 
@@ -38,22 +37,12 @@ const SECRETS = { token: "Bearer tok-4242-native-go-secret" };
 const goProject = (runtime: string): ProgramFiles => ({ project: `runtime: ${runtime}\n`, files: {}, binDirs: [GO_BIN_DIR] });
 requireGo();
 
-/** Runs a command to its end (not spawnSync: the emulator in this process keeps answering); throws with its output on failure. */
-function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
-  const child = spawn(cmd, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout.on("data", (b: Buffer) => (output += b.toString()));
-  child.stderr.on("data", (b: Buffer) => (output += b.toString()));
-  return new Promise((resolve, reject) =>
-    child.once("close", (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(" ")} exited ${code}:\n${output}`)))),
-  );
-}
 
-/** Copies the program's sources into `dir`, with a go.mod that requires the released SDK module. */
-function writeProgram(dir: string): void {
+/** Writes the program's module into `dir`, made as the README says (go.ts). */
+async function writeProgram(dir: string, env: Record<string, string>): Promise<void> {
   fs.mkdirSync(dir, { recursive: true });
-  fs.copyFileSync(path.join(PROGRAM_DIR, "main.go"), path.join(dir, "main.go"));
-  for (const [file, text] of Object.entries(releasedModuleFiles("svc-go-program"))) fs.writeFileSync(path.join(dir, file), text);
+  const files = await readmeModuleFiles("svc-go-program", fs.readFileSync(path.join(PROGRAM_DIR, "main.go"), "utf8"), env);
+  for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, file), text);
 }
 
 if (GO_MISSING) console.log(`Go program of native resources under the real CLI: skipped: ${GO_MISSING}`);
@@ -68,10 +57,10 @@ describe.skipIf(GO_MISSING !== undefined)("a Go program of native resources unde
   beforeAll(async () => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), "svc-native-go-"));
     goEnv = await releasedModuleEnv(root);
-    writeProgram(path.join(root, "program"));
+    await writeProgram(path.join(root, "program"), goEnv);
     binary = path.join(root, "svc-go-program");
     // The flags of the host's own `go build`, so the host's build of the same program below is a cache hit.
-    await run("go", ["build", "-buildvcs=false", "-ldflags", "-w -s", "-o", binary, "."], path.join(root, "program"), { ...process.env, ...goEnv });
+    await runGo(["build", "-buildvcs=false", "-ldflags", "-w -s", "-o", binary, "."], path.join(root, "program"), goEnv);
   }, 15 * 60_000);
   const userStack = (program: ProgramFiles) => nativeStack(emu(), "native-go", program, { env: host().env() });
 
@@ -86,7 +75,7 @@ describe.skipIf(GO_MISSING !== undefined)("a Go program of native resources unde
 
   it("without a prebuilt binary, the host builds the program with `go build` and previews its resources", async () => {
     const s = await userStack(goProject("go"));
-    // The module as the build above left it (go.mod and go.sum completed by -mod=mod).
+    // The module as the README makes it (go.mod and go.sum completed by go mod tidy).
     for (const f of ["main.go", "go.mod", "go.sum"]) fs.copyFileSync(path.join(root, "program", f), path.join(s.dir, f));
     const since = await lastSeq(emu());
     const opts = s.options("preview", CONFIG, SECRETS);

@@ -3,10 +3,10 @@
  * plugin (Go itself, and our Go language host, which `npm run pulumi:install` builds beside
  * the CLI), and the build flags that let a program's build reuse what the CLI's build compiled.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
-import { GO_HOST_MODULE_DIR } from "../../scripts/pulumi-cli/go-host/install";
 import { GO_MODULE } from "../../scripts/release";
 import { releaseVersion } from "../../scripts/release-version";
 import { releasePart } from "../release/artifacts";
@@ -41,7 +41,7 @@ export function requireGo(): void {
 export async function releasedModuleEnv(root: string): Promise<Record<string, string>> {
   const modCache = spawnSync("go", ["env", "GOMODCACHE"], { encoding: "utf8" }).stdout.trim();
   return {
-    GOFLAGS: `${GOFLAGS} -mod=mod -modcacherw`,
+    GOFLAGS: `${GOFLAGS} -modcacherw`,
     GOPROXY: `file://${path.join(await releasePart("go"), "goproxy")},file://${path.join(modCache, "cache", "download")}`,
     GOMODCACHE: path.join(root, "gomodcache"),
     // Offline: no checksum database to ask (the release's module is in none; the others were verified into the machine's cache).
@@ -49,14 +49,27 @@ export async function releasedModuleEnv(root: string): Promise<Record<string, st
   };
 }
 
+/** Runs `go` to its end (not spawnSync: the emulator in the test's process keeps answering); throws with its output on failure. */
+export function runGo(args: string[], cwd: string, env: Record<string, string>): Promise<void> {
+  const child = spawn("go", args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (b: Buffer) => (output += b.toString()));
+  child.stderr.on("data", (b: Buffer) => (output += b.toString()));
+  return new Promise((resolve, reject) => child.once("close", (code) => (code === 0 ? resolve() : reject(new Error(`go ${args.join(" ")} exited ${code}:\n${output}`)))));
+}
+
 /**
- * go.mod and go.sum of module `name` requiring the released SDK module at the build's version (its Go spelling), with the module
- * versions of the host's (the CLI's), so Go's build cache already holds most of what a build compiles.
+ * The files of module `name` whose main.go is `mainGo`, made as the README's Go path says: `go mod init`, `go get` the
+ * released SDK module at the build's version, `go mod tidy` once main.go imports it; `env` is releasedModuleEnv's.
  */
-export function releasedModuleFiles(name: string): { "go.mod": string; "go.sum": string } {
-  const hostMod = fs.readFileSync(path.join(GO_HOST_MODULE_DIR, "go.mod"), "utf8");
-  return {
-    "go.mod": `${hostMod.replace(/^module .*$/m, `module ${name}`)}\nrequire ${GO_MODULE} ${releaseVersion().go}\n`,
-    "go.sum": fs.readFileSync(path.join(GO_HOST_MODULE_DIR, "go.sum"), "utf8"),
-  };
+export async function readmeModuleFiles(name: string, mainGo: string, env: Record<string, string>): Promise<Record<"main.go" | "go.mod" | "go.sum", string>> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-go-module-"));
+  try {
+    fs.writeFileSync(path.join(dir, "main.go"), mainGo);
+    for (const args of [["mod", "init", name], ["get", `${GO_MODULE}@${releaseVersion().go}`], ["mod", "tidy"]]) await runGo(args, dir, env);
+    const read = (file: string) => fs.readFileSync(path.join(dir, file), "utf8");
+    return { "main.go": mainGo, "go.mod": read("go.mod"), "go.sum": read("go.sum") };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }

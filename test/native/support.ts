@@ -55,7 +55,10 @@ export async function nativeStack(
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `svc-native-${name}-`));
   const { project, files, binDirs }: ProgramFiles = typeof program === "string" ? { project: `runtime: yaml\n${program}`, files: {}, binDirs: [] } : program;
   fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\n${project}`);
-  for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, file), text);
+  for (const [file, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, file), text);
+  }
   const ws = shared.ws ?? (await control<Workspace>(emu, "POST", "/workspaces", { plan: "enterprise" }));
   const stateFile = path.join(dir, "state", "stack.json");
   const keys = { "svc:webhooksApiKey": ws.webhooks.admin, "svc:inboxesApiKey": ws.inboxes.admin, "svc:infraApiKey": ws.infra.member };

@@ -2,8 +2,8 @@
  * The plugin archives of `npm run release` as the real CLI takes them, with no
  * `pulumi-resource-svc` on PATH and a fresh PULUMI_HOME each time:
  *
- * - a loopback HTTP server stands in for the release host: a YAML program whose resources
- *   name it as their `pluginDownloadURL` runs `up` against the emulator, the CLI downloading
+ * - a loopback HTTP server stands in for the release host: a YAML program whose package
+ *   declaration (`sdks/svc.yaml`) names it as the `downloadUrl` runs `up` against the emulator, the CLI downloading
  *   `pulumi-resource-svc-v<version>-<os>-<arch>.tar.gz` from it and installing it itself;
  * - `pulumi plugin install resource svc <version> --file <archive>`, then
  *   `pulumi package get-schema svc` by name lists the nine kinds.
@@ -69,20 +69,27 @@ describe.skipIf(NATIVE_MISSING !== undefined)("the released plugin archives unde
     console.log(`port line: released bundle ${await median([path.join(dir, "pulumi-resource-svc.js")])} ms, dist/native/main.js ${await median([path.resolve(__dirname, "../../dist/native/main.js")])} ms (medians of 5)`);
   });
 
-  it("the CLI downloads the plugin from the program's pluginDownloadURL into a fresh PULUMI_HOME, and up creates through it", { timeout: 300_000 }, async () => {
+  it("the CLI downloads the plugin from the release host a YAML project's package declaration names into a fresh PULUMI_HOME, and up creates through it", { timeout: 300_000 }, async () => {
+    // As the README's YAML path says: one package declaration file (Pulumi YAML's `sdks/*.yaml`), no option on any
+    // resource or invoke.
     const program = `
 resources:
   bin:
     type: svc:inboxes:Inbox
     properties:
       label: fetched
-    options:
-      version: ${releaseVersion().semver}
-      pluginDownloadURL: ${host().url}
+variables:
+  found:
+    fn::invoke:
+      function: svc:inboxes:getInbox
+      arguments:
+        id: \${bin.id}
 outputs:
   inboxId: \${bin.id}
+  foundLabel: \${found.label}
 `;
-    const s = await nativeStack(emu(), "release-download", program);
+    const declaration = `packageDeclarationVersion: 1\nname: svc\nversion: ${releaseVersion().semver}\ndownloadUrl: ${host().url}\n`;
+    const s = await nativeStack(emu(), "release-download", { project: `runtime: yaml\n${program}`, files: { "sdks/svc.yaml": declaration }, binDirs: [] });
     const opts = s.options("up");
     // The program names the host itself: no redirect.
     const env = { ...opts.env, ...host().env(), PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: "" };
@@ -94,6 +101,7 @@ outputs:
     const up = await runCli({ ...opts, env });
     console.log(`download, install and up: ${((Date.now() - started) / 1000).toFixed(1)} s`);
     expect(up.ok, up.summary).toBe(true);
+    expect(up.outputs).toMatchObject({ foundLabel: "fetched" });
     // The API keys are set with --secret: no warning that they are not.
     expect(up.summary).not.toContain("in plaintext");
     expect(served).toEqual([`GET /${pluginArchiveName(PLATFORM)}`]);
