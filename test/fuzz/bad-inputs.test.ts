@@ -7,20 +7,13 @@
  *   - custom header names that are prototype keys (`__proto__`, `constructor`,
  *     `prototype`); headers given as a Map are taken as their entries;
  *   - numbers beyond their bounds (max attempts, quota values) never reach the service.
- * Through the engine stand-in, the same mistakes in a program fail preview (a Map of
- * headers is applied).
+ * The same mistakes in a program, under the real CLI: bad-inputs-cli.test.ts.
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { providers } from "../../provider";
-import type { EngineResult } from "../support/run-types";
-import { describeWithCli } from "../support/cli-suite";
-import { runCli } from "../support/pulumi-cli";
 import { configure, type Workspace } from "../provider/support";
-import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
-import { allProductsConfig, emulatorStack } from "../support/stack-config";
+import { call, control, useEmulator } from "../support/emulator";
+import { allProductsConfig } from "../support/stack-config";
 
 const emu = useEmulator();
 let ws: Workspace;
@@ -92,39 +85,5 @@ describe("numbers beyond their bounds never reach the service", () => {
     }
     const res = await call(emu(), "POST", "/infra/api/v1/quota-request/", { key: ws.infra.admin, body: { service: "compute", region: "us-east-1", limits: { vcpu: 1e15 }, justification: "load" } });
     expect(res.status).toBe(422);
-  });
-});
-
-describeWithCli("through the engine: the same mistakes in a program", () => {
-  const errorsOf = (r: EngineResult) => r.diagnostics.filter((d) => d.severity === "error").map((d) => d.message).join("\n");
-  const run = (verb: "preview" | "up", kase: string, config: Record<string, string> = {}) =>
-    runCli({
-      verb,
-      cwd: join(__dirname, "..", "provider", "fixtures", "mistakes"),
-      stack: kase,
-      stateFile: join(mkdtempSync(join(tmpdir(), "svc-bad-")), `${kase}.json`),
-      ...emulatorStack(emu(), { webhooks: ws.webhooks.admin, inboxes: ws.inboxes.admin, infra: ws.infra.admin }, { config: { case: kase, ...config }, env: { SVC_SKIP_REMOTE_CHECKS: "" } }),
-    });
-
-  it.each<{ kase: string; config: Record<string, string>; expected: string | RegExp }>([
-    // The engine's words for a Check failure: "property <name> value <value> has a problem: <reason>".
-    { kase: "control-label", config: {}, expected: /property label value .* has a problem: String holds the control character U\+0007/s },
-    { kase: "prototype-header", config: {}, expected: "Header name '__proto__' is a JavaScript prototype key" },
-    { kase: "constructor-header", config: {}, expected: "Header name 'constructor' is a JavaScript prototype key" },
-    { kase: "huge-quota", config: {}, expected: "less_than_equal, limit 1000000000" },
-    // Offline: the plan's ceiling cannot be read, the bound still holds.
-    { kase: "huge-attempts", config: { "svc:skipRemoteChecks": "true" }, expected: "less_than_equal, limit 100" },
-  ])("$kase: preview fails with the property and the limit, and nothing is written", async ({ kase, config, expected }) => {
-    const since = await lastSeq(emu());
-    const r = await run("preview", kase, config);
-    expect(r.ok).toBe(false);
-    expect(errorsOf(r)).toMatch(expected);
-    expect((await requestsSince(emu(), since)).filter((c) => c.method !== "GET")).toEqual([]);
-  });
-
-  it("headers given as a Map are applied as their entries, not dropped", async () => {
-    const r = await run("up", "map-headers");
-    expect(r.ok, errorsOf(r)).toBe(true);
-    expect(r.outputs.headerNames).toEqual(["X-Team"]);
   });
 });

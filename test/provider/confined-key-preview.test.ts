@@ -1,14 +1,14 @@
 /**
  * Issue 16: a project-confined Webhooks key declaring workspace-wide state fails at
  * preview with the service's reason (project_confined), and the same declaration with
- * the project named passes; the emulator refuses the same changes with 403.
+ * the project named passes; the emulator refuses the same changes with 403. (The same
+ * refusal under the real CLI: confined-key-preview-cli.test.ts.)
  */
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { closeSharedDispatcher, providers } from "../../provider";
 import { newOperation } from "../support/operation";
 import { call, control, useEmulator } from "../support/emulator";
-import { CLI_MISSING, errorsOf, RUNS_TIMEOUT_MS, useOwnershipStacks, type Declared } from "../ownership/support";
-import { configure, Driver, type Workspace } from "./support";
+import { configure, confinedWorkspace, Driver, type Workspace } from "./support";
 
 const emu = useEmulator();
 afterAll(() => closeSharedDispatcher());
@@ -19,9 +19,7 @@ let confinedKey: string;
 
 beforeEach(async () => {
   newOperation();
-  ws = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "pro" });
-  project = (await control<{ id: string }>(emu(), "POST", "/projects", { workspace_id: ws.workspace_id, name: "team" })).id;
-  confinedKey = (await control<{ key: string }>(emu(), "POST", "/keys", { product: "webhooks", scope: "admin", workspace_id: ws.workspace_id, project_id: project })).key;
+  ({ ws, project, confinedKey } = await confinedWorkspace(emu()));
 });
 
 async function checkWith(kind: keyof typeof providers, key: string, inputs: Record<string, unknown>) {
@@ -80,21 +78,4 @@ describe("a project-confined key naming another project, at preview", () => {
     const api = await call(emu(), "POST", "/webhooks/v1/endpoints", { key: confinedKey, body: { url: HOOK, project_id: otherProject() } });
     expect([api.status, api.body.error.code, api.body.error.details.reason]).toEqual([403, "forbidden", "project"]);
   });
-});
-
-describe.skipIf(CLI_MISSING !== undefined)("a project-confined key naming another project, under the real Pulumi CLI", () => {
-  const stack = useOwnershipStacks(emu);
-
-  it("preview fails naming both projects and writes nothing; with its own project the up creates the endpoint in it", async () => {
-    const s = await stack("confined-other-project", { ...ws, webhooks: { ...ws.webhooks, admin: confinedKey } });
-    const endpoint = (projectId: string): Declared => ({ kind: "webhooks:Endpoint", name: "orders", inputs: { url: "https://hooks.example.com/orders", projectId } });
-    const refused = await s.writes("preview", [endpoint(ws.project_id)]);
-    expect(refused.result.ok).toBe(false);
-    expect(errorsOf(refused.result)).toMatch(new RegExp(`confined to project ${project}, and this endpoint names project ${ws.project_id}.*Set projectId to "${project}"`));
-    expect(refused.writes).toEqual([]);
-    const up = await s.run("up", [endpoint(project)]);
-    expect(up.ok, errorsOf(up)).toBe(true);
-    const created = await call(emu(), "GET", `/webhooks/v1/endpoints/${s.id("orders")}`, { key: confinedKey });
-    expect(created.body.project_id).toBe(project);
-  }, RUNS_TIMEOUT_MS);
 });

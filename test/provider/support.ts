@@ -37,6 +37,14 @@ export async function useWorkspace(emu: RunningEmulator, provider: dynamic.Resou
   return ws;
 }
 
+/** A fresh pro workspace, a project "team" in it, and a Webhooks admin key confined to that project. */
+export async function confinedWorkspace(emu: RunningEmulator): Promise<{ ws: Workspace; project: string; confinedKey: string }> {
+  const ws = await control<Workspace>(emu, "POST", "/workspaces", { plan: "pro" });
+  const project = (await control<{ id: string }>(emu, "POST", "/projects", { workspace_id: ws.workspace_id, name: "team" })).id;
+  const confinedKey = (await control<{ key: string }>(emu, "POST", "/keys", { product: "webhooks", scope: "admin", workspace_id: ws.workspace_id, project_id: project })).key;
+  return { ws, project, confinedKey };
+}
+
 export class Driver {
   constructor(
     readonly emu: RunningEmulator,

@@ -3,19 +3,12 @@
  * kind and inside nested objects (subscriptions, quota limits); the keys the SDK and
  * the plugin add (`__provider`, `__secretInputs`) pass; type errors name the expected
  * and the given type. Check is called as the plugin calls it (no service needed: every
- * case fails locally, or the remote checks are switched off).
- * Through the engine stand-in: a JavaScript program's `transprot` fails preview and
- * creates nothing.
+ * case fails locally, or the remote checks are switched off). A JavaScript program's
+ * `transprot` under the real CLI: unknown-arguments-cli.test.ts.
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { providers, type ResourceProviderOf } from "../../provider";
-import { describeWithCli } from "../support/cli-suite";
-import { runCli } from "../support/pulumi-cli";
-import { control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
-import { configure, type Workspace } from "./support";
+import { configure } from "./support";
 
 const offline = {
   "svc:webhooksUrl": "http://127.0.0.1:9/webhooks",
@@ -98,30 +91,5 @@ describe("type errors name the expected and the given type", () => {
     expect(failure?.reason).toContain(expected);
     expect(failure?.reason).toContain(given);
     expect(failure?.reason).not.toContain("(missing)");
-  });
-});
-
-describeWithCli("through the engine: a misspelled argument in a JavaScript program fails preview", () => {
-  const emu = useEmulator();
-  let ws: Workspace;
-  beforeAll(async () => {
-    ws = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "pro" });
-  });
-
-  it("`new Inbox(\"x\", { transprot: \"http\" })`: preview fails naming transprot and transport; nothing is created", async () => {
-    const since = await lastSeq(emu());
-    const r = await runCli({
-      verb: "preview",
-      cwd: join(__dirname, "fixtures", "mistakes"),
-      stack: "typo",
-      stateFile: join(mkdtempSync(join(tmpdir(), "svc-typo-")), "typo.json"),
-      config: { "svc:inboxesUrl": emu().inboxesUrl, case: "transprot" },
-      secrets: { "svc:inboxesApiKey": ws.inboxes.admin },
-      env: { SVC_INBOXES_URL: "", SVC_INBOXES_API_KEY: "" },
-    });
-    expect(r.ok).toBe(false);
-    const errors = r.diagnostics.filter((d) => d.severity === "error").map((d) => d.message).join("\n");
-    expect(errors).toContain("unknown argument transprot; did you mean transport?");
-    expect((await requestsSince(emu(), since)).filter((c) => c.method !== "GET")).toEqual([]);
   });
 });

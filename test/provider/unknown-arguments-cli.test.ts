@@ -1,0 +1,38 @@
+/**
+ * A misspelled argument in a JavaScript program (no type checker), under the real
+ * Pulumi CLI: preview fails naming it and the closest known name, and creates nothing.
+ * (Check's answer for every kind: unknown-arguments.test.ts, in the inner loop.)
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, expect, it } from "vitest";
+import { describeWithCli } from "../support/cli-suite";
+import { runCli } from "../support/pulumi-cli";
+import { control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
+import type { Workspace } from "./support";
+
+describeWithCli("through the engine: a misspelled argument in a JavaScript program fails preview", () => {
+  const emu = useEmulator();
+  let ws: Workspace;
+  beforeAll(async () => {
+    ws = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "pro" });
+  });
+
+  it("`new Inbox(\"x\", { transprot: \"http\" })`: preview fails naming transprot and transport; nothing is created", async () => {
+    const since = await lastSeq(emu());
+    const r = await runCli({
+      verb: "preview",
+      cwd: join(__dirname, "fixtures", "mistakes"),
+      stack: "typo",
+      stateFile: join(mkdtempSync(join(tmpdir(), "svc-typo-")), "typo.json"),
+      config: { "svc:inboxesUrl": emu().inboxesUrl, case: "transprot" },
+      secrets: { "svc:inboxesApiKey": ws.inboxes.admin },
+      env: { SVC_INBOXES_URL: "", SVC_INBOXES_API_KEY: "" },
+    });
+    expect(r.ok).toBe(false);
+    const errors = r.diagnostics.filter((d) => d.severity === "error").map((d) => d.message).join("\n");
+    expect(errors).toContain("unknown argument transprot; did you mean transport?");
+    expect((await requestsSince(emu(), since)).filter((c) => c.method !== "GET")).toEqual([]);
+  });
+});
