@@ -5,23 +5,30 @@ import type { Reporter, TestCase, TestModule, TestSuite } from "vitest/node" wit
  * time is measured, not guessed), then one plain closing line, "N passed, N failed,
  * N skipped", that CI reads to know how many tests ran (vitest's own summary is not in
  * the list it parses). A test that never ran because a hook of its suite or file failed
- * (a `beforeAll` that threw) counts as failed: vitest marks it skipped.
+ * (a `beforeAll` that threw) counts as failed: vitest marks it skipped. A file that failed
+ * with no test failed in it (it did not load, or an `afterAll` threw) counts as one
+ * failure, and is named.
  */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
-    const slowest = [...testModules].map((mod) => ({ file: mod.moduleId.replace(`${process.cwd()}/`, ""), ms: mod.diagnostic().duration })).sort((a, b) => b.ms - a.ms).slice(0, 10);
+    const slowest = [...testModules].map((mod) => ({ file: mod.relativeModuleId, ms: mod.diagnostic().duration })).sort((a, b) => b.ms - a.ms).slice(0, 10);
     process.stdout.write(`\nSlowest test files:\n${slowest.map((s) => `${(s.ms / 1000).toFixed(1).padStart(8)} s  ${s.file}`).join("\n")}\n`);
     let passed = 0;
     let failed = 0;
     let skipped = 0;
+    const brokenFiles: string[] = [];
     for (const mod of testModules) {
+      const failedBefore = failed;
       for (const test of mod.children.allTests()) {
         const state = test.result().state;
         if (state === "passed") passed++;
         else if (state === "failed" || (test.options.mode === "run" && underFailedHook(test))) failed++;
         else skipped++;
       }
+      if (mod.state() === "failed" && failed === failedBefore) brokenFiles.push(mod.relativeModuleId);
     }
+    failed += brokenFiles.length;
+    if (brokenFiles.length > 0) process.stdout.write(`\nFiles that failed outside their tests:\n${brokenFiles.map((f) => `  ${f}`).join("\n")}\n`);
     process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
 }

@@ -1,0 +1,44 @@
+/**
+ * What a developer reads at the end of every run (README, "Tests"): the slowest files
+ * with their times, and one closing line "N passed, N failed, N skipped" that counts a
+ * file that could not load, or whose `beforeAll` threw, as failed; and a failure fails
+ * the command. Run on a scratch suite with vitest itself, as `npm test` runs it.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, expect, it } from "vitest";
+
+const root = resolve(__dirname, "..", "..");
+const scratch = mkdtempSync(join(tmpdir(), "svc-reporter-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function runVitest(files: Record<string, string>): { status: number | null; out: string } {
+  const dir = mkdtempSync(join(scratch, "suite-"));
+  symlinkSync(join(root, "node_modules"), join(dir, "node_modules"));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  const r = spawnSync(process.execPath, [join(root, "node_modules", "vitest", "vitest.mjs"), "run", "--root", dir, "--reporter", "default", "--reporter", join(root, "test", "support", "summary-reporter.ts")], {
+    encoding: "utf8",
+    env: { ...process.env, CI: "true", FORCE_COLOR: "0" },
+  });
+  return { status: r.status, out: `${r.stdout}${r.stderr}` };
+}
+
+it("a passing run: the slowest files and the closing line, exit 0", () => {
+  const r = runVitest({ "a.test.ts": `import { it } from "vitest"; it("one", () => {}); it.skip("two", () => {});` });
+  expect(r.out).toMatch(/Slowest test files:\n\s+\d+\.\d s {2}a\.test\.ts/);
+  expect(r.out).toContain("1 passed, 0 failed, 1 skipped");
+  expect(r.status).toBe(0);
+}, 60_000);
+
+it("a file that does not load and a failing beforeAll count as failures, named; the command fails", () => {
+  const r = runVitest({
+    "ok.test.ts": `import { it } from "vitest"; it("fine", () => {});`,
+    "broken.test.ts": `import { it } from "vitest"; import "./missing-module"; it("never", () => {});`,
+    "hook.test.ts": `import { beforeAll, it } from "vitest"; beforeAll(() => { throw new Error("setup failed"); }); it("a", () => {}); it("b", () => {});`,
+  });
+  expect(r.out).toMatch(/Files that failed outside their tests:\n\s+broken\.test\.ts/);
+  expect(r.out).toContain("1 passed, 3 failed, 0 skipped");
+  expect(r.status).toBe(1);
+}, 60_000);
