@@ -4,7 +4,8 @@
  * alone (the dynamic provider's Read gets no inputs), so create and update keep in the
  * outputs what those need besides the service's values: the names of the secret inputs
  * (SECRET_INPUTS_KEY, so their messages hide them), the owner token (OWNER_KEY), where
- * the create's key reached (CREATED_IN_KEY) and,
+ * the create's key reached (CREATED_IN_KEY), a setting's value found before its
+ * take-over (FOUND_KEY: a later Check carries it from the old inputs) and,
  * under DECLARED_KEY, the names of the fields the program declared and the SDK's
  * `__resource` (RESOURCE_KEY, not under its own name: it names the inputs of a
  * resource). A read then answers with those fields only and those keys as the outputs
@@ -14,7 +15,7 @@
  */
 import { mapOutputs } from "./errors";
 import type { Props, ResourceDefinition } from "./fields";
-import { CREATED_IN_KEY, DECLARED_KEY, OWNER_KEY, RESOURCE_KEY, SECRET_INPUTS_KEY } from "./internal-keys";
+import { CREATED_IN_KEY, DECLARED_KEY, FOUND_KEY, OWNER_KEY, RESOURCE_KEY, SECRET_INPUTS_KEY } from "./internal-keys";
 import type { Operations } from "./operations";
 
 /** What DECLARED_KEY holds. */
@@ -24,7 +25,7 @@ interface Declared {
 }
 
 /** Internal keys of the inputs kept in the outputs under their own names. */
-const KEPT_KEYS = [SECRET_INPUTS_KEY, OWNER_KEY, CREATED_IN_KEY];
+const KEPT_KEYS = [SECRET_INPUTS_KEY, OWNER_KEY, CREATED_IN_KEY, FOUND_KEY];
 
 /** The keys create and update add to the outputs, from the inputs they were given. */
 function kept(def: ResourceDefinition, inputs: Props): Props {

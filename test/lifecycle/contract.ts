@@ -253,7 +253,13 @@ function contract(spec: ContractScope) {
     otherProject = (await control<{ id: string }>(emu(), "POST", "/projects", { workspace_id: ws.workspace_id, name: "other" })).id;
     dir = mkdtempSync(join(tmpdir(), "svc-lifecycle-"));
     stack = spec.stack(emu(), ws, dir);
-    for (const kind of kinds) inputs.set(kind, fixture(kind).inputs(ctx()));
+    for (const kind of kinds) {
+      inputs.set(kind, fixture(kind).inputs(ctx()));
+      for (const w of fixture(kind).found?.(ctx()) ?? []) {
+        const res = await api(kind, w.method, w.path, w.body);
+        expect(res.status, `${kind} found values: ${res.text}`).toBeLessThan(300);
+      }
+    }
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -284,8 +290,10 @@ function contract(spec: ContractScope) {
 
 
   /**
-   * The round-th change of every kind's list applied in one up (`before` taken first); kinds
-   * with no change in the round write nothing. The changed kinds, their field and `before`.
+   * The round-th change of every kind's list, previewed then applied in one up (`before`
+   * taken first): the preview writes nothing and shows each changed kind's step as the up
+   * makes it; kinds with no change in the round write nothing. The changed kinds, their
+   * field and `before`.
    */
   async function changeRound<T>(round: number, changes: (f: KindFixture) => Props | undefined, before: (kind: ResourceKind) => Promise<T>) {
     const changing = new Map<ResourceKind, [string, T]>();
@@ -295,9 +303,15 @@ function contract(spec: ContractScope) {
       changing.set(kind, [entry[0], await before(kind)]);
       inputs.set(kind, { ...inputs.get(kind)!, [entry[0]]: entry[1] });
     }
+    const changed = [...changing].map(([kind, [field]]) => `${kind}.${field}`).join(", ");
+    const preview = await run("preview");
+    expect(preview.r.ok, preview.r.errors).toBe(true);
+    expect.soft(preview.all, `round ${round} (${changed}): the preview writes nothing`).toEqual([]);
     const { r, writes } = await run("up");
     expect(r.ok, r.errors).toBe(true);
-    for (const kind of kinds) if (!changing.has(kind)) expect.soft(writes(kind), `round ${round}: ${kind} unchanged`).toEqual([]);
+    const shown = (step: ContractStep | undefined) => step && { op: step.op, diffs: step.diffs, replaces: step.replaces, deleteBeforeReplace: step.deleteBeforeReplace };
+    for (const [kind, [field]] of changing) expect.soft(shown(stepOf(preview.r, kind)), `round ${round}: the preview of ${kind}.${field} shows what the up does`).toEqual(shown(stepOf(r, kind)));
+    for (const kind of kinds) if (!changing.has(kind)) expect.soft(writes(kind), `round ${round} changes ${changed}; ${kind} changes nothing in it, yet wrote`).toEqual([]);
     return { r, writes, changing };
   }
 
@@ -338,11 +352,12 @@ function contract(spec: ContractScope) {
     expect.soft(refresh.all, "refresh writes").toEqual([]);
     for (const kind of kinds) {
       const step = stepOf(refresh.r, kind)!;
-      // The inputs the fixture declares: a field it leaves to the service (e.g. projectId) is read back by refresh.
+      // The inputs the fixture declares, and the internal keys (never shown: they did not move):
+      // a field the fixture leaves to the service (e.g. projectId) is read back by refresh.
       const inputNames = Object.keys(inputs.get(kind) ?? {});
       const field = changed.get(kind);
       if (!field) expect.soft(step.op, `${kind}: no drift`).toBe("same");
-      else expect.soft([step.op, step.diffs.filter((k) => inputNames.includes(k))], `${kind}: drift`).toEqual(["update", [field]]);
+      else expect.soft([step.op, step.diffs.filter((k) => inputNames.includes(k) || k.startsWith("__"))], `${kind}: refresh shows drift of ${field} alone`).toEqual(["update", [field]]);
     }
     const { r, writes } = await run("up");
     expect(r.ok, r.errors).toBe(true);

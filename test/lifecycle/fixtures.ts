@@ -22,11 +22,15 @@ export interface FixtureContext {
   otherProject: string;
 }
 
-/** A write made behind Pulumi's back, relative to the product's base URL. */
-export interface OutOfBandWrite {
+/** A write the suite makes with the API, relative to the product's base URL. */
+export interface ApiWrite {
   method: "PATCH" | "PUT" | "POST";
   path: string;
   body: Props;
+}
+
+/** A write made behind Pulumi's back. */
+export interface OutOfBandWrite extends ApiWrite {
   /** The input field refresh must show as drifted, alone. */
   field: string;
 }
@@ -44,6 +48,13 @@ export interface KindFixture {
   updates?: (ctx: FixtureContext) => Props;
   /** Replace-on-change (create-only) fields with a new value each. */
   replaces?: (ctx: FixtureContext) => Props;
+  /**
+   * A setting's values before the stack takes it over, written by the suite first: not
+   * what the stack leaves (the fixture's last values), so that a delete putting nothing
+   * back fails; and not the same in every scope, so that a replacement must find its own
+   * scope's values (the engine's second Check, on empty olds) to put back the right ones.
+   */
+  found?: (ctx: FixtureContext) => ApiWrite[];
   /** Fields of the definition not changed above, with the reason. */
   skip?: Record<string, string>;
   /** A change made outside Pulumi to the object as the updates left it; or why the kind has none. */
@@ -103,6 +114,8 @@ export const FIXTURES: Partial<Record<ResourceKind, KindFixture>> = {
   },
 
   "webhooks:EventTypePolicy": {
+    // The workspace keeps the default (lenient); the other project, where the replacement goes, has its own.
+    found: (ctx) => [{ method: "PUT", path: `/v1/event-types/policy?project_id=${ctx.otherProject}`, body: { policy: "strict" } }],
     inputs: () => ({ policy: "strict" }),
     updates: () => ({ policy: "lenient" }),
     replaces: (ctx) => ({ projectId: ctx.otherProject }),
@@ -143,6 +156,8 @@ export const FIXTURES: Partial<Record<ResourceKind, KindFixture>> = {
   },
 
   "webhooks:WorkspaceSettings": {
+    // Not the plan's default (optional), which is what the stack leaves.
+    found: () => [{ method: "PATCH", path: "/v1/workspace", body: { endpoint_verification: "required" } }],
     inputs: () => ({ endpointVerification: "required" }),
     updates: () => ({ endpointVerification: "optional" }),
     outOfBand: () => ({ method: "PATCH", path: "/v1/workspace", body: { endpoint_verification: "required" }, field: "endpointVerification" }),
