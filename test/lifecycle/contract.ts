@@ -11,15 +11,17 @@
  * - no-op: preview and up, every resource the same, no write;
  * - updates: each updatable field changed alone: the step shows that field, and exactly
  *   the call its mode gives (PATCH of the item, PUT of the sub-resource, POST of the
- *   action) is made, leaving every other field in the service as it was;
- * - drift: an out-of-band change: refresh shows drift on exactly that field, up restores
- *   it with one call;
+ *   action) is made, leaving every other field in the service as it was; each round is
+ *   previewed first, and the preview writes nothing and shows the up's steps;
+ * - drift: an out-of-band change: refresh shows drift on exactly that field (no internal
+ *   key), up restores it with one call;
  * - gone: an out-of-band delete: refresh drops it, up creates it again; the same up
  *   adopts an object of each kind made outside Pulumi with its adoption input: no write;
- * - replaces: each replace-on-change field: a replacement, deleted first exactly when the
- *   kind's unique name is kept, else created first;
+ * - replaces: each replace-on-change field, previewed as updates are: a replacement,
+ *   deleted first exactly when the kind's unique name is kept, else created first;
  * - destroy: the service holds nothing the stack made (a setting is back to what was
- *   found); a second destroy writes nothing;
+ *   found, which the fixture makes differ from what the stack leaves and from scope to
+ *   scope); a second destroy writes nothing;
  * - secrets: no fixture secret or API key in plaintext in any run's output or state.
  *
  * Every kind lives in ONE stack and each step applies the next change of every kind at
