@@ -11,7 +11,7 @@ import type { EngineOptions, Verb } from "../support/run-types";
 import type { Workspace } from "../provider/support";
 import { control } from "../support/emulator";
 import { nativePath } from "../support/native-plugin";
-import { pulumiAsync, runCli, stackArgs } from "../support/pulumi-cli";
+import { pulumiAsync, runCli, stackArgs, type CliOptions } from "../support/pulumi-cli";
 
 export { NATIVE_MISSING, PLUGIN_MAIN, PLUGIN_MISSING, pluginBinDir, nativePath } from "../support/native-plugin";
 
@@ -20,7 +20,8 @@ export interface NativeStack {
   ws: Workspace;
   /** Options of one run of the program with these project config values (`key` in the project's namespace). */
   options(verb: Verb, config?: Record<string, string>, secrets?: Record<string, string>): EngineOptions;
-  run(verb: Verb, config?: Record<string, string>, secrets?: Record<string, string>): ReturnType<typeof runCli>;
+  /** `more`: e.g. a fresh runner's `env` (over the stack's own) and a `signal` that kills the run. */
+  run(verb: Verb, config?: Record<string, string>, secrets?: Record<string, string>, more?: Partial<CliOptions>): ReturnType<typeof runCli>;
   /**
    * `pulumi ARGS` of this stack (made by a run first; `withStack: false` for a command of no stack, `"no-config"` for one
    * that names the stack but takes no `--config-file`, such as `stack export` or `state unprotect`) in the program's
@@ -80,7 +81,10 @@ export async function nativeStack(
     dir,
     ws,
     options,
-    run: (verb, config, secrets) => runCli(options(verb, config, secrets)),
+    run: (verb, config, secrets, more = {}) => {
+      const given = options(verb, config, secrets);
+      return runCli({ ...given, ...more, env: { ...given.env, ...more.env } });
+    },
     pulumi: (args, { withStack = true } = {}) => {
       const named = withStack === false ? [] : withStack === "no-config" ? ["--stack", options("preview").stack] : stackArgs(options("preview"));
       return pulumiAsync(options("preview"), [...args, ...named]);

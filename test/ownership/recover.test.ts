@@ -5,12 +5,11 @@
  */
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
-import picomatch from "picomatch";
 import { describe, expect, it } from "vitest";
 import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
-import { loadCliDeployment, pulumiSync, stackPaths, stackProcesses } from "../support/pulumi-cli";
+import { loadCliDeployment, pulumiSync, stackPaths } from "../support/pulumi-cli";
 import type { Workspace } from "../provider/support";
-import { CLI_MISSING, errorsOf, fresh, freshRunner, recover, RUNS_TIMEOUT_MS, until, useOwnershipStacks, type Declared, type OwnershipStack } from "./support";
+import { CLI_MISSING, errorsOf, fresh, freshRunner, killedWhileActing, recover, RUNS_TIMEOUT_MS, useOwnershipStacks, type Declared, type OwnershipStack } from "./support";
 
 const emu = useEmulator();
 const stack = useOwnershipStacks(emu);
@@ -38,34 +37,9 @@ async function held(s: OwnershipStack): Promise<string[]> {
 }
 const stateIds = (s: OwnershipStack) => s.state().map((r) => r.id!).sort();
 
-/** How long after its dropped connection the service acts on a delayed request. */
-const ACT_AFTER_MS = 1_000;
-
-/**
- * Runs `verb` with its `method` requests (`paths`) acted on by the service a second after
- * their connection dropped (a delayed answer with latency is never acted on: the emulator
- * drops a request whose client went away), killed (SIGKILL) once every one reached the
- * service; then, once the service acted on every one (its log holds each, a second or
- * more long), `pulumi cancel`.
- */
-async function killedWhileDelayed(s: OwnershipStack, verb: "up" | "destroy", program: Declared[], method: string, paths: Record<string, number>): Promise<void> {
-  const since = await lastSeq(emu());
-  for (const [path, count] of Object.entries(paths)) await control(emu(), "POST", "/faults", { method, path, drop_then_act_ms: ACT_AFTER_MS, count });
-  const ac = new AbortController();
-  const runner = freshRunner();
-  const run = s.run(verb, program, { verbOptions: { env: runner, signal: ac.signal, abortWith: "SIGKILL" } });
-  await until(async () => (await control<{ faults: unknown[] }>(emu(), "GET", "/faults")).faults.length === 0);
-  ac.abort();
-  const killed = await run;
-  expect(killed.ok).toBe(false);
-  // The killed run's plugins, found by the runner's PULUMI_HOME, end with it.
-  await until(() => stackProcesses(s.ref, runner.PULUMI_HOME).length === 0);
-  await until(async () => {
-    const acted = (await requestsSince(emu(), since)).filter((r) => r.method === method && r.duration_ms >= ACT_AFTER_MS);
-    return Object.entries(paths).every(([path, count]) => acted.filter((r) => picomatch.isMatch(r.path, path)).length >= count);
-  });
-  pulumiSync({ ...s.ref, env: freshRunner() }, ["cancel", "--yes", "--stack", s.ref.stack]);
-}
+/** `verb` of `program` killed once the service has its `method` requests on `paths` (support.ts). */
+const killedWhileDelayed = (s: OwnershipStack, verb: "up" | "destroy", program: Declared[], method: string, paths: Record<string, number>) =>
+  killedWhileActing(emu(), s.ref, (verbOptions) => s.run(verb, program, { verbOptions }), method, paths);
 
 /** A copy of the stack's config file with `ws`'s keys in place of its own (and no reconcile wait: nothing here is in flight). */
 function configWithKeysOf(s: OwnershipStack, ws: Workspace): string {

@@ -8,14 +8,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach } from "vitest";
+import picomatch from "picomatch";
+import { afterEach, expect } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import type { EngineOptions, EngineResult } from "../support/run-types";
 import { cliRunner } from "../support/runner";
 import type { ResourceState } from "../support/state";
 import { PROGRAM, writesDuring } from "../lifecycle/stack";
 import type { Workspace } from "../provider/support";
-import { control } from "../support/emulator";
+import { control, lastSeq, requestsSince } from "../support/emulator";
 import { pulumiSync, stackProcesses, type CliOptions } from "../support/pulumi-cli";
 import { recoverStack } from "../support/recover";
 
@@ -42,6 +43,9 @@ export interface RunOptions {
   verbOptions?: Partial<CliOptions>;
 }
 
+/** A stack's program, name and state file. */
+export type StackRef = Pick<EngineOptions, "cwd" | "stack" | "stateFile">;
+
 export interface OwnershipStack {
   ws: Workspace;
   run(verb: EngineOptions["verb"], resources: Declared[], opts?: RunOptions): Promise<EngineResult>;
@@ -53,7 +57,7 @@ export interface OwnershipStack {
   /** A directory of the stack's own, removed after the test. */
   dir: string;
   /** The stack's program, name and state file, for `pulumiSync` and `stackProcesses`. */
-  ref: Pick<EngineOptions, "cwd" | "stack" | "stateFile">;
+  ref: StackRef;
 }
 
 /** Why these suites cannot run here (the Pulumi CLI is not installed), or undefined. */
@@ -134,6 +138,18 @@ export async function until(cond: () => boolean | Promise<boolean>): Promise<voi
  * take-over's answer is never saved. Then `pulumi cancel` on another fresh runner, as a
  * pipeline's next job would. The killed run's result.
  */
+/** A killed run's runner torn down: every process its `pulumiHome` still runs is killed, and gone. */
+async function endRunner(ref: StackRef, pulumiHome: string): Promise<void> {
+  for (const pid of stackProcesses(ref, pulumiHome)) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // ended meanwhile
+    }
+  }
+  await until(() => stackProcesses(ref, pulumiHome).length === 0);
+}
+
 export async function upKilledAfterPut(emu: RunningEmulator, s: OwnershipStack, resources: Declared[], path: string): Promise<EngineResult> {
   await control(emu, "POST", "/faults", { method: "PUT", path, drop_after_response: true, count: 1 });
   await control(emu, "POST", "/faults", { method: "PUT", path, latency_ms: 60_000, count: 1 });
@@ -143,10 +159,42 @@ export async function upKilledAfterPut(emu: RunningEmulator, s: OwnershipStack, 
   await until(async () => (await control<{ faults: unknown[] }>(emu, "GET", "/faults")).faults.length === 0);
   ac.abort();
   const killed = await up;
-  // The killed run's plugins, found by the runner's PULUMI_HOME, end with it.
-  await until(() => stackProcesses(s.ref, runner.PULUMI_HOME).length === 0);
+  await endRunner(s.ref, runner.PULUMI_HOME);
   pulumiSync({ ...s.ref, env: freshRunner() }, ["cancel", "--yes", "--stack", s.ref.stack]);
   return killed;
+}
+
+/** How long after its dropped connection the service acts on a delayed request (`killedWhileActing`). */
+const ACT_AFTER_MS = 1_000;
+
+/**
+ * A run (`start`, given the verb options that kill it) with its `method` requests (`paths`: globs and counts) acted on
+ * by the service a second after their connection dropped (a delayed answer with latency is never acted on: the
+ * emulator drops a request whose client went away), killed (SIGKILL) on a fresh runner once every one reached the
+ * service; then, once the service acted on every one (its log holds each, a second or more long), `pulumi cancel` on
+ * another fresh runner.
+ */
+export async function killedWhileActing(emu: RunningEmulator, ref: StackRef, start: (verbOptions: Partial<CliOptions>) => Promise<EngineResult>, method: string, paths: Record<string, number>): Promise<void> {
+  const since = await lastSeq(emu);
+  for (const [path, count] of Object.entries(paths)) await control(emu, "POST", "/faults", { method, path, drop_then_act_ms: ACT_AFTER_MS, count });
+  const ac = new AbortController();
+  const runner = freshRunner();
+  const run = start({ env: runner, signal: ac.signal, abortWith: "SIGKILL" });
+  let ended: EngineResult | undefined;
+  void run.then((r) => (ended = r));
+  await until(async () => ended !== undefined || (await control<{ faults: unknown[] }>(emu, "GET", "/faults")).faults.length === 0);
+  if (ended) throw new Error(`the run ended before the service had every request it waits for: ${ended.diagnostics.map((d) => d.message).join("\n")}`);
+  ac.abort();
+  const killed = await run;
+  expect(killed.ok).toBe(false);
+  // The runner goes with its job: what the killed run started (found by the runner's PULUMI_HOME) ends too. The
+  // plugins end by themselves; Pulumi YAML's language host waits for its engine for good.
+  await endRunner(ref, runner.PULUMI_HOME);
+  await until(async () => {
+    const acted = (await requestsSince(emu, since)).filter((r) => r.method === method && r.duration_ms >= ACT_AFTER_MS);
+    return Object.entries(paths).every(([path, count]) => acted.filter((r) => picomatch.isMatch(r.path, path)).length >= count);
+  });
+  pulumiSync({ ...ref, env: freshRunner() }, ["cancel", "--yes", "--stack", ref.stack]);
 }
 
 /** `pulumi-svc recover` on a fresh runner: its exit code and output. */
