@@ -10,6 +10,7 @@
 import type * as Provider from "../provider";
 import type * as Errors from "../provider/engine/errors";
 import { PROVIDER_KEY, RESOURCE_KEY, resourceIdentity, SECRET_INPUTS_KEY } from "../provider/engine/internal-keys";
+import type { ReachRecord } from "../provider/engine/reach";
 
 let loaded: typeof Provider | undefined;
 let warningSink: ((message: string) => void) | undefined;
@@ -65,9 +66,12 @@ export async function configure(get: (key: string) => string | undefined): Promi
   provider().setPluginConfig({ get: (namespaced: string) => get(namespaced.replace(/^svc:/, "")) });
 }
 
-/** Why the config's API keys (`key` without its namespace, old and new) moved to another workspace or project (provider/engine/reach.ts). */
-export function movedKeys(olds: (key: string) => string | undefined, news: (key: string) => string | undefined): Promise<string[]> {
-  return provider().movedKeys(olds, news);
+/**
+ * Why the config's API keys (`key` without its namespace, old and new) moved to another workspace or project, and
+ * where each reaches now, given where each reached at the last run (provider/engine/reach.ts).
+ */
+export function movedKeys(olds: (key: string) => string | undefined, news: (key: string) => string | undefined, recorded: ReachRecord): Promise<{ reasons: string[]; reached: ReachRecord }> {
+  return provider().movedKeys(olds, news, recorded);
 }
 
 /**

@@ -20,6 +20,8 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { apiKeysIn, configSetCommand, resolveConnection, InvalidSettingError, PRODUCTS } from "../provider/config";
 import { CONFIG_KEYS } from "../provider/config-keys";
+import { REACH_RECORD_KEY } from "../provider/engine/internal-keys";
+import type { ReachRecord } from "../provider/engine/reach";
 import { closestName } from "../rules/names";
 import { PACKAGE_ROOT, PACKAGE_VERSION } from "../provider/version";
 import * as ops from "./operations";
@@ -70,6 +72,11 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
   const schema = loadSchema();
   /** The provider's settings the schema marks secret (API keys, profiles): CheckConfig answers each held in a list. */
   const secretSettings = secretIn(schema.provider.inputProperties);
+  /** The stack's settings among the provider's stored inputs: without the reach record CheckConfig adds (a key's reach is no setting). */
+  const settingsOf = (props: ops.Props): ops.Props => {
+    const { [REACH_RECORD_KEY]: _record, ...settings } = released(props, secretSettings);
+    return settings;
+  };
   /** Outputs that go back secret: the schema's secret properties and whatever came in secret. */
   const secretOutputs = (token: string, inputSecrets: readonly string[]) => [...secretIn(schema.resources[token]?.properties), ...inputSecrets];
   const secretInputs = (token: string, inputSecrets: readonly string[]) => [...secretIn(schema.resources[token]?.inputProperties), ...inputSecrets];
@@ -140,10 +147,16 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
       // list secret only when the stack's config holds the setting as a secret, and Configure reads that mark.
       // A key changed to one of another workspace (or project) fails here, before any step: a replacement
       // named by `pulumi up --replace` is checked with no old inputs and gets no Diff (provider/engine/reach.ts).
+      // Where each key reaches goes back with the config, so that the engine keeps it for the next run's comparison.
       const olds = unwrap(req.getOlds()).props;
-      if (Object.keys(olds).length > 0 && reasons.size === 0) for (const why of await ops.movedKeys(configSource(released(olds, secretSettings)), source)) reasons.add(why);
+      let reached: ops.Props = {};
+      if (reasons.size === 0) {
+        const moved = await ops.movedKeys(configSource(released(olds, secretSettings)), source, recordOf(olds));
+        for (const why of moved.reasons) reasons.add(why);
+        reached = moved.reached;
+      }
       const held = Object.fromEntries(secretSettings.filter((k) => props[k] !== undefined && props[k] !== null).map((k) => [k, heldSecret(props[k])]));
-      const res = new provproto.CheckResponse().setInputs(wrap({ ...props, ...held }, []));
+      const res = new provproto.CheckResponse().setInputs(wrap({ ...props, ...held, ...(Object.keys(reached).length > 0 ? { [REACH_RECORD_KEY]: reached } : {}) }, []));
       res.setFailuresList([...reasons].map((reason) => new provproto.CheckFailure().setReason(reason)));
       configChecked = true;
       const unknown = unknownConfigKeys(Object.keys(props));
@@ -152,7 +165,7 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
     }),
     diffConfig: unary(async (req: provproto.DiffRequest) => {
       // The connection is read per operation: a config change replaces nothing and needs no provider diff.
-      const same = isDeepStrictEqual(released(unwrap(req.getOldInputs()).props, secretSettings), released(unwrap(req.getNews()).props, secretSettings));
+      const same = isDeepStrictEqual(settingsOf(unwrap(req.getOldInputs()).props), settingsOf(unwrap(req.getNews()).props));
       return new provproto.DiffResponse().setChanges(same ? provproto.DiffResponse.DiffChanges.DIFF_NONE : provproto.DiffResponse.DiffChanges.DIFF_SOME);
     }),
     configure: unary(async (req: provproto.ConfigureRequest) => {
@@ -305,6 +318,12 @@ function configSource(props: ops.Props): (key: string) => string | undefined {
 /** The provider's configuration with each setting CheckConfig held in a list (heldSecret) as itself: from CheckConfig's answer, the state, or the stack's config. */
 const released = (props: ops.Props, held: readonly string[]): ops.Props =>
   Object.fromEntries(Object.entries(props).map(([k, v]) => [k, held.includes(k) && Array.isArray(v) && v.length === 1 ? v[0] : v]));
+
+/** The reach record of the provider's stored inputs (an earlier release's has none). */
+const recordOf = (props: ops.Props): ReachRecord => {
+  const record = props[REACH_RECORD_KEY];
+  return record && typeof record === "object" && !Array.isArray(record) ? (record as ReachRecord) : {};
+};
 
 /** The provider's inputs the engine itself may set, beside the stack's `svc:` keys. */
 const ENGINE_INPUTS = new Set(["version", "pluginDownloadURL"]);

@@ -196,17 +196,27 @@ export function outOfReach(def: ResourceDefinition, reach: Reach | undefined, id
 /** The key of `svc:...` as the messages name it, with where it reaches. */
 const theKey = (def: ResourceDefinition, reach: Reach, outputs: Props | undefined) => `the key of \`${keyOf(def, outputs)}\` (it belongs to ${named(reach.workspace)})`;
 
+/** Where each API key of the stack config reaches, by its config key (`svc:webhooksApiKey`, a profile's): kept in the provider's own state. */
+export type ReachRecord = Record<string, Reach>;
+
 /**
  * Why the stack config's key of a product (stack-wide or a profile's) now reaches another place than the key it
- * replaces: judged once per provider, where the engine gives the provider's old config (the native plugin's
- * CheckConfig), so the preview fails before any step. Per resource, Check and Diff compare (above); but `pulumi up
- * --replace <urn>` gives the replaced resource's Check no old inputs and calls no Diff (the engine's
- * step_generator.go, `isTargetedReplace`), so nothing a resource keeps is compared before its create.
- * Judged only where both configs hold the key and the old one's reach is read and names a workspace for good: a key
- * revoked by a rotation, or an Inboxes workspace where no inbox was ever made, proves nothing. A new key whose reach
- * cannot be read fails, saying to run again. A key from the environment has no old value to compare (README "Limits").
+ * replaces, and where each key reaches now (`reached`, to keep for the next run): judged once per provider, where the
+ * engine gives the provider's old config (the native plugin's CheckConfig), so the preview fails before any step. Per
+ * resource, Check and Diff compare (above); but `pulumi up --replace <urn>` gives the replaced resource's Check no old
+ * inputs and calls no Diff (the engine's step_generator.go, `isTargetedReplace`), so nothing a resource keeps is
+ * compared before its create.
+ *
+ * Where the old key reached is what the provider's stored config recorded (`recorded`: the last run's `reached`), so
+ * that it is known when the old key no longer answers (revoked by a rotation); else it is read with the old key. An
+ * unchanged key with a record is not read again. A move: another workspace; another project than the one a confined key
+ * replaced; a key confined to a project replacing one of every project (this stack's objects may be in others); an
+ * Inboxes key of a workspace where no inbox was ever made replacing one that had (a log only grows: not the same
+ * workspace). Nothing is judged where the old key's place is unknown (no record, and it no longer answers or named no
+ * workspace for good). A new key whose reach cannot be read fails, saying to run again. A key from the environment has
+ * no old value to compare (README "Limits").
  */
-export async function movedKeys(olds: ConfigSource, news: ConfigSource): Promise<string[]> {
+export async function movedKeys(olds: ConfigSource, news: ConfigSource, recorded: ReachRecord = {}): Promise<{ reasons: string[]; reached: ReachRecord }> {
   const before = new Set(apiKeysIn(olds));
   const after = new Set(apiKeysIn(news));
   const profiles = [undefined, ...Object.keys(profileTable(news))];
@@ -219,30 +229,43 @@ export async function movedKeys(olds: ConfigSource, news: ConfigSource): Promise
     }
   };
   const reasons: string[] = [];
+  const reached: ReachRecord = {};
   for (const product of PRODUCTS) {
     for (const profile of profiles) {
       const { configKey, envVar } = settingNames(product, "ApiKey", profile);
-      if (!before.has(configKey) || !after.has(configKey)) continue;
-      const [oldCtx, newCtx] = [contextOf(product, profile, olds), contextOf(product, profile, news)];
-      // The same connection (the key unchanged): nothing to read.
-      if (!oldCtx || !newCtx || oldCtx.connectionId === newCtx.connectionId) continue;
-      const [from, to] = [await reachOf({ product }, oldCtx), await reachOf({ product }, newCtx)];
-      // The new key unread (its identity read failed): it might be another workspace's, where a targeted replacement would create.
-      if (from && !to) {
-        const why = reachRead(newCtx);
-        reasons.push(`Where the new key of \`${configKey}\` belongs could not be read (${why instanceof Error ? why.message : "not read"}); the key it replaces belongs to ${named(from.workspace)}, and a key of another workspace would make this stack's ${product} objects there. Run again; if it persists, check the key and the service's URL. Nothing was changed.`);
+      if (!after.has(configKey)) continue;
+      const newCtx = contextOf(product, profile, news);
+      if (!newCtx) continue;
+      const oldCtx = before.has(configKey) ? contextOf(product, profile, olds) : undefined;
+      const kept = knownWorkspace(recorded[configKey]) !== undefined ? recorded[configKey] : undefined;
+      // The same connection (the key unchanged): nothing to compare, and nothing to read where it is recorded.
+      const unchanged = oldCtx !== undefined && oldCtx.connectionId === newCtx.connectionId;
+      if (unchanged && kept) {
+        reached[configKey] = kept;
         continue;
       }
-      if (!from || !to) continue;
-      const [was, now] = [knownWorkspace(from), knownWorkspace(to)];
+      const to = await reachOf({ product }, newCtx);
+      if (knownWorkspace(to)) reached[configKey] = to!;
+      if (unchanged || !oldCtx) continue;
+      const from = kept ?? (await reachOf({ product }, oldCtx));
+      const was = knownWorkspace(from);
+      if (!was) continue;
+      // The new key unread (its identity read failed): it might be another workspace's, where a targeted replacement would create.
+      if (!to) {
+        const why = reachRead(newCtx);
+        reasons.push(`Where the new key of \`${configKey}\` belongs could not be read (${why instanceof Error ? why.message : "not read"}); the key it replaces belongs to ${named(was)}, and a key of another workspace would make this stack's ${product} objects there. Run again; if it persists, check the key and the service's URL. Nothing was changed.`);
+        continue;
+      }
       const fix = `set the key of that workspace in \`${configKey}\`. If the new one is meant (this stack holds none of the objects made with the old key any more: \`pulumi stack --show-urns\`), run one \`pulumi up\` with the key in ${envVar} instead of the config (\`pulumi config rm ${configKey}\`), then set it in the config again. Nothing was changed.`;
-      if (was && now && was !== now)
-        reasons.push(`The key of \`${configKey}\` was changed to one of ${named(now)}; the key it replaces belongs to ${named(was)}, where this stack's ${product} objects were made with it: ${fix}`);
-      else if (was && was === now && from.project && to.project && from.project !== to.project)
-        reasons.push(`The key of \`${configKey}\` was changed to one confined to project ${to.project} of ${named(was)}; the key it replaces is confined to project ${from.project}, where this stack's ${product} objects were made with it: ${fix}`);
+      if (to.workspace !== was)
+        reasons.push(`The key of \`${configKey}\` was changed to one of ${named(to.workspace)}; the key it replaces belongs to ${named(was)}, where this stack's ${product} objects were made with it: ${fix}`);
+      else if (from!.project && to.project && from!.project !== to.project)
+        reasons.push(`The key of \`${configKey}\` was changed to one confined to project ${to.project} of ${named(was)}; the key it replaces is confined to project ${from!.project}, where this stack's ${product} objects were made with it: ${fix}`);
+      else if (!from!.project && to.project)
+        reasons.push(`The key of \`${configKey}\` was changed to one confined to project ${to.project} of ${named(was)}; the key it replaces reaches every project of it, and this stack's ${product} objects made with it may be in others: ${fix}`);
     }
   }
-  return reasons;
+  return { reasons, reached };
 }
 
 /**

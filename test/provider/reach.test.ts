@@ -10,6 +10,7 @@
  */
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { closeSharedDispatcher, movedKeys, providers } from "../../provider";
+import type { ReachRecord } from "../../provider/engine/reach";
 import { CREATED_IN_KEY, WORKSPACE_KEY } from "../../provider/engine/internal-keys";
 import { newOperation } from "../support/operation";
 import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
@@ -359,7 +360,9 @@ describe("a stack config key changed between the provider's old and new config (
     const all: Record<string, string> = { webhooksUrl: emu().webhooksUrl, inboxesUrl: emu().inboxesUrl, infraUrl: emu().infraUrl, ...keys };
     return (key: string) => all[key];
   };
-  it("names both workspaces, both projects of confined keys, and a profile's key; a rotation, an old key that no longer answers, an unchanged or an added key are no move", async () => {
+  const reasons = async (olds: (key: string) => string | undefined, news: (key: string) => string | undefined, recorded: ReachRecord = {}) => (await movedKeys(olds, news, recorded)).reasons;
+
+  it("names both workspaces, both projects of confined keys, and a profile's key; a rotation, an old key that no longer answers (with no record), an unchanged or an added key are no move", async () => {
     newOperation();
     const [a, b] = [await newWorkspace(), await newWorkspace()];
     const [p1, p2] = [
@@ -369,30 +372,57 @@ describe("a stack config key changed between the provider's old and new config (
     const confinedTo = async (project: string) => (await control<{ key: string }>(emu(), "POST", "/keys", { product: "webhooks", scope: "admin", workspace_id: a.workspace_id, project_id: project })).key;
     const keys = (ws: Workspace) => ({ webhooksApiKey: ws.webhooks.admin, infraApiKey: ws.infra.member });
 
-    const moved = await movedKeys(config(keys(a)), config(keys(b)));
+    const moved = await reasons(config(keys(a)), config(keys(b)));
     expect(moved).toHaveLength(2);
     expect(moved[0]).toContain(`The key of \`svc:webhooksApiKey\` was changed to one of workspace ${b.workspace_id}; the key it replaces belongs to workspace ${a.workspace_id}`);
     expect(moved[1]).toContain(`The key of \`svc:infraApiKey\` was changed to one of project ${b.project_id}; the key it replaces belongs to project ${a.project_id}`);
-    expect(await movedKeys(config({ webhooksApiKey: await confinedTo(p1) }), config({ webhooksApiKey: await confinedTo(p2) }))).toEqual([
+    expect(await reasons(config({ webhooksApiKey: await confinedTo(p1) }), config({ webhooksApiKey: await confinedTo(p2) }))).toEqual([
       expect.stringContaining(`The key of \`svc:webhooksApiKey\` was changed to one confined to project ${p2} of workspace ${a.workspace_id}; the key it replaces is confined to project ${p1}`),
     ]);
+    // Narrowed to a project: the stack's objects made with a key of every project may be in another (adv35d Y5).
+    expect(await reasons(config({ webhooksApiKey: a.webhooks.admin }), config({ webhooksApiKey: await confinedTo(p2) }))).toEqual([
+      expect.stringContaining(`The key of \`svc:webhooksApiKey\` was changed to one confined to project ${p2} of workspace ${a.workspace_id}; the key it replaces reaches every project of it`),
+    ]);
     const profiles = (ws: Workspace) => config({ profiles: JSON.stringify({ staging: { webhooksUrl: emu().webhooksUrl, webhooksApiKey: ws.webhooks.admin } }) });
-    expect(await movedKeys(profiles(a), profiles(b))).toEqual([expect.stringContaining(`The key of \`svc:profiles.staging.webhooksApiKey\` was changed to one of workspace ${b.workspace_id}`)]);
+    expect(await reasons(profiles(a), profiles(b))).toEqual([expect.stringContaining(`The key of \`svc:profiles.staging.webhooksApiKey\` was changed to one of workspace ${b.workspace_id}`)]);
 
-    expect(await movedKeys(config(keys(a)), config({ webhooksApiKey: a.webhooks.read, infraApiKey: a.infra.admin }))).toEqual([]);
-    expect(await movedKeys(config({ webhooksApiKey: "whk_revoked_by_a_rotation" }), config(keys(b)))).toEqual([]);
+    expect(await reasons(config(keys(a)), config({ webhooksApiKey: a.webhooks.read, infraApiKey: a.infra.admin }))).toEqual([]);
+    expect(await reasons(config({ webhooksApiKey: "whk_revoked_by_a_rotation" }), config(keys(b)))).toEqual([]);
     // The new key's identity read failing proves nothing either way: run again (it may be another workspace's).
     newOperation();
     await movedKeys(config({ webhooksApiKey: a.webhooks.admin }), config({ webhooksApiKey: a.webhooks.read })); // the old key's reach read (cached in the operation)
     await control(emu(), "POST", "/faults", { method: "GET", path: "/webhooks/v1/auth/me", status: 500, count: 20 });
-    const unread = await movedKeys(config({ webhooksApiKey: a.webhooks.admin }), config({ webhooksApiKey: b.webhooks.admin }));
+    const unread = await reasons(config({ webhooksApiKey: a.webhooks.admin }), config({ webhooksApiKey: b.webhooks.admin }));
     await control(emu(), "DELETE", "/faults");
     expect(unread).toEqual([expect.stringMatching(new RegExp(`^Where the new key of \`svc:webhooksApiKey\` belongs could not be read \(.*500.*\); the key it replaces belongs to workspace ${a.workspace_id}.*Run again`))]);
-    // Unchanged keys (every no-op run, a new operation): compared without a call.
+    expect(await reasons(config({}), config(keys(b)))).toEqual([]);
+  });
+
+  it("records where each key reaches; an unchanged key with its record costs no call; a record judges a change when the old key no longer answers (adv35d Y6)", async () => {
+    newOperation();
+    const [a, b] = [await newWorkspace(), await newWorkspace()];
+    const first = await movedKeys(config({}), config({ webhooksApiKey: a.webhooks.admin }));
+    expect(first).toEqual({ reasons: [], reached: { "svc:webhooksApiKey": { workspace: a.workspace_id } } });
     newOperation();
     const seq = await lastSeq(emu());
-    expect(await movedKeys(config(keys(a)), config(keys(a)))).toEqual([]);
+    const again = await movedKeys(config({ webhooksApiKey: a.webhooks.admin }), config({ webhooksApiKey: a.webhooks.admin }), first.reached);
+    expect(again.reached).toEqual(first.reached);
     expect(await requestsSince(emu(), seq)).toEqual([]);
-    expect(await movedKeys(config({}), config(keys(b)))).toEqual([]);
+    // The old key revoked by a rotation answers nothing: the record says where it reached.
+    newOperation();
+    expect(await reasons(config({ webhooksApiKey: "whk_revoked_by_a_rotation" }), config({ webhooksApiKey: b.webhooks.admin }), first.reached)).toEqual([
+      expect.stringContaining(`The key of \`svc:webhooksApiKey\` was changed to one of workspace ${b.workspace_id}; the key it replaces belongs to workspace ${a.workspace_id}`),
+    ]);
+  });
+
+  it("an Inboxes key of a workspace where no inbox was ever made, replacing one whose workspace has inboxes, is a move (adv35d Y1)", async () => {
+    newOperation();
+    const [a, b] = [await newWorkspace(), await newWorkspace()];
+    expect((await call(emu(), "POST", "/inboxes/v1/inboxes", { key: a.inboxes.admin, body: { transport: "http" } })).status).toBe(201);
+    expect(await reasons(config({ inboxesApiKey: a.inboxes.admin }), config({ inboxesApiKey: b.inboxes.admin }))).toEqual([
+      expect.stringContaining("The key of `svc:inboxesApiKey` was changed to one of a workspace where no inbox was ever made (its audit log is empty); the key it replaces belongs to the workspace whose oldest audit entry is"),
+    ]);
+    // An empty log is recorded as nothing: read again next time.
+    expect((await movedKeys(config({}), config({ inboxesApiKey: b.inboxes.admin }))).reached).toEqual({});
   });
 });
