@@ -437,7 +437,7 @@ function contract(spec: ContractScope) {
         expect.soft(stepOf(r, kind), `${kind}.${field}`).toMatchObject({ op: "replace", replaces: [field], deleteBeforeReplace: keysName });
         if (d.singleton) {
           expect.soft(writes(kind).length, `${kind}.${field}`).toBeGreaterThan(0);
-          expect.soft(writable(d, (await remote(kind, oldId))!), `${kind}: the old scope put back`).toEqual(found.get(kind)!.get(oldId));
+          expect.soft(writable(d, (await remote(kind, oldId))!), `${kind}: the old scope ${oldId} put back to what was found there`).toEqual(found.get(kind)!.get(oldId));
           continue;
         }
         const w = writes(kind);
@@ -457,7 +457,8 @@ function contract(spec: ContractScope) {
     for (const kind of kinds) {
       const d = def(kind);
       if (d.singleton) {
-        for (const [scope, values] of found.get(kind)!) expect.soft(writable(d, (await remote(kind, scope))!), `${kind} ${scope} put back`).toEqual(values);
+        // A replacement's value found is its own scope's, read by its own Check (the engine's second Check, on empty olds).
+        for (const [scope, values] of found.get(kind)!) expect.soft(writable(d, (await remote(kind, scope))!), `${kind} ${scope}: put back what was found there before (for a replacement's scope: what its second Check read)`).toEqual(values);
         continue;
       }
       for (const id of idsSeen.get(kind) ?? []) {

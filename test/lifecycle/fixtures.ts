@@ -114,8 +114,13 @@ export const FIXTURES: Partial<Record<ResourceKind, KindFixture>> = {
   },
 
   "webhooks:EventTypePolicy": {
-    // The workspace keeps the default (lenient); the other project, where the replacement goes, has its own.
-    found: (ctx) => [{ method: "PUT", path: `/v1/event-types/policy?project_id=${ctx.otherProject}`, body: { policy: "strict" } }],
+    // Strict in the workspace, which the stack leaves lenient (put back when the replacement moves away); lenient in
+    // the other project, where the replacement goes and which it leaves lenient: a put-back there with the
+    // workspace's value (a replacement's Check reusing the first one's olds) writes strict.
+    found: (ctx) => [
+      { method: "PUT", path: "/v1/event-types/policy", body: { policy: "strict" } },
+      { method: "PUT", path: `/v1/event-types/policy?project_id=${ctx.otherProject}`, body: { policy: "lenient" } },
+    ],
     inputs: () => ({ policy: "strict" }),
     updates: () => ({ policy: "lenient" }),
     replaces: (ctx) => ({ projectId: ctx.otherProject }),
@@ -183,6 +188,11 @@ export const FIXTURES: Partial<Record<ResourceKind, KindFixture>> = {
   },
 
   "infra:QuotaLimits": {
+    // Neither the service's default (10) nor what the stack leaves (14), and not the same in the two regions.
+    found: () => [
+      { method: "PATCH", path: "/api/v1/quota/network", body: { region: "eu-west-1", limits: { networks: 11 } } },
+      { method: "PATCH", path: "/api/v1/quota/network", body: { region: "us-east-1", limits: { networks: 13 } } },
+    ],
     inputs: () => ({ service: "network", region: "eu-west-1", limits: { networks: 12 }, profile: "infraAdmin" }),
     updates: () => ({ limits: { networks: 14 } }),
     replaces: () => ({ region: "us-east-1" }),
