@@ -42,6 +42,11 @@ export interface TypeSpec {
   additionalProperties?: TypeSpec;
   $ref?: string;
   oneOf?: TypeSpec[];
+  /**
+   * Ours, not Pulumi's (left out of schema.json): an Any that is a JSON object, which the TypeScript SDK types as
+   * `Record<string, unknown>` (see `convert`).
+   */
+  jsonObject?: true;
 }
 export interface PropertySpec extends TypeSpec {
   description?: string;
@@ -153,7 +158,11 @@ class TypeMaker {
       case "object": {
         if (!json.properties) {
           const values = typeof json.additionalProperties === "object" ? json.additionalProperties : {};
-          return { type: "object", additionalProperties: values.type || values.enum || values.anyOf ? this.convert(values, name) : { $ref: ANY } };
+          if (values.type || values.enum || values.anyOf) return { type: "object", additionalProperties: this.convert(values, name) };
+          // A free-form object (an event type's JSON Schema) is Any, not a map of Any: Pulumi's Go generator writes
+          // arrays inside a map of Any as `pulumi.Any{...}`, which does not build (pulumi/pulumi#16384), and
+          // `pulumi import` of such a value would write that code.
+          return { $ref: ANY, jsonObject: true };
         }
         const properties = Object.fromEntries(
           Object.entries(json.properties).map(([prop, s]) => [prop, { ...this.convert(s, `${name}${pascal(prop)}`), ...(s.description ? { description: s.description } : {}) }]),
@@ -367,7 +376,7 @@ export function buildSchema(): PackageSpec {
  */
 export function tsType(spec: TypeSpec, schema: Pick<PackageSpec, "types">, side: "input" | "output", wrap = (t: string) => t, enumNames = false): string {
   const render = (t: TypeSpec): string => {
-    if (t.$ref === ANY) return "unknown";
+    if (t.$ref === ANY) return t.jsonObject ? `Record<string, ${wrap("unknown")}>` : "unknown";
     if (t.$ref) {
       const token = t.$ref.replace("#/types/", "");
       const complex = schema.types[token]!;
@@ -462,4 +471,4 @@ export function renderPolicyInputs(schema: PackageSpec): string {
   return out.join("\n");
 }
 
-export const renderSchema = (schema: PackageSpec) => `${JSON.stringify(schema, null, 2)}\n`;
+export const renderSchema = (schema: PackageSpec) => `${JSON.stringify(schema, (key: string, value: unknown) => (key === "jsonObject" ? undefined : value), 2)}\n`;

@@ -2,8 +2,8 @@
  * A Go user's path beside running a program, under the real CLI and our Go language host
  * (scripts/pulumi-cli/go-host, which answers as Pulumi's host does): in a project on the
  * released SDK module (README, "Go programs"; its module proxy as in go-lifecycle.test.ts),
- * `pulumi import --out main.go`, with no plugin installed (the CLI fetches it from the release host the module names),
- * writes the Go program of what it imported; `pulumi install`
+ * `pulumi import --out main.go` of an inbox and an event type whose JSON Schema holds arrays, with no plugin installed
+ * (the CLI fetches it from the release host the module names), writes the Go program of what it imported; `pulumi install`
  * (`go mod tidy`) completes go.mod for it; and that program, built by the host, previews with
  * no change. `pulumi package add` of the schema generates the SDK into the project (a module
  * of its own) and adds a replace directive for it to go.mod; `pulumi convert` writes a Go project.
@@ -81,8 +81,18 @@ describe.skipIf(GO_MISSING !== undefined)("pulumi package add, import and instal
     host().served.length = 0;
     const inbox = await call(emu(), "POST", "/inboxes/v1/inboxes", { key: s.ws.inboxes.admin, body: { label: "archive" } });
     expect(inbox.status, inbox.text).toBe(201);
+    // An event type whose JSON Schema holds arrays (`required`): its payloadSchema is Any in the schema, as Pulumi's Go
+    // generator writes an array in a map of Any as code that does not build (adv37d A).
+    const payloadSchema = { type: "object", required: ["id"], properties: { id: { type: "string" }, tags: { type: "array", items: { type: "string" } } } };
+    const eventType = await call(emu(), "POST", "/webhooks/v1/event-types", { key: s.ws.webhooks.admin, body: { name: "order.archived", payload_schema: payloadSchema } });
+    expect(eventType.status, eventType.text).toBe(201);
+    const importFile = path.join(s.dir, "import.json");
+    fs.writeFileSync(importFile, JSON.stringify({ resources: [
+      { type: "svc:inboxes:Inbox", name: "archive", id: String(inbox.body["id"]) },
+      { type: "svc:webhooks:EventType", name: "archived", id: "workspace/order.archived" },
+    ] }));
     let since = await lastSeq(emu());
-    const imported = await pulumiOk(s, ["import", "svc:inboxes:Inbox", "archive", String(inbox.body["id"]), "--out", path.join(s.dir, "main.go"), "--yes"], true, goEnv);
+    const imported = await pulumiOk(s, ["import", "--file", importFile, "--out", path.join(s.dir, "main.go"), "--yes"], true, goEnv);
     expect(imported).not.toContain("not supported");
     expect(host().served).toEqual([`GET /${pluginArchiveName(PLATFORM)}`]);
     expect(fs.existsSync(path.join(plugins, `resource-svc-v${releaseVersion().semver}`, "pulumi-resource-svc"))).toBe(true);
@@ -90,6 +100,7 @@ describe.skipIf(GO_MISSING !== undefined)("pulumi package add, import and instal
     const code = fs.readFileSync(path.join(s.dir, "main.go"), "utf8");
     expect(code).toContain(`"github.com/pulumi-svc/pulumi-svc/sdk/go/svc/inboxes"`);
     expect(code).toContain(`inboxes.NewInbox(ctx, "archive", &inboxes.InboxArgs{`);
+    expect(code).toContain(`webhooks.NewEventType(ctx, "archived", &webhooks.EventTypeArgs{`);
 
     // The program now imports the SDK: `pulumi install` completes go.mod from the released module, and the host builds the program.
     expect(await pulumiOk(s, ["install"], false, goEnv)).toContain("Finished installing dependencies");
@@ -99,7 +110,7 @@ describe.skipIf(GO_MISSING !== undefined)("pulumi package add, import and instal
     const preview = await runCli({ ...opts, env: { ...opts.env, ...goEnv } });
     expect(preview.ok, preview.summary).toBe(true);
     expect(preview.steps.filter((st) => st.op !== "same"), preview.summary).toEqual([]);
-    expect(preview.steps.filter((st) => st.type.startsWith("svc:")).map((st) => st.type)).toEqual(["svc:inboxes:Inbox"]);
+    expect(preview.steps.filter((st) => st.type.startsWith("svc:")).map((st) => st.type).sort()).toEqual(["svc:inboxes:Inbox", "svc:webhooks:EventType"]);
     expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
   });
 
