@@ -94,6 +94,10 @@ export function resolveConnection(source: ConfigSource, product: Product, profil
       throw new MissingSettingError(names.configKey, names.envVar, what);
     }
     usedEnv ||= configured === undefined;
+    if (setting === "Url" && !isHttpUrl(value)) {
+      const where = configured !== undefined ? `Stack config \`${names.configKey}\`` : `The environment variable ${names.envVar}`;
+      throw new InvalidSettingError(`${where} is ${JSON.stringify(value)}; it must be an http:// or https:// URL of the ${product} service (e.g. https://api.example.com/${product}).`);
+    }
     return value;
   };
   const ceilings = {
@@ -107,6 +111,14 @@ export function resolveConnection(source: ConfigSource, product: Product, profil
     bySource.set(memoKey, conn);
   }
   return conn;
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    return ["http:", "https:"].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
 }
 
 /** A setting with a value it cannot take: names the key (or variable), the value and the limit. */

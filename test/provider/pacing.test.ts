@@ -97,6 +97,13 @@ describe("ceilings in config", () => {
     expect(() => resolveConnection(source(base), "webhooks", undefined, { SVC_REQUESTS_PER_SECOND: "0" })).toThrow(/SVC_REQUESTS_PER_SECOND is "0"; it must be a number of requests per second above 0/);
   });
 
+  it("an address that is no http(s) URL (no scheme) is refused naming the setting and the value, not taken for a network failure", () => {
+    expect(() => resolveConnection(source({ ...base, webhooksUrl: "127.0.0.1:4857/webhooks" }), "webhooks", undefined, {})).toThrow(
+      new InvalidSettingError('Stack config `svc:webhooksUrl` is "127.0.0.1:4857/webhooks"; it must be an http:// or https:// URL of the webhooks service (e.g. https://api.example.com/webhooks).'),
+    );
+    expect(() => resolveConnection(source({ webhooksApiKey: "k" }), "webhooks", undefined, { SVC_WEBHOOKS_URL: "localhost:4857/webhooks" })).toThrow(/The environment variable SVC_WEBHOOKS_URL is "localhost:4857\/webhooks"; it must be an http:\/\/ or https:\/\/ URL/);
+  });
+
   it("fail at preview: check reports the setting", async () => {
     const provider = providers["webhooks:Endpoint"]!;
     await configure(provider, { "svc:webhooksUrl": emu().webhooksUrl, "svc:webhooksApiKey": key(), "svc:requestsPerSecond": "fast" });
