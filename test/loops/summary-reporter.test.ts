@@ -1,8 +1,8 @@
 /**
  * What a developer reads at the end of every run (README, "Tests"): the slowest files
  * with their times, and one closing line "N passed, N failed, N skipped" that counts a
- * file that could not load, or whose `beforeAll` threw, as failed; and a failure fails
- * the command. Run on a scratch suite with vitest itself, as `npm test` runs it.
+ * file that could not load, or whose `beforeAll` threw, and an error no test caught, as
+ * failed; and a failure fails the command. Run on a scratch suite with vitest itself, as `npm test` runs it.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -40,5 +40,12 @@ it("a file that does not load and a failing beforeAll count as failures, named; 
   });
   expect(r.out).toMatch(/Files that failed outside their tests:\n\s+broken\.test\.ts/);
   expect(r.out).toContain("1 passed, 3 failed, 0 skipped");
+  expect(r.status).toBe(1);
+}, 60_000);
+
+it("a passing test that leaks an unhandled rejection counts as a failure; the command fails", () => {
+  const r = runVitest({ "leak.test.ts": `import { it } from "vitest"; it("passes", async () => { void Promise.reject(new Error("leaked")); await new Promise((r) => setTimeout(r, 50)); });` });
+  expect(r.out).toContain("Errors no test caught");
+  expect(r.out).toContain("1 passed, 1 failed, 0 skipped");
   expect(r.status).toBe(1);
 }, 60_000);

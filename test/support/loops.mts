@@ -1,16 +1,19 @@
 /**
  * The two test loops (README, "Tests"), decided by what a file imports, so the split
  * never rots into a hand list: a test file is in the inner loop (`npm run test:fast`)
- * unless it reaches, through its imports inside test/, a module that starts a Pulumi
- * CLI process or the engine stand-in, packs the package, or plays the model's runs.
- * Everything else runs in-process against the emulator (or is pure), and needs neither
- * Go nor the CLI.
+ * unless it reaches, through its relative imports (static or dynamic, anywhere in the
+ * repository), a module that starts a Pulumi CLI process or the engine stand-in, packs
+ * the package, or plays the model's runs. Everything else runs in-process against the
+ * emulator (or is pure), and needs neither Go nor the CLI.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
 /** The modules whose users are in the outer loop (paths from the repository's root). */
 const OUTER = [/^test\/support\/pulumi-cli\.ts$/, /^test\/engine\//, /^test\/package\/project\.ts$/, /^test\/model\/world\.ts$/];
+
+/** A module's relative imports: `from "./x"`, `import "./x"`, `import("./x")`, either quote. */
+const IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)(["'])(\.{1,2}\/[^"']+)\1/g;
 
 function testFilesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -20,30 +23,38 @@ function testFilesUnder(dir: string): string[] {
   });
 }
 
+/** The file a relative import names (TypeScript's resolution of the forms this repository uses). */
+function resolveImport(from: string, spec: string): string | undefined {
+  const base = resolve(dirname(from), spec);
+  return [base, `${base}.ts`, `${base}.mts`, join(base, "index.ts")].find((p) => /\.m?ts$/.test(p) && existsSync(p));
+}
+
 /** The repository's test files, split into the inner loop and the rest (paths from `root`). */
 export function testLoops(root: string): { fast: string[]; cli: string[] } {
-  const testDir = join(root, "test");
-  const outer = new Map<string, boolean>();
-  const reachesOuter = (file: string, seen: Set<string>): boolean => {
-    if (OUTER.some((re) => re.test(relative(root, file).split("\\").join("/")))) return true;
-    const known = outer.get(file);
-    if (known !== undefined) return known;
-    if (seen.has(file)) return false;
-    seen.add(file);
-    let result = false;
-    for (const [, spec] of readFileSync(file, "utf8").matchAll(/from\s+"(\.[^"]+)"/g)) {
-      const base = resolve(dirname(file), spec!);
-      const target = [`${base}.ts`, join(base, "index.ts")].find((p) => existsSync(p));
-      if (target && target.startsWith(testDir) && reachesOuter(target, seen)) {
-        result = true;
-        break;
+  const rel = (file: string) => relative(root, file).split("\\").join("/");
+  // The import graph from the test files, walked once; then which modules reach an outer one (cycles are fine: a
+  // module is outer when any path from it leads to an OUTER module).
+  const imports = new Map<string, string[]>();
+  const files = testFilesUnder(join(root, "test"));
+  const pending = [...files];
+  while (pending.length > 0) {
+    const file = pending.pop()!;
+    if (imports.has(file)) continue;
+    const targets = [...readFileSync(file, "utf8").matchAll(IMPORT)].flatMap(([, , spec]) => resolveImport(file, spec!) ?? []).filter((t) => !t.includes("node_modules"));
+    imports.set(file, targets);
+    pending.push(...targets);
+  }
+  const outer = new Set([...imports.keys()].filter((f) => OUTER.some((re) => re.test(rel(f)))));
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [file, targets] of imports)
+      if (!outer.has(file) && targets.some((t) => outer.has(t))) {
+        outer.add(file);
+        grew = true;
       }
-    }
-    outer.set(file, result);
-    return result;
-  };
+  }
   const fast: string[] = [];
   const cli: string[] = [];
-  for (const file of testFilesUnder(testDir)) (reachesOuter(file, new Set()) ? cli : fast).push(relative(root, file).split("\\").join("/"));
+  for (const file of files) (outer.has(file) ? cli : fast).push(rel(file));
   return { fast, cli };
 }

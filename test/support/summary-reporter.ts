@@ -7,10 +7,10 @@ import type { Reporter, TestCase, TestModule, TestSuite } from "vitest/node" wit
  * the list it parses). A test that never ran because a hook of its suite or file failed
  * (a `beforeAll` that threw) counts as failed: vitest marks it skipped. A file that failed
  * with no test failed in it (it did not load, or an `afterAll` threw) counts as one
- * failure, and is named.
+ * failure, and is named; so does an error no test caught (vitest then fails the run).
  */
 export default class SummaryReporter implements Reporter {
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
     const slowest = [...testModules].map((mod) => ({ file: mod.relativeModuleId, ms: mod.diagnostic().duration })).sort((a, b) => b.ms - a.ms).slice(0, 10);
     process.stdout.write(`\nSlowest test files:\n${slowest.map((s) => `${(s.ms / 1000).toFixed(1).padStart(8)} s  ${s.file}`).join("\n")}\n`);
     let passed = 0;
@@ -27,8 +27,9 @@ export default class SummaryReporter implements Reporter {
       }
       if (mod.state() === "failed" && failed === failedBefore) brokenFiles.push(mod.relativeModuleId);
     }
-    failed += brokenFiles.length;
+    failed += brokenFiles.length + unhandledErrors.length;
     if (brokenFiles.length > 0) process.stdout.write(`\nFiles that failed outside their tests:\n${brokenFiles.map((f) => `  ${f}`).join("\n")}\n`);
+    if (unhandledErrors.length > 0) process.stdout.write(`\nErrors no test caught (an uncaught exception or an unhandled rejection), each counted as a failure: ${unhandledErrors.length}\n`);
     process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
 }

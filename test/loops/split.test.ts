@@ -1,0 +1,43 @@
+/**
+ * The split of the two loops (test/support/loops.mts) on a scratch repository: a test file
+ * reaching the CLI helpers in any way a module can import them is in the outer loop, and
+ * only such a file: a static import with either quote, a dynamic `import()`, through a
+ * module outside test/, through an import cycle.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, expect, it } from "vitest";
+import { testLoops } from "../support/loops.mts";
+
+const root = mkdtempSync(join(tmpdir(), "svc-loops-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+function write(files: Record<string, string>): void {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+}
+
+it("a file reaching the CLI helpers by any import is in the outer loop; the others are in the inner one", () => {
+  write({
+    "test/support/pulumi-cli.ts": `export const runCli = () => 0;\n`,
+    "test/pure.test.ts": `import { it } from "vitest";\nit("x", () => {});\n`,
+    "test/double.test.ts": `import { runCli } from "./support/pulumi-cli";\n`,
+    "test/single.test.ts": `import { runCli } from './support/pulumi-cli';\n`,
+    "test/dynamic.test.ts": `const cli = await import("./support/pulumi-cli");\n`,
+    "test/side-effect.test.ts": `import "./support/pulumi-cli";\n`,
+    "scripts/helper.ts": `export { runCli } from "../test/support/pulumi-cli";\n`,
+    "test/outside.test.ts": `import { runCli } from "../scripts/helper";\n`,
+    "test/cycle/a.ts": `import { b } from "./b";\nimport { runCli } from "../support/pulumi-cli";\nexport const a = 1;\n`,
+    "test/cycle/b.ts": `import { a } from "./a";\nexport const b = 2;\n`,
+    "test/cycle/only-b.test.ts": `import { b } from "./b";\n`,
+    "test/cycle/a-first.test.ts": `import { a } from "./a";\nimport { b } from "./b";\n`,
+  });
+  const loops = testLoops(root);
+  expect(loops.fast).toEqual(["test/pure.test.ts"]);
+  expect([...loops.cli].sort()).toEqual(
+    ["test/cycle/a-first.test.ts", "test/cycle/only-b.test.ts", "test/double.test.ts", "test/dynamic.test.ts", "test/outside.test.ts", "test/side-effect.test.ts", "test/single.test.ts"].sort(),
+  );
+});
