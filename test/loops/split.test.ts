@@ -8,7 +8,6 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { testLoops } from "../support/loops.mts";
 
 const root = mkdtempSync(join(tmpdir(), "svc-loops-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -20,7 +19,9 @@ function write(files: Record<string, string>): void {
   }
 }
 
-it("a file reaching the CLI helpers by any import is in the outer loop; the others are in the inner one", () => {
+it("a file reaching the CLI helpers by any import is in the outer loop; the others are in the inner one", async () => {
+  // An ES module (vitest.config.mts imports it too), from this CommonJS-typed test.
+  const { testLoops } = await import("../support/loops.mjs");
   write({
     "test/support/pulumi-cli.ts": `export const runCli = () => 0;\n`,
     "test/pure.test.ts": `import { it } from "vitest";\nit("x", () => {});\n`,
