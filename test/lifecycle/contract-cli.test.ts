@@ -48,7 +48,7 @@ function cliStack(emu: RunningEmulator, ws: Workspace, dir: string): ContractSta
     resources: () =>
       last.flatMap((r) => {
         const kind = kindOfType(r.type);
-        return kind && r.id ? [{ kind, name: r.urn.slice(r.urn.lastIndexOf("::") + 2), id: r.id, outputs: r.outputs }] : [];
+        return kind && r.id ? [{ kind, name: r.urn.slice(r.urn.lastIndexOf("::") + 2), id: r.id, inputs: r.inputs, outputs: r.outputs }] : [];
       }),
   };
 }

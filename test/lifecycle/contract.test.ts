@@ -35,7 +35,7 @@ function driverStack(emu: RunningEmulator, ws: Workspace): ContractStack {
       if (verb === "destroy") return asRun(await driver.destroy());
       return asRun(await driver[verb](resources));
     },
-    resources: () => driver.resources().map((r) => ({ kind: r.kind, name: r.name, id: r.id, outputs: unwrapMap(r.outputs) })),
+    resources: () => driver.resources().map((r) => ({ kind: r.kind, name: r.name, id: r.id, inputs: unwrapMap(r.inputs), outputs: unwrapMap(r.outputs) })),
   };
 }
 

@@ -9,6 +9,7 @@
  * takes no secrets and does not support preview (the dynamic-provider plugin):
  *
  * - new resource: Check(olds = {}, news), then Create (up) or nothing (preview);
+ * - preview: the steps an up would take, with no Create, Update or Delete call;
  * - existing one: Check(olds = old inputs, news), Diff(id, olds = old outputs, news = checked);
  *   no changes: same; replaces: a second Check(olds = {}, news) ("recompute the default
  *   values"), then Delete then Create when Diff says deleteBeforeReplace, else Create now and
@@ -209,9 +210,12 @@ export class LifecycleDriver {
         else replaced.push(old);
         this.replace(old, await this.create(d, rechecked));
       }
-      if (!apply) return;
-      const gone = this.state.filter((r) => !declared.some((d) => d.name === r.name));
-      for (const r of [...replaced, ...gone.reverse()]) await this.delete(r, steps, replaced.includes(r));
+      const gone = this.state.filter((r) => !declared.some((d) => d.name === r.name)).reverse();
+      if (!apply) {
+        for (const r of gone) steps.push({ kind: r.kind, name: r.name, op: "delete", diffs: [] });
+        return;
+      }
+      for (const r of [...replaced, ...gone]) await this.delete(r, steps, replaced.includes(r));
     });
   }
 
