@@ -140,10 +140,15 @@ const DROP_COMMAND = `pulumi refresh --clear-pending-creates --yes (it drops eve
  */
 async function resolvePendingCreate(def: ResourceDefinition, op: PendingOp, chosen: string | undefined, held: Map<string, string>, source: ConfigSource): Promise<Outcome> {
   const { urn, inputs = {} } = op.resource;
-  const reach = await reachOf(def, operationContext(def, profileOf(inputs), source), inputs);
-  const blind = blindToCreate(def, reach, inputs);
-  if (blind && inputs[CREATED_IN_KEY] !== undefined)
-    return { urn, action: "ask", line: `${urn}: not resolved: ${blind}, which cannot see what the create made there. Set the key it was made with and run \`pulumi-svc recover\` again. Nothing was changed.` };
+  const ctx = operationContext(def, profileOf(inputs), source);
+  const reach = await reachOf(def, ctx, inputs);
+  const blind = blindToCreate(def, reach, inputs, ctx);
+  if (blind && inputs[CREATED_IN_KEY] !== undefined) {
+    const next = reach
+      ? "which cannot see what the create made there. Set the key it was made with and run `pulumi-svc recover` again"
+      : "so finding nothing would prove nothing. Run `pulumi-svc recover` again; if it persists, check the key and the service's URL";
+    return { urn, action: "ask", line: `${urn}: not resolved: ${blind}, ${next}. Nothing was changed.` };
+  }
   const outcome = chosen !== undefined ? await adoptChosen(def, op, chosen, held, source) : await resolveCreate(def, op, held, source, blind);
   if (outcome.action === "adopt") outcome.where = knownWorkspace(reach);
   return outcome;

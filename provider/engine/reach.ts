@@ -249,6 +249,13 @@ export async function movedKeys(olds: ConfigSource, news: ConfigSource, recorded
       if (unchanged || !oldCtx) continue;
       const from = kept ?? (await reachOf({ product }, oldCtx));
       const was = knownWorkspace(from);
+      // The old key unread for another cause than its being refused (a revoked key: a rotation): nothing says where
+      // this stack's objects are, and a targeted replacement would create wherever the new key reaches.
+      const oldWhy = from ? undefined : reachRead(oldCtx);
+      if (oldWhy instanceof Error && !isApiError(oldWhy, 401) && !isApiError(oldWhy, 403)) {
+        reasons.push(`Where the key \`${configKey}\` had before belongs could not be read (${oldWhy.message}), nor is it recorded, so a change to a key of another workspace cannot be told from a rotation. Run again; if it persists, check the service's URL. Nothing was changed.`);
+        continue;
+      }
       if (!was) continue;
       // The new key unread (its identity read failed): it might be another workspace's, where a targeted replacement would create.
       if (!to) {
@@ -273,12 +280,16 @@ export async function movedKeys(olds: ConfigSource, news: ConfigSource, recorded
  * create's Check recorded another place for its key (CREATED_IN_KEY), or none, or this key's reach is unread.
  * Undefined: this key sees where the create went, so finding nothing there means it made nothing.
  */
-export function blindToCreate(def: ResourceDefinition, reach: Reach | undefined, inputs: Props): string | undefined {
+export function blindToCreate(def: ResourceDefinition, reach: Reach | undefined, inputs: Props, ctx?: OperationContext): string | undefined {
   const created = inputs[CREATED_IN_KEY] as Reach | undefined;
   const key = keyOf(def, inputs);
+  const unread = () => {
+    const why = reachRead(ctx);
+    return `where the key of \`${key}\` belongs could not be read (${why instanceof Error ? why.message : "not read"})`;
+  };
   if (created === undefined)
-    return `the state does not say where the create went (it was checked before this release recorded it, with \`svc:skipRemoteChecks\`, or in an Inboxes workspace where no inbox was ever made)`;
-  if (!reach) return `where the key of \`${key}\` belongs could not be read`;
+    return `the state does not say where the create went (it was checked before this release recorded it, with \`svc:skipRemoteChecks\`, or in an Inboxes workspace where no inbox was ever made); ${reach ? `the key of \`${key}\` belongs to ${named(reach.workspace)}${reach.project ? `, project ${reach.project}` : ""}` : unread()}`;
+  if (!reach) return unread();
   if (reach.workspace !== created.workspace) return `the create was made with a key of ${named(created.workspace)}; the key of \`${key}\` belongs to ${named(reach.workspace)}`;
   if (reach.project !== undefined && reach.project !== created.project)
     return `the create was made with a key ${created.project ? `confined to project ${created.project}` : "of every project"} of ${named(created.workspace)}; the key of \`${key}\` is confined to project ${reach.project}`;

@@ -10,7 +10,8 @@
  */
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { closeSharedDispatcher, movedKeys, providers } from "../../provider";
-import type { ReachRecord } from "../../provider/engine/reach";
+import { operationContext } from "../../provider/engine/engine-operation";
+import { blindToCreate, reachOf, type ReachRecord } from "../../provider/engine/reach";
 import { CREATED_IN_KEY, WORKSPACE_KEY } from "../../provider/engine/internal-keys";
 import { newOperation } from "../support/operation";
 import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
@@ -354,6 +355,23 @@ describe("webhooks:EventType: an entry known by its name, in a state without the
   });
 });
 
+describe("what recover is told of a pending create's key (blindToCreate)", () => {
+  it("with no record, names where the key reaches; with a record and the key unread, names the cause", async () => {
+    newOperation();
+    const ws = await newWorkspace();
+    const def = providers["webhooks:Endpoint"]!.definition;
+    const ctx = operationContext(def, undefined, (k) => ({ webhooksUrl: emu().webhooksUrl, webhooksApiKey: ws.webhooks.admin })[k]);
+    const reach = await reachOf(def, ctx);
+    expect(blindToCreate(def, reach, {}, ctx)).toMatch(new RegExp(`does not say where the create went .*; the key of \`svc:webhooksApiKey\` belongs to workspace ${ws.workspace_id}$`));
+    newOperation();
+    const unreadCtx = operationContext(def, undefined, (k) => ({ webhooksUrl: emu().webhooksUrl, webhooksApiKey: ws.webhooks.admin })[k]);
+    await control(emu(), "POST", "/faults", { method: "GET", path: "/webhooks/v1/auth/me", status: 500, count: 20 });
+    const unread = await reachOf(def, unreadCtx);
+    await control(emu(), "DELETE", "/faults");
+    expect(blindToCreate(def, unread, { [CREATED_IN_KEY]: { workspace: ws.workspace_id } }, unreadCtx)).toMatch(/^where the key of `svc:webhooksApiKey` belongs could not be read \(.*500.*\)$/);
+  });
+});
+
 describe("a stack config key changed between the provider's old and new config (movedKeys: the native plugin's CheckConfig)", () => {
   /** A config source as the plugin gives it (keys without their namespace), with the emulator's addresses. */
   const config = (keys: Record<string, string>) => {
@@ -396,6 +414,13 @@ describe("a stack config key changed between the provider's old and new config (
     await control(emu(), "DELETE", "/faults");
     expect(unread).toEqual([expect.stringMatching(new RegExp(`^Where the new key of \`svc:webhooksApiKey\` belongs could not be read \(.*500.*\); the key it replaces belongs to workspace ${a.workspace_id}.*Run again`))]);
     expect(await reasons(config({}), config(keys(b)))).toEqual([]);
+    // The old key unread for another cause than a refusal (a 5xx, with no record): a move cannot be told from a rotation.
+    newOperation();
+    await movedKeys(config({}), config({ webhooksApiKey: b.webhooks.admin })); // the new key's reach read (cached in the operation)
+    await control(emu(), "POST", "/faults", { method: "GET", path: "/webhooks/v1/auth/me", status: 500, count: 20 });
+    const oldUnread = await reasons(config({ webhooksApiKey: a.webhooks.admin }), config({ webhooksApiKey: b.webhooks.admin }));
+    await control(emu(), "DELETE", "/faults");
+    expect(oldUnread).toEqual([expect.stringMatching(/^Where the key `svc:webhooksApiKey` had before belongs could not be read \(.*500.*\), nor is it recorded.*Run again/)]);
   });
 
   it("records where each key reaches; an unchanged key with its record costs no call; a record judges a change when the old key no longer answers (adv35d Y6)", async () => {
