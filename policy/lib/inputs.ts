@@ -52,7 +52,7 @@ export interface EventTypeInputs {
   projectId: Value<string>;
   /** Free text, at most 1024 characters. The API has no update: changing it REPLACES the entry (deleted first). Left out, the create writes the owner mark `managed by pulumi-svc (owner <token>)` here, which reads back as unset: a create whose answer was lost then finds its own object by it. */
   description: Value<string>;
-  /** JSON Schema (draft 7) every published payload of the type must match. Local `$ref`s only; at most 64 KiB, depth 32, 1,000 members, 500 enum values, 100 safe patterns of at most 1,000 characters (checked at preview). Compared ignoring key order. Changing it REPLACES the entry (deleted first: the API has no update). */
+  /** JSON Schema (draft 7), as an object, every published payload of the type must match. Local `$ref`s only; at most 64 KiB, depth 32, 1,000 members, 500 enum values, 100 safe patterns of at most 1,000 characters (checked at preview). Compared ignoring key order and members whose value is null (Go and YAML programs cannot send one). Changing it REPLACES the entry (deleted first: the API has no update). */
   payloadSchema: Value<Record<string, Value<unknown>>>;
   /** Take over an entry of this name that already exists in this scope instead of failing the preview (409 `event_type_exists`): create reads it and replaces it only if its description or schema differ. Default false. */
   adoptExisting: Value<boolean>;

@@ -87,6 +87,13 @@ const adoptFix = (name: string) =>
 
 /* ---------- the definition ---------- */
 
+/** A JSON value with every object member whose value is null left out (array items kept). */
+function withoutNullMembers(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withoutNullMembers);
+  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null).map(([k, x]) => [k, withoutNullMembers(x)]));
+  return v;
+}
+
 const eventTypeFields = {
   name: { mode: "createOnly", api: "name", input: z.string().min(1).max(255), uniqueName: true, required: true, description: "The type name, unique in its scope (1 to 255 characters). Changing it REPLACES the entry." },
   // Omitted: workspace-wide (the spec's default for event types).
@@ -95,10 +102,11 @@ const eventTypeFields = {
   payloadSchema: {
     mode: "createOnly",
     api: "payload_schema",
-    input: z.record(z.string(), z.unknown()),
-    // Key order and formatting do not make another schema.
-    equal: (a, b) => canonicalJson(a) === canonicalJson(b),
-    description: "JSON Schema (draft 7) every published payload of the type must match. Local `$ref`s only; at most 64 KiB, depth 32, 1,000 members, 500 enum values, 100 safe patterns of at most 1,000 characters (checked at preview). Compared ignoring key order. Changing it REPLACES the entry (deleted first: the API has no update).",
+    input: z.record(z.string(), z.unknown(), { error: "must be a JSON Schema as an object (a dict, a map), not JSON text or another value" }),
+    // Key order and formatting do not make another schema; nor a member whose value is null, which the Go and YAML
+    // SDKs drop from a map before the provider sees it (pulumi/pulumi#22713): an import would else show a replacement.
+    equal: (a, b) => canonicalJson(withoutNullMembers(a)) === canonicalJson(withoutNullMembers(b)),
+    description: "JSON Schema (draft 7), as an object, every published payload of the type must match. Local `$ref`s only; at most 64 KiB, depth 32, 1,000 members, 500 enum values, 100 safe patterns of at most 1,000 characters (checked at preview). Compared ignoring key order and members whose value is null (Go and YAML programs cannot send one). Changing it REPLACES the entry (deleted first: the API has no update).",
   },
   adoptExisting: { mode: "local", input: z.boolean(), default: false, description: "Take over an entry of this name that already exists in this scope instead of failing the preview (409 `event_type_exists`): create reads it and replaces it only if its description or schema differ. Default false." },
   resourceName: RESOURCE_NAME_FIELD,

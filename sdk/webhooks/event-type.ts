@@ -25,10 +25,11 @@ export interface EventTypeArgs {
    */
   description?: pulumi.Input<string>;
   /**
-   * JSON Schema (draft 7) every published payload of the type must match. Local `$ref`s only; at
-   * most 64 KiB, depth 32, 1,000 members, 500 enum values, 100 safe patterns of at most 1,000
-   * characters (checked at preview). Compared ignoring key order. Changing it REPLACES the entry
-   * (deleted first: the API has no update).
+   * JSON Schema (draft 7), as an object, every published payload of the type must match. Local
+   * `$ref`s only; at most 64 KiB, depth 32, 1,000 members, 500 enum values, 100 safe patterns of
+   * at most 1,000 characters (checked at preview). Compared ignoring key order and members whose
+   * value is null (Go and YAML programs cannot send one). Changing it REPLACES the entry (deleted
+   * first: the API has no update).
    */
   payloadSchema?: pulumi.Input<Record<string, pulumi.Input<unknown>>>;
   /**

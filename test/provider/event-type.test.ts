@@ -51,6 +51,17 @@ describe("EventType: lifecycle", () => {
     expect(await diffOf(id, read.props!, { name: "a.b", payloadSchema: SCHEMA, adoptExisting: true })).toMatchObject({ changes: true, replaces: [] });
   });
 
+  it("a schema member whose value is null, which Go and YAML programs drop before the provider sees it, is no change (an import previews clean); a schema as JSON text is refused naming what it must be", async () => {
+    const withNulls = { type: "object", properties: { note: { type: "string", default: null } }, required: ["note"] };
+    const { id, outs } = await d().create({ name: "null.member", payloadSchema: withNulls });
+    const read = await provider.read!(id, outs);
+    expect(read.props!.payloadSchema).toEqual(withNulls);
+    expect(await diffOf(id, read.props!, { name: "null.member", payloadSchema: { type: "object", properties: { note: { type: "string" } }, required: ["note"] } })).toMatchObject({ changes: false });
+    expect(await diffOf(id, read.props!, { name: "null.member", payloadSchema: { type: "object", properties: { note: { type: "number" } }, required: ["note"] } })).toMatchObject({ replaces: ["payloadSchema"] });
+    const asText = await d().check({ name: "text.schema", payloadSchema: JSON.stringify(SCHEMA) });
+    expect(asText.failures).toEqual([{ property: "payloadSchema", reason: expect.stringMatching(/^must be a JSON Schema as an object \(a dict, a map\), not JSON text or another value/) }]);
+  });
+
   it.each([
     { what: "description", change: { description: "new" }, replaces: ["description"], dbr: true },
     { what: "schema", change: { payloadSchema: { type: "object" } }, replaces: ["payloadSchema"], dbr: true },
