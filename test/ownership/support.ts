@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import picomatch from "picomatch";
-import { afterEach, expect } from "vitest";
+import { afterAll, afterEach, expect } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import type { EngineOptions, EngineResult } from "../support/run-types";
 import { cliRunner } from "../support/runner";
@@ -109,8 +109,9 @@ export function useOwnershipStacks(emu: () => RunningEmulator): (name: string, w
   };
 }
 
-/** The directories of `freshRunner`, removed after each test of `useOwnershipStacks`. */
+/** The directories of `freshRunner`, removed after each test of `useOwnershipStacks`, and after every file that uses it. */
 const runnerDirs: string[] = [];
+afterAll(() => runnerDirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 /** A new HOME, PULUMI_HOME and TMPDIR: what a fresh CI runner has; only the stack's backend carries over. */
 export function freshRunner(): Record<string, string> {

@@ -8,28 +8,15 @@
  * key reached is kept in the provider's state (CheckConfig's answer), so the change fails
  * the same when the old key was revoked since. The dynamic front end's limit: provider/README.md "Limits".
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Workspace } from "../provider/support";
 import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { loadCliState, pulumiAsync, runCli, stackArgs } from "../support/pulumi-cli";
 import { NATIVE_MISSING, nativeStack, writesOf, type NativeStack } from "../native/support";
+import { freshRunner } from "../ownership/support";
 
 const emu = useEmulator();
 
-const dirs: string[] = [];
-afterAll(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
-/** A new HOME, PULUMI_HOME and TMPDIR: what a fresh CI runner has. */
-const freshRunner = () => {
-  const dir = (what: string) => {
-    const d = mkdtempSync(join(tmpdir(), `svc-runner-${what}-`));
-    dirs.push(d);
-    return d;
-  };
-  return { HOME: dir("home"), PULUMI_HOME: dir("pulumi-home"), TMPDIR: dir("tmp") };
-};
 
 const PROGRAM = `
 resources:
@@ -43,7 +30,7 @@ resources:
 const endpointsIn = async (key: string) => ((await call(emu(), "GET", "/webhooks/v1/endpoints", { key })).body.data as { id: string }[]).map((e) => e.id);
 
 /**
- * The stack's first up, then its stack config given another workspace's Webhooks key (by a plain preview, which fails
+ * The stack's first up, then its stack config given another workspace's keys (by a plain preview, which fails
  * too: the endpoint's Diff compares); then `pulumi up --replace` of the endpoint, with and without the preview, must
  * fail naming both workspaces, write nothing and leave the state as it was.
  */
@@ -57,7 +44,8 @@ async function replaceRefused(s: NativeStack, before: () => Promise<void> = asyn
   await before();
 
   const other = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "enterprise" });
-  const wrong = s.options("preview", {}, { "svc:webhooksApiKey": other.webhooks.admin });
+  const keys = { "svc:webhooksApiKey": other.webhooks.admin, "svc:inboxesApiKey": other.inboxes.admin, "svc:infraApiKey": other.infra.member };
+  const wrong = s.options("preview", {}, keys);
   expect((await runCli({ ...wrong, env: { ...wrong.env, ...freshRunner() } })).ok).toBe(false);
   const stateBefore = JSON.stringify(loadCliState(own));
   for (const extra of [[], ["--skip-preview"]]) {
