@@ -30,6 +30,8 @@ declare module "fastify" {
     dropAfterHandling?: boolean;
     /** Set by a `drop_then_act_ms` fault: drop the connection once the body is read, act this much later. */
     actAfterDropMs?: number;
+    /** Set by a `drop_then_act_ms` fault: told once the body is read and the connection dropped. */
+    bodyRead?: () => void;
     /** Set by a `status_after_acting` fault: act, then answer this status instead. */
     statusAfterActing?: number;
   }
@@ -95,6 +97,7 @@ export function buildApp(ctx: EmulatorContext, products: ProductModule[], contro
   app.addHook("preHandler", async (req) => {
     if (!req.actAfterDropMs) return;
     req.raw.socket?.destroy();
+    req.bodyRead?.();
     await new Promise((r) => setTimeout(r, req.actAfterDropMs));
   });
 

@@ -77,6 +77,8 @@ interface ActiveFault {
   random?: () => number;
   /** Faults injected so far, by action (`429`, `500`, `drop`, `drop_after_response`, `latency`). */
   injected: Record<string, number>;
+  /** Requests given a `drop_then_act_ms` whose body is still to be read (their connection still to be dropped). */
+  unread: number;
 }
 
 /** mulberry32: a small, fast PRNG with a 32-bit seed (uniform in [0, 1)). */
@@ -120,7 +122,7 @@ export class FaultInjector {
     const id = this.nextId++;
     const random = spec.rate !== undefined ? seededRandom(spec.seed ?? 1) : undefined;
     const remaining = spec.count ?? (random ? Number.POSITIVE_INFINITY : 1);
-    this.faults.push({ id, spec, remaining, matches: picomatch(spec.path, { dot: true }), random, injected: {} });
+    this.faults.push({ id, spec, remaining, matches: picomatch(spec.path, { dot: true }), random, injected: {}, unread: 0 });
     return id;
   }
 
@@ -130,6 +132,15 @@ export class FaultInjector {
 
   clear(): void {
     this.faults = [];
+  }
+
+  /**
+   * A fault used up leaves the list, so an empty list tells a test every faulted request reached the service; a
+   * `drop_then_act_ms` one only once each body is read and the connection dropped (a client killed before its body
+   * was sent never made the request). A random fault stays listed (with its counts) until cleared.
+   */
+  private retire(f: ActiveFault): void {
+    if (f.remaining === 0 && f.unread === 0 && !f.random) this.faults = this.faults.filter((x) => x !== f);
   }
 
   /** Apply the first matching fault, if any. Throws an ApiError or hijacks the reply. */
@@ -150,8 +161,14 @@ export class FaultInjector {
       f.remaining--;
       const label = actionLabel(action);
       f.injected[label] = (f.injected[label] ?? 0) + 1;
-      // A random fault stays listed (with its counts) until cleared.
-      if (f.remaining === 0 && !f.random) this.faults = this.faults.filter((x) => x !== f);
+      if (action.drop_then_act_ms) {
+        f.unread++;
+        req.bodyRead = () => {
+          f.unread--;
+          this.retire(f);
+        };
+      }
+      this.retire(f);
       fault = action;
       break;
     }

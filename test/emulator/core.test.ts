@@ -3,6 +3,7 @@
  * small test product so these tests do not depend on any product's routes.
  */
 import { mkdtempSync, readFileSync, existsSync } from "node:fs";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -166,6 +167,23 @@ describe("emulator core", () => {
       await new Promise((r) => setTimeout(r, 500));
       const { requests } = await control(emu(), "GET", `/requests?since=${before}`);
       expect(requests.map((r: { method: string; status: number }) => [r.method, r.status])).toEqual([["POST", 201]]);
+    });
+
+    it("keeps a drop_then_act fault listed until the request's body is read: a client gone after its headers never made the request", async () => {
+      await control(emu(), "POST", "/faults", { method: "POST", path: "/webhooks/v1/things", drop_then_act_ms: 100 });
+      const listed = async () => (await control(emu(), "GET", "/faults")).faults as { remaining: number }[];
+      const { hostname: host, port } = new URL(emu().url);
+      const body = JSON.stringify({ name: "a", count: 1 });
+      const socket = connect(Number(port), host);
+      await new Promise((r) => socket.once("connect", r));
+      const closed = new Promise((r) => socket.once("close", r));
+      socket.write(`POST /webhooks/v1/things HTTP/1.1\r\nhost: ${host}\r\nauthorization: Bearer ${admin()}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`);
+      // The headers matched the fault; the body is not there yet.
+      await new Promise((r) => setTimeout(r, 200));
+      expect(await listed()).toMatchObject([{ remaining: 0 }]);
+      socket.write(body);
+      await closed;
+      expect(await listed()).toEqual([]);
     });
 
     it("answers an edge 502 with neither error body nor X-Request-ID", async () => {

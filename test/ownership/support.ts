@@ -127,9 +127,13 @@ export function freshRunner(): Record<string, string> {
 /** Run options for one command on a fresh runner. */
 export const fresh = (): RunOptions => ({ verbOptions: { env: freshRunner() } });
 
-/** Wait until `cond` holds (no deadline of its own: the test's timeout bounds it). */
-export async function until(cond: () => boolean | Promise<boolean>): Promise<void> {
-  while (!(await cond())) await new Promise((r) => setTimeout(r, 100));
+/** Wait until `cond` holds; after two minutes, fail naming `what` was awaited (a test's own timeout names nothing). */
+export async function until(what: string, cond: () => boolean | Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error(`still waiting, after two minutes, for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /**
@@ -141,14 +145,18 @@ export async function until(cond: () => boolean | Promise<boolean>): Promise<voi
  */
 /** A killed run's runner torn down: every process its `pulumiHome` still runs is killed, and gone. */
 async function endRunner(ref: StackRef, pulumiHome: string): Promise<void> {
-  for (const pid of stackProcesses(ref, pulumiHome)) {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // ended meanwhile
+  // Killed again at every look: a process the killed ones were starting (a plugin's launcher execs node) ends too.
+  await until("the killed runner's processes to end", () => {
+    const left = stackProcesses(ref, pulumiHome);
+    for (const pid of left) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // ended meanwhile
+      }
     }
-  }
-  await until(() => stackProcesses(ref, pulumiHome).length === 0);
+    return left.length === 0;
+  });
 }
 
 export async function upKilledAfterPut(emu: RunningEmulator, s: OwnershipStack, resources: Declared[], path: string): Promise<EngineResult> {
@@ -157,7 +165,7 @@ export async function upKilledAfterPut(emu: RunningEmulator, s: OwnershipStack, 
   const ac = new AbortController();
   const runner = freshRunner();
   const up = s.run("up", resources, { verbOptions: { env: runner, signal: ac.signal, abortWith: "SIGKILL" } });
-  await until(async () => (await control<{ faults: unknown[] }>(emu, "GET", "/faults")).faults.length === 0);
+  await until("the PUTs to reach the service", async () => (await control<{ faults: unknown[] }>(emu, "GET", "/faults")).faults.length === 0);
   ac.abort();
   const killed = await up;
   await endRunner(s.ref, runner.PULUMI_HOME);
@@ -171,8 +179,9 @@ const ACT_AFTER_MS = 1_000;
 /**
  * A run (`start`, given the verb options that kill it) with its `method` requests (`paths`: globs and counts) acted on
  * by the service a second after their connection dropped (a delayed answer with latency is never acted on: the
- * emulator drops a request whose client went away), killed (SIGKILL) on a fresh runner once every one reached the
- * service; then, once the service acted on every one (its log holds each, a second or more long), `pulumi cancel` on
+ * emulator drops a request whose client went away), killed (SIGKILL) on a fresh runner once the service read every
+ * one's body (the emulator lists such a fault until then; a kill between headers and body left a request never made,
+ * and this waited for good); then, once the service acted on every one (its log holds each, a second or more long), `pulumi cancel` on
  * another fresh runner.
  */
 export async function killedWhileActing(emu: RunningEmulator, ref: StackRef, start: (verbOptions: Partial<CliOptions>) => Promise<EngineResult>, method: string, paths: Record<string, number>): Promise<void> {
@@ -183,7 +192,7 @@ export async function killedWhileActing(emu: RunningEmulator, ref: StackRef, sta
   const run = start({ env: runner, signal: ac.signal, abortWith: "SIGKILL" });
   let ended: EngineResult | undefined;
   void run.then((r) => (ended = r));
-  await until(async () => ended !== undefined || (await control<{ faults: unknown[] }>(emu, "GET", "/faults")).faults.length === 0);
+  await until(`every faulted ${method} to reach the service`, async () => ended !== undefined || (await control<{ faults: unknown[] }>(emu, "GET", "/faults")).faults.length === 0);
   if (ended) throw new Error(`the run ended before the service had every request it waits for: ${ended.diagnostics.map((d) => d.message).join("\n")}`);
   ac.abort();
   const killed = await run;
@@ -191,7 +200,7 @@ export async function killedWhileActing(emu: RunningEmulator, ref: StackRef, sta
   // The runner goes with its job: what the killed run started (found by the runner's PULUMI_HOME) ends too. The
   // plugins end by themselves; Pulumi YAML's language host waits for its engine for good.
   await endRunner(ref, runner.PULUMI_HOME);
-  await until(async () => {
+  await until(`the service to act on every faulted ${method}`, async () => {
     const acted = (await requestsSince(emu, since)).filter((r) => r.method === method && r.duration_ms >= ACT_AFTER_MS);
     return Object.entries(paths).every(([path, count]) => acted.filter((r) => picomatch.isMatch(r.path, path)).length >= count);
   });
