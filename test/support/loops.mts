@@ -1,5 +1,5 @@
 /**
- * The two test loops (README, "Tests"), decided by what a file imports, so the split
+ * The two test loops (README, "Testing with the real Pulumi CLI"), decided by what a file imports, so the split
  * never rots into a hand list: a test file is in the inner loop (`npm run test:fast`)
  * unless it reaches, through its relative imports (static or dynamic, anywhere in the
  * repository), a module that starts a Pulumi CLI process or the engine stand-in, packs
@@ -12,8 +12,14 @@ import { dirname, join, relative, resolve } from "node:path";
 /** The modules whose users are in the outer loop (paths from the repository's root). */
 const OUTER = [/^test\/support\/pulumi-cli\.ts$/, /^test\/engine\//, /^test\/package\/project\.ts$/, /^test\/model\/world\.ts$/];
 
-/** A module's relative imports: `from "./x"`, `import "./x"`, `import("./x")`, either quote. */
-const IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)(["'])(\.{1,2}\/[^"']+)\1/g;
+/**
+ * A module's relative imports: `from "./x"`, `import "./x"`, `import("./x")`, `vi.importActual("./x")`,
+ * `vi.mock("./x")`, either quote.
+ */
+const IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+|\bvi\.(?:importActual|importMock|mock|doMock)\s*(?:<[^>]*>)?\(\s*)(["'])(\.{1,2}\/[^"']+)\1/g;
+
+/** An import whose path is computed (a template literal): the split cannot follow it. */
+const COMPUTED_IMPORT = /\b(?:import|vi\.(?:importActual|importMock|mock|doMock))\s*(?:<[^>]*>)?\(\s*`/;
 
 function testFilesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -26,7 +32,9 @@ function testFilesUnder(dir: string): string[] {
 /** The file a relative import names (TypeScript's resolution of the forms this repository uses). */
 function resolveImport(from: string, spec: string): string | undefined {
   const base = resolve(dirname(from), spec);
-  return [base, `${base}.ts`, `${base}.mts`, join(base, "index.ts")].find((p) => /\.m?ts$/.test(p) && existsSync(p));
+  // Under node16 resolution `./x.js` names `./x.ts` (and `./x.mjs`, `./x.mts`).
+  const emitted = base.replace(/\.(m?)js$/, ".$1ts");
+  return [base, emitted, `${base}.ts`, `${base}.mts`, join(base, "index.ts")].find((p) => /\.m?ts$/.test(p) && existsSync(p));
 }
 
 /** The repository's test files, split into the inner loop and the rest (paths from `root`). */
@@ -40,7 +48,9 @@ export function testLoops(root: string): { fast: string[]; cli: string[] } {
   while (pending.length > 0) {
     const file = pending.pop()!;
     if (imports.has(file)) continue;
-    const targets = [...readFileSync(file, "utf8").matchAll(IMPORT)].flatMap(([, , spec]) => resolveImport(file, spec!) ?? []).filter((t) => !t.includes("node_modules"));
+    const text = readFileSync(file, "utf8");
+    if (COMPUTED_IMPORT.test(text)) throw new Error(`${rel(file)} imports a module by a computed path (a template literal): the loops' split (test/support/loops.mts) cannot tell whether it reaches the Pulumi CLI. Import it by a string literal.`);
+    const targets = [...text.matchAll(IMPORT)].flatMap(([, , spec]) => resolveImport(file, spec!) ?? []).filter((t) => !t.includes("node_modules"));
     imports.set(file, targets);
     pending.push(...targets);
   }
