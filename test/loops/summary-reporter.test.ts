@@ -1,8 +1,9 @@
 /**
- * What a developer reads at the end of every run (README, "Tests"): the slowest files
+ * What a developer reads at the end of every run (README, "Testing with the real Pulumi CLI"): the slowest files
  * with their times, and one closing line "N passed, N failed, N skipped" that counts a
  * file that could not load, or whose `beforeAll` threw, and an error no test caught, as
- * failed; and a failure fails the command. Run on a scratch suite with vitest itself, as `npm test` runs it.
+ * failed; and a failure fails the command, as does a `.only` left in a file. Run on a scratch suite with vitest
+ * itself and the repository's shared options (test/support/vitest-base.mts), as `npm test` runs it, with no CI variable.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -18,10 +19,10 @@ function runVitest(files: Record<string, string>): { status: number | null; out:
   const dir = mkdtempSync(join(scratch, "suite-"));
   symlinkSync(join(root, "node_modules"), join(dir, "node_modules"));
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  const r = spawnSync(process.execPath, [join(root, "node_modules", "vitest", "vitest.mjs"), "run", "--root", dir, "--reporter", "default", "--reporter", join(root, "test", "support", "summary-reporter.ts")], {
-    encoding: "utf8",
-    env: { ...process.env, CI: "true", FORCE_COLOR: "0" },
-  });
+  // The repository's shared options (reporters, `.only` refused), on a developer's machine: no CI variable.
+  writeFileSync(join(dir, "vitest.config.mts"), `import { BASE_TEST_OPTIONS } from ${JSON.stringify(join(root, "test", "support", "vitest-base.mts"))};\nexport default { test: BASE_TEST_OPTIONS };\n`);
+  const { CI: _ci, ...env } = process.env;
+  const r = spawnSync(process.execPath, [join(root, "node_modules", "vitest", "vitest.mjs"), "run", "--root", dir], { encoding: "utf8", env: { ...env, FORCE_COLOR: "0" } });
   return { status: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
@@ -48,4 +49,10 @@ it("a passing test that leaks an unhandled rejection counts as a failure; the co
   expect(r.out).toContain("Errors no test caught");
   expect(r.out).toContain("1 passed, 1 failed, 0 skipped");
   expect(r.status).toBe(1);
+}, 60_000);
+
+it("a `.only` left in a file fails the command, with no CI variable set, rather than skip the rest", () => {
+  const r = runVitest({ "only.test.ts": `import { it } from "vitest"; it.only("focused", () => {}); it("the rest", () => { throw new Error("never run"); });` });
+  expect(r.out).toContain("only");
+  expect(r.status).not.toBe(0);
 }, 60_000);
