@@ -47,20 +47,27 @@ export function cliVersionOf(pulumi: string): string | undefined {
 
 export type CliLocation = { binDir: string; version: string } | { missing: string };
 
-/** The bin directory holding `pulumi` and `pulumi-language-nodejs`: PATH first, else the cache. */
+/**
+ * The bin directory holding `pulumi` and `pulumi-language-nodejs` of the pinned version: PATH first, else the cache.
+ * Another version on PATH is passed over (the tests hold what this one does) and named if nothing else is found.
+ */
 export function locatePulumiCli(): CliLocation {
+  const pinned = pinnedCliVersion();
+  const passedOver: string[] = [];
   for (const dir of (process.env["PATH"] ?? "").split(path.delimiter)) {
     const pulumi = path.join(dir, "pulumi");
     if (!dir || !fs.existsSync(pulumi) || !fs.existsSync(path.join(dir, "pulumi-language-nodejs"))) continue;
     const version = cliVersionOf(pulumi);
-    if (version) return { binDir: dir, version };
+    if (version === pinned) return { binDir: dir, version };
+    if (version) passedOver.push(`${pulumi} is v${version}`);
   }
   const binDir = cachedBinDir();
   const version = fs.existsSync(path.join(binDir, "pulumi")) ? cliVersionOf(path.join(binDir, "pulumi")) : undefined;
   if (version) return { binDir, version };
   return {
     missing:
-      "the Pulumi CLI is not installed: run `npm run pulumi:install` (needs Go >= 1.26 and the Go module proxy; " +
-      "it builds `pulumi` into ~/.cache/pulumi-svc), or put `pulumi` and `pulumi-language-nodejs` on PATH",
+      `the Pulumi CLI v${pinned} is not installed: run \`npm run pulumi:install\` (needs Go >= 1.26 and the Go module proxy; ` +
+      `it builds \`pulumi\` into ~/.cache/pulumi-svc), or put \`pulumi\` and \`pulumi-language-nodejs\` of v${pinned} on PATH` +
+      (passedOver.length > 0 ? ` (${passedOver.join(", ")})` : ""),
   };
 }

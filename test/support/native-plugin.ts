@@ -13,11 +13,15 @@ export const PLUGIN_MAIN = path.resolve(__dirname, "../../dist/native/main.js");
 /** Why the plugin cannot start here (dist/ not built), or undefined. */
 export const PLUGIN_MISSING = !fs.existsSync(PLUGIN_MAIN) ? "dist/native/main.js is missing: run `npm run build`" : undefined;
 
-/** Why native runs cannot happen here, or undefined: the CLI, the YAML host and the build are needed. */
+/**
+ * Why native runs cannot happen here, or undefined: the CLI, the YAML host and the build are needed.
+ * CI sets PULUMI_SVC_REQUIRE_CLI=1: missing is then a failure, as the CLI's is (pulumi-cli.ts).
+ */
 export const NATIVE_MISSING: string | undefined =
   PULUMI_CLI_MISSING ??
   (!fs.existsSync(path.join(cliBinDir(), "pulumi-language-yaml")) ? "pulumi-language-yaml is not installed: run `npm run pulumi:install`" : undefined) ??
   PLUGIN_MISSING;
+if (NATIVE_MISSING && process.env["PULUMI_SVC_REQUIRE_CLI"] === "1") throw new Error(`PULUMI_SVC_REQUIRE_CLI=1 but ${NATIVE_MISSING}`);
 
 let launcherDir: string | undefined;
 
