@@ -2,14 +2,16 @@
  * The provider driven in-process in the real engine's call order, as pulumi-go-provider's
  * `integration.LifeCycleTest` drives a provider: the inner loop's stand-in for a stack run.
  * Not an engine: one program's resources, no dependencies between them, no options, no
- * policy packs; what only the engine can judge (the order of a whole deployment's steps,
+ * policy packs, each step after the one before (the engine runs independent steps at once,
+ * `--parallel`); what only the engine can judge (the order of a whole deployment's steps,
  * pending operations, import, secrets in the CLI's state) stays with the real-CLI suites.
  *
  * The calls, as pkg/resource/deploy/step_generator.go makes them for a provider that
  * takes no secrets and does not support preview (the dynamic-provider plugin):
  *
  * - new resource: Check(olds = {}, news), then Create (up) or nothing (preview);
- * - preview: the steps an up would take, with no Create, Update or Delete call;
+ * - preview: the steps an up would take, with no Create, Update or Delete call; an up
+ *   previews first, as `pulumi up` does unless told `--skip-preview`;
  * - existing one: Check(olds = old inputs, news), Diff(id, olds = old outputs, news = checked);
  *   no changes: same; replaces: a second Check(olds = {}, news) ("recompute the default
  *   values"), then Delete then Create when Diff says deleteBeforeReplace, else Create now and
@@ -140,8 +142,10 @@ export class LifecycleDriver {
     return this.deploy(declared, false);
   }
 
-  up(declared: DeclaredResource[]): Promise<OperationResult> {
-    return this.deploy(declared, true);
+  /** As `pulumi up` runs (without `--skip-preview`): a preview first, then the steps; a failed preview applies nothing. */
+  async up(declared: DeclaredResource[]): Promise<OperationResult> {
+    const preview = await this.deploy(declared, false);
+    return preview.ok ? this.deploy(declared, true) : preview;
   }
 
   async refresh(): Promise<OperationResult> {
