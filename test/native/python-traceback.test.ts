@@ -32,7 +32,7 @@ it("a program's exception is shown from the program's frame on, without runpy's 
     "    print(runner.program_traceback(sys.argv[1]), end='')",
   ].join("\n");
   // The runner runs with the program's directory as the current one, as Pulumi's host starts it.
-  const shown = execFileSync("python3", ["-c", harness, program], { cwd: program, env: { ...process.env, PYTHONPATH: join(dir, "stub") }, encoding: "utf8" });
+  const shown = execFileSync("python3", ["-c", harness, program], { cwd: program, env: { ...process.env, PYTHONPATH: join(dir, "stub"), PYTHONDONTWRITEBYTECODE: "1" }, encoding: "utf8" });
   expect(shown).not.toContain("runpy");
   expect(shown.split("\n")).toEqual([
     "Traceback (most recent call last):",
