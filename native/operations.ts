@@ -70,8 +70,8 @@ export async function configure(get: (key: string) => string | undefined): Promi
  * Why the config's API keys (`key` without its namespace, old and new) moved to another workspace or project, and
  * where each reaches now, given where each reached at the last run (provider/engine/reach.ts).
  */
-export function movedKeys(olds: (key: string) => string | undefined, news: (key: string) => string | undefined, recorded: ReachRecord): Promise<{ reasons: string[]; reached: ReachRecord }> {
-  return provider().movedKeys(olds, news, recorded);
+export function movedKeys(olds: (key: string) => string | undefined, news: (key: string) => string | undefined, recorded: ReachRecord, explicitProvider: string | undefined): Promise<{ reasons: string[]; reached: ReachRecord }> {
+  return provider().movedKeys(olds, news, recorded, explicitProvider);
 }
 
 /**

@@ -151,7 +151,7 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
       const olds = unwrap(req.getOlds()).props;
       let reached: ops.Props = {};
       if (reasons.size === 0) {
-        const moved = await ops.movedKeys(configSource(released(olds, secretSettings)), source, recordOf(olds));
+        const moved = await ops.movedKeys(configSource(released(olds, secretSettings)), source, recordOf(olds), explicitProviderName(req.getUrn()));
         for (const why of moved.reasons) reasons.add(why);
         reached = moved.reached;
       }
@@ -324,6 +324,12 @@ const recordOf = (props: ops.Props): ReachRecord => {
   const record = props[REACH_RECORD_KEY];
   return record && typeof record === "object" && !Array.isArray(record) ? (record as ReachRecord) : {};
 };
+
+/** The name of the program's own provider resource a URN names; undefined for a default provider (`default`, `default_<version>`). */
+function explicitProviderName(urn: string): string | undefined {
+  const name = urn.split("::").pop() ?? "";
+  return /^default(_|$)/.test(name) ? undefined : name;
+}
 
 /** The provider's inputs the engine itself may set, beside the stack's `svc:` keys. */
 const ENGINE_INPUTS = new Set(["version", "pluginDownloadURL"]);

@@ -214,9 +214,11 @@ export type ReachRecord = Record<string, Reach>;
  * Inboxes key of a workspace where no inbox was ever made replacing one that had (a log only grows: not the same
  * workspace). Nothing is judged where the old key's place is unknown (no record, and it no longer answers or named no
  * workspace for good). A new key whose reach cannot be read fails, saying to run again. A key from the environment has
- * no old value to compare (README "Limits").
+ * no old value to compare (README "Limits"). `explicitProvider`: the name of the program's provider resource this config
+ * is (undefined: the default provider, configured by the stack config), so that a message names the setting as the
+ * user sets it.
  */
-export async function movedKeys(olds: ConfigSource, news: ConfigSource, recorded: ReachRecord = {}): Promise<{ reasons: string[]; reached: ReachRecord }> {
+export async function movedKeys(olds: ConfigSource, news: ConfigSource, recorded: ReachRecord = {}, explicitProvider?: string): Promise<{ reasons: string[]; reached: ReachRecord }> {
   const before = new Set(apiKeysIn(olds));
   const after = new Set(apiKeysIn(news));
   const profiles = [undefined, ...Object.keys(profileTable(news))];
@@ -234,6 +236,8 @@ export async function movedKeys(olds: ConfigSource, news: ConfigSource, recorded
     for (const profile of profiles) {
       const { configKey, envVar } = settingNames(product, "ApiKey", profile);
       if (!after.has(configKey)) continue;
+      // How the user sets this key: the stack config (the default provider), or a property of their provider resource.
+      const setting = explicitProvider === undefined ? `\`${configKey}\`` : `\`${configKey.replace(/^svc:/, "")}\` of provider \`${explicitProvider}\``;
       const newCtx = contextOf(product, profile, news);
       if (!newCtx) continue;
       const oldCtx = before.has(configKey) ? contextOf(product, profile, olds) : undefined;
@@ -253,23 +257,30 @@ export async function movedKeys(olds: ConfigSource, news: ConfigSource, recorded
       // this stack's objects are, and a targeted replacement would create wherever the new key reaches.
       const oldWhy = from ? undefined : reachRead(oldCtx);
       if (oldWhy instanceof Error && !isApiError(oldWhy, 401) && !isApiError(oldWhy, 403)) {
-        reasons.push(`Where the key \`${configKey}\` had before belongs could not be read (${oldWhy.message}), nor is it recorded, so a change to a key of another workspace cannot be told from a rotation. Run again; if it persists, check the service's URL. Nothing was changed.`);
+        reasons.push(`Where the key ${setting} had before belongs could not be read (${oldWhy.message}), nor is it recorded, so a change to a key of another workspace cannot be told from a rotation. Run again; if it persists, check the service's URL. Nothing was changed.`);
         continue;
       }
       if (!was) continue;
       // The new key unread (its identity read failed): it might be another workspace's, where a targeted replacement would create.
       if (!to) {
         const why = reachRead(newCtx);
-        reasons.push(`Where the new key of \`${configKey}\` belongs could not be read (${why instanceof Error ? why.message : "not read"}); the key it replaces belongs to ${named(was)}, and a key of another workspace would make this stack's ${product} objects there. Run again; if it persists, check the key and the service's URL. Nothing was changed.`);
+        reasons.push(`Where the new key of ${setting} belongs could not be read (${why instanceof Error ? why.message : "not read"}); the key it replaces reached ${named(was)}, and with a key of another workspace, objects this stack made there would be made again in that one. Run again; if it persists, check the key and the service's URL. Nothing was changed.`);
         continue;
       }
-      const fix = `set the key of that workspace in \`${configKey}\`. If the new one is meant (this stack holds none of the objects made with the old key any more: \`pulumi stack --show-urns\`), run one \`pulumi up\` with the key in ${envVar} instead of the config (\`pulumi config rm ${configKey}\`), then set it in the config again. Nothing was changed.`;
+      // What the user may mean: keep the old place, or move on purpose (the record only knows where the old key reached,
+      // not whether this stack still holds objects made with it).
+      const meant =
+        explicitProvider === undefined
+          ? `run one \`pulumi up\` with the new key in ${envVar} instead of the config (\`pulumi config rm ${configKey}\`), then set it in the config again`
+          : `declare the provider under a new name, without \`aliases\` (a new provider has no old key to compare)`;
+      const fix = (keep: string) => `${keep}. If the move is meant (this stack holds no ${product} object made with the old key any more: \`pulumi stack --show-urns\`), ${meant}. Nothing was changed.`;
+      const lost = `a key that cannot see them would find them gone on refresh, and an up would make them again where it reaches`;
       if (to.workspace !== was)
-        reasons.push(`The key of \`${configKey}\` was changed to one of ${named(to.workspace)}; the key it replaces belongs to ${named(was)}, where this stack's ${product} objects were made with it: ${fix}`);
+        reasons.push(`The key of ${setting} was changed to one of ${named(to.workspace)}; the key it replaces reached ${named(was)}, where any ${product} object this stack made with it lives: ${lost}. ${fix(`To keep them, set a key of ${named(was)} in ${setting}`)}`);
       else if (from!.project && to.project && from!.project !== to.project)
-        reasons.push(`The key of \`${configKey}\` was changed to one confined to project ${to.project} of ${named(was)}; the key it replaces is confined to project ${from!.project}, where this stack's ${product} objects were made with it: ${fix}`);
+        reasons.push(`The key of ${setting} was changed to one confined to project ${to.project} of ${named(was)}; the key it replaces was confined to project ${from!.project}, where any ${product} object this stack made with it lives: ${lost}. ${fix(`To keep them, set a key that reaches project ${from!.project} in ${setting}`)}`);
       else if (!from!.project && to.project)
-        reasons.push(`The key of \`${configKey}\` was changed to one confined to project ${to.project} of ${named(was)}; the key it replaces reaches every project of it, and this stack's ${product} objects made with it may be in others: ${fix}`);
+        reasons.push(`The key of ${setting} was changed to one confined to project ${to.project} of ${named(was)}; the key it replaces reaches every project of it, so ${product} objects this stack made with it may be in others: ${lost}. ${fix(`To keep them, set a key of every project of ${named(was)} in ${setting}`)}`);
     }
   }
   return { reasons, reached };

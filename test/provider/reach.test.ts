@@ -392,10 +392,10 @@ describe("a stack config key changed between the provider's old and new config (
 
     const moved = await reasons(config(keys(a)), config(keys(b)));
     expect(moved).toHaveLength(2);
-    expect(moved[0]).toContain(`The key of \`svc:webhooksApiKey\` was changed to one of workspace ${b.workspace_id}; the key it replaces belongs to workspace ${a.workspace_id}`);
-    expect(moved[1]).toContain(`The key of \`svc:infraApiKey\` was changed to one of project ${b.project_id}; the key it replaces belongs to project ${a.project_id}`);
+    expect(moved[0]).toContain(`The key of \`svc:webhooksApiKey\` was changed to one of workspace ${b.workspace_id}; the key it replaces reached workspace ${a.workspace_id}`);
+    expect(moved[1]).toContain(`The key of \`svc:infraApiKey\` was changed to one of project ${b.project_id}; the key it replaces reached project ${a.project_id}`);
     expect(await reasons(config({ webhooksApiKey: await confinedTo(p1) }), config({ webhooksApiKey: await confinedTo(p2) }))).toEqual([
-      expect.stringContaining(`The key of \`svc:webhooksApiKey\` was changed to one confined to project ${p2} of workspace ${a.workspace_id}; the key it replaces is confined to project ${p1}`),
+      expect.stringContaining(`The key of \`svc:webhooksApiKey\` was changed to one confined to project ${p2} of workspace ${a.workspace_id}; the key it replaces was confined to project ${p1}`),
     ]);
     // Narrowed to a project: the stack's objects made with a key of every project may be in another (adv35d Y5).
     expect(await reasons(config({ webhooksApiKey: a.webhooks.admin }), config({ webhooksApiKey: await confinedTo(p2) }))).toEqual([
@@ -412,7 +412,7 @@ describe("a stack config key changed between the provider's old and new config (
     await control(emu(), "POST", "/faults", { method: "GET", path: "/webhooks/v1/auth/me", status: 500, count: 20 });
     const unread = await reasons(config({ webhooksApiKey: a.webhooks.admin }), config({ webhooksApiKey: b.webhooks.admin }));
     await control(emu(), "DELETE", "/faults");
-    expect(unread).toEqual([expect.stringMatching(new RegExp(`^Where the new key of \`svc:webhooksApiKey\` belongs could not be read \(.*500.*\); the key it replaces belongs to workspace ${a.workspace_id}.*Run again`))]);
+    expect(unread).toEqual([expect.stringMatching(new RegExp(`^Where the new key of \`svc:webhooksApiKey\` belongs could not be read \(.*500.*\); the key it replaces reached workspace ${a.workspace_id}.*Run again`))]);
     expect(await reasons(config({}), config(keys(b)))).toEqual([]);
     // The old key unread for another cause than a refusal (a 5xx, with no record): a move cannot be told from a rotation.
     newOperation();
@@ -421,6 +421,20 @@ describe("a stack config key changed between the provider's old and new config (
     const oldUnread = await reasons(config({ webhooksApiKey: a.webhooks.admin }), config({ webhooksApiKey: b.webhooks.admin }));
     await control(emu(), "DELETE", "/faults");
     expect(oldUnread).toEqual([expect.stringMatching(/^Where the key `svc:webhooksApiKey` had before belongs could not be read \(.*500.*\), nor is it recorded.*Run again/)]);
+  });
+
+  it("says only what it knows (where the old key reached, not that objects were made there) and names the setting as the user sets it: the stack config, or an explicit provider's property (adv35f D, E, F)", async () => {
+    newOperation();
+    const [a, b] = [await newWorkspace(), await newWorkspace()];
+    const [byStackConfig] = await reasons(config({ webhooksApiKey: a.webhooks.admin }), config({ webhooksApiKey: b.webhooks.admin }));
+    expect(byStackConfig).toContain(`The key of \`svc:webhooksApiKey\` was changed to one of workspace ${b.workspace_id}; the key it replaces reached workspace ${a.workspace_id}, where any webhooks object this stack made with it lives`);
+    expect(byStackConfig).toContain(`To keep them, set a key of workspace ${a.workspace_id} in \`svc:webhooksApiKey\`.`);
+    expect(byStackConfig).toContain("with the new key in SVC_WEBHOOKS_API_KEY instead of the config (`pulumi config rm svc:webhooksApiKey`)");
+    expect(byStackConfig).not.toMatch(/objects were made/);
+    const [byProvider] = (await movedKeys(config({ webhooksApiKey: a.webhooks.admin }), config({ webhooksApiKey: b.webhooks.admin }), {}, "staging")).reasons;
+    expect(byProvider).toContain(`The key of \`webhooksApiKey\` of provider \`staging\` was changed to one of workspace ${b.workspace_id}`);
+    expect(byProvider).toContain("declare the provider under a new name, without `aliases`");
+    expect(byProvider).not.toMatch(/svc:webhooksApiKey|SVC_WEBHOOKS_API_KEY|pulumi config/);
   });
 
   it("records where each key reaches; an unchanged key with its record costs no call; a record judges a change when the old key no longer answers (adv35d Y6)", async () => {
@@ -436,7 +450,7 @@ describe("a stack config key changed between the provider's old and new config (
     // The old key revoked by a rotation answers nothing: the record says where it reached.
     newOperation();
     expect(await reasons(config({ webhooksApiKey: "whk_revoked_by_a_rotation" }), config({ webhooksApiKey: b.webhooks.admin }), first.reached)).toEqual([
-      expect.stringContaining(`The key of \`svc:webhooksApiKey\` was changed to one of workspace ${b.workspace_id}; the key it replaces belongs to workspace ${a.workspace_id}`),
+      expect.stringContaining(`The key of \`svc:webhooksApiKey\` was changed to one of workspace ${b.workspace_id}; the key it replaces reached workspace ${a.workspace_id}`),
     ]);
   });
 
@@ -445,7 +459,7 @@ describe("a stack config key changed between the provider's old and new config (
     const [a, b] = [await newWorkspace(), await newWorkspace()];
     expect((await call(emu(), "POST", "/inboxes/v1/inboxes", { key: a.inboxes.admin, body: { transport: "http" } })).status).toBe(201);
     expect(await reasons(config({ inboxesApiKey: a.inboxes.admin }), config({ inboxesApiKey: b.inboxes.admin }))).toEqual([
-      expect.stringContaining("The key of `svc:inboxesApiKey` was changed to one of a workspace where no inbox was ever made (its audit log is empty); the key it replaces belongs to the workspace whose oldest audit entry is"),
+      expect.stringContaining("The key of `svc:inboxesApiKey` was changed to one of a workspace where no inbox was ever made (its audit log is empty); the key it replaces reached the workspace whose oldest audit entry is"),
     ]);
     // An empty log is recorded as nothing: read again next time.
     expect((await movedKeys(config({}), config({ inboxesApiKey: b.inboxes.admin }))).reached).toEqual({});

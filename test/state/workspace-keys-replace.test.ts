@@ -53,7 +53,7 @@ async function replaceRefused(s: NativeStack, before: () => Promise<void> = asyn
     const run = await pulumiAsync({ ...wrong, env: { ...wrong.env, ...freshRunner() } }, ["up", "--replace", urn, "--yes", ...extra, ...stackArgs(wrong)]);
     const output = (run.output + run.stderr).replace(/\s+/g, " ");
     expect(run.code, output).not.toBe(0);
-    expect(output).toContain(`The key of \`svc:webhooksApiKey\` was changed to one of workspace ${other.workspace_id}; the key it replaces belongs to workspace ${s.ws.workspace_id}`);
+    expect(output).toContain(`The key of \`svc:webhooksApiKey\` was changed to one of workspace ${other.workspace_id}; the key it replaces reached workspace ${s.ws.workspace_id}`);
     expect(writesOf(await requestsSince(emu(), since)), extra.join(" ")).toEqual([]);
     expect(JSON.stringify(loadCliState(own))).toBe(stateBefore);
   }
