@@ -107,3 +107,28 @@ describe("pulumi-resource-svc Read of an import", () => {
     expect(res.getInputs()?.toJavaScript()).toMatchObject({ name: "order.imported", description: "d" });
   });
 });
+
+describe("pulumi-resource-svc Diff of a replacement", () => {
+  /** Check then Create, then Check and Diff of `changed` over it, as the engine calls them: Diff's answer. */
+  async function replacing(type: string, inputs: Record<string, Json>, changed: Record<string, Json>) {
+    const urn = `urn:pulumi:dev::p::${type}::r`;
+    const check = async (olds: Record<string, Json>, news: Record<string, Json>) =>
+      (await unary<provproto.CheckResponse>((cb) => client.check(new provproto.CheckRequest().setUrn(urn).setType(type).setOlds(structproto.Struct.fromJavaScript(olds)).setNews(structproto.Struct.fromJavaScript(news)), cb))).getInputs()!.toJavaScript() as Record<string, Json>;
+    const first = await check({}, inputs);
+    const made = await unary<provproto.CreateResponse>((cb) => client.create(new provproto.CreateRequest().setUrn(urn).setType(type).setProperties(structproto.Struct.fromJavaScript(first)), cb));
+    const second = await check(first, { ...inputs, ...changed });
+    const diff = new provproto.DiffRequest().setId(made.getId()).setUrn(urn).setType(type).setOldInputs(structproto.Struct.fromJavaScript(first)).setOlds(made.getProperties()!).setNews(structproto.Struct.fromJavaScript(second));
+    return unary<provproto.DiffResponse>((cb) => client.diff(diff, cb));
+  }
+
+  it("asks to delete first exactly when the replacement keeps a name the service holds unique (the engine creates first otherwise)", async () => {
+    const kept = await replacing("svc:webhooks:EventType", { name: "native.dbr" }, { description: "another" });
+    expect(kept.getReplacesList()).toEqual(["description"]);
+    expect(kept.getDeletebeforereplace()).toBe(true);
+    const renamed = await replacing("svc:webhooks:EventType", { name: "native.dbr2" }, { name: "native.dbr3", description: "another" });
+    expect(renamed.getDeletebeforereplace()).toBe(false);
+    const inbox = await replacing("svc:inboxes:Inbox", { label: "native dbr" }, { transport: "http" });
+    expect(inbox.getReplacesList()).toEqual(["transport"]);
+    expect(inbox.getDeletebeforereplace()).toBe(false);
+  });
+});
