@@ -122,12 +122,15 @@ describe.skipIf(CLI_MISSING !== undefined)("rename, adopting its own object", ()
       writes.push(...upWrites);
       expect(writes.filter((w) => w.startsWith("DELETE") || w.includes("/reset")), second).toEqual([]);
       expect(s.state().map((r) => r.urn.split("::").pop()).sort(), second).toEqual(ADOPTING.map((_, i) => `${to}${i}`).sort());
-
-      // Every object is still there: a refresh drops none, and the up makes nothing again.
-      const { result: again, writes: againWrites } = await s.writes("up", renamed, { verbOptions: { refresh: true } });
-      expect(again.ok, `${second}: ${errorsOf(again)}`).toBe(true);
-      expect(againWrites, second).toEqual([]);
       expect(ADOPTING.map((_, i) => s.id(`${to}${i}`)), second).toEqual(ids);
     }
+
+    // Every object is still there after the three settlings (none deleted nor reset them): a refresh drops none, and
+    // the up makes nothing again.
+    const last: Declared[] = ADOPTING.map(({ kind, adopt }, i) => ({ kind, name: `new${SETTLED_BY.length}_${i}`, inputs: { ...adopt.inputs(ctx), ...adopt.declare(ids[i]!) } }));
+    const { result: again, writes: againWrites } = await s.writes("up", last, { verbOptions: { refresh: true } });
+    expect(again.ok, errorsOf(again)).toBe(true);
+    expect(againWrites).toEqual([]);
+    expect(ADOPTING.map((_, i) => s.id(last[i]!.name))).toEqual(ids);
   }, RUNS_TIMEOUT_MS * 2 * SETTLED_BY.length);
 });

@@ -164,7 +164,8 @@ export async function upKilledAfterPut(emu: RunningEmulator, s: OwnershipStack, 
   await control(emu, "POST", "/faults", { method: "PUT", path, latency_ms: 60_000, count: 1 });
   const ac = new AbortController();
   const runner = freshRunner();
-  const up = s.run("up", resources, { verbOptions: { env: runner, signal: ac.signal, abortWith: "SIGKILL" } });
+  // Its preview proves nothing here (the kill comes in the update): skipped, as setup runs skip it.
+  const up = s.run("up", resources, { verbOptions: { env: runner, signal: ac.signal, abortWith: "SIGKILL", skipPreview: true } });
   await until("the PUTs to reach the service", async () => (await control<{ faults: unknown[] }>(emu, "GET", "/faults")).faults.length === 0);
   ac.abort();
   const killed = await up;
@@ -189,7 +190,8 @@ export async function killedWhileActing(emu: RunningEmulator, ref: StackRef, sta
   for (const [path, count] of Object.entries(paths)) await control(emu, "POST", "/faults", { method, path, drop_then_act_ms: ACT_AFTER_MS, count });
   const ac = new AbortController();
   const runner = freshRunner();
-  const run = start({ env: runner, signal: ac.signal, abortWith: "SIGKILL" });
+  // Its preview proves nothing here (the kill comes in the update or destroy): skipped.
+  const run = start({ env: runner, signal: ac.signal, abortWith: "SIGKILL", skipPreview: true });
   let ended: EngineResult | undefined;
   void run.then((r) => (ended = r));
   await until(`every faulted ${method} to reach the service`, async () => ended !== undefined || (await control<{ faults: unknown[] }>(emu, "GET", "/faults")).faults.length === 0);
