@@ -7,10 +7,10 @@
  *   - Node 22 and Node 24 with the latest of both from the registry.
  *
  * In each: `npm ls` finds one copy of @pulumi/pulumi, the program type-checks under
- * Pulumi's template tsconfig, and it goes through up, a no-op preview, a change, refresh,
- * a policy-pack preview and destroy under the real Pulumi CLI against the emulator, the
- * program and the policy pack running on the cell's Node (the language host runs `node`
- * from PATH).
+ * Pulumi's template tsconfig, and it goes through up, a no-op preview, a policy-pack preview
+ * and destroy under the real Pulumi CLI against the emulator (the Node 20 cell also a change
+ * and a refresh), the program and the policy pack running on the cell's Node (the language
+ * host runs `node` from PATH).
  *
  * And a project pinned below the peer range: npm refuses the tarball rather than nest a
  * second SDK (what a caret dependency would do).
@@ -164,7 +164,7 @@ for (const cell of CELLS) {
       expect(res.status).toBe(0);
     }, 600_000);
 
-    it("up, a no-op preview, a change, refresh, a policy-pack preview and destroy under the real Pulumi CLI", async () => {
+    it(`up, a no-op preview${cell === CELLS[0] ? ", a change, refresh" : ""}, a policy-pack preview and destroy under the real Pulumi CLI`, async () => {
       writeFileSync(join(project, "Pulumi.yaml"), PULUMI_YAML);
       const stateFile = join(work, `state-${cell.node}`, "dev.json");
       const [urls, apiKeys] = [false, true].map((secret) => Object.fromEntries(Object.entries(emu.config).filter(([k]) => k.endsWith("ApiKey") === secret)));
@@ -194,22 +194,27 @@ for (const cell of CELLS) {
       expect(noop.ok, noop.summary).toBe(true);
       expect(ops(noop)).toMatchObject(Object.fromEntries(KINDS.map((k) => [k, "same"])));
 
-      const change = await cli("up", {}, { maxAttempts: "7" });
-      expect(change.ok, change.summary).toBe(true);
-      expect(change.steps.filter((s) => s.op !== "same").map((s) => [s.name, s.op, s.diffs])).toEqual([["orders", "update", ["maxAttempts"]]]);
+      // An update and a refresh run the same provider code as the create: once, on the oldest versions (the floor cell).
+      const floor = cell === CELLS[0];
+      const applied: Record<string, string> = floor ? { maxAttempts: "7" } : {};
+      if (floor) {
+        const change = await cli("up", {}, { maxAttempts: "7" });
+        expect(change.ok, change.summary).toBe(true);
+        expect(change.steps.filter((s) => s.op !== "same").map((s) => [s.name, s.op, s.diffs])).toEqual([["orders", "update", ["maxAttempts"]]]);
 
-      const refresh = await cli("refresh", {}, { maxAttempts: "7" });
-      expect(refresh.ok, refresh.summary).toBe(true);
-      expect(ops(refresh)).toMatchObject(Object.fromEntries(KINDS.map((k) => [k, "same"])));
+        const refresh = await cli("refresh", {}, { maxAttempts: "7" });
+        expect(refresh.ok, refresh.summary).toBe(true);
+        expect(ops(refresh)).toMatchObject(Object.fromEntries(KINDS.map((k) => [k, "same"])));
+      }
 
       // The pack from the installed package: a mandatory violation fails the preview, which writes nothing.
       const since = await emu.lastSeq();
-      const policy = await cli("preview", { policyPack: join(project, "node_modules/pulumi-svc/policy") }, { maxAttempts: "7", receiverUrl: "http://hooks.example.com/orders" });
+      const policy = await cli("preview", { policyPack: join(project, "node_modules/pulumi-svc/policy") }, { ...applied, receiverUrl: "http://hooks.example.com/orders" });
       expect(policy.ok).toBe(false);
       expect(policy.policyViolations.map((v) => [v.policyName, v.enforcementLevel])).toContainEqual(["endpoint-https-only", "mandatory"]);
       expect((await emu.requests({ since })).filter((r) => r.method !== "GET")).toEqual([]);
 
-      const destroy = await cli("destroy", {}, { maxAttempts: "7" });
+      const destroy = await cli("destroy", {}, applied);
       expect(destroy.ok, destroy.summary).toBe(true);
       expect((await emu.requests({ method: "DELETE" })).length).toBe(KINDS.length);
       expect(cliRunner.resources({ cwd: project, stack: "dev", stateFile })).toEqual([]);
