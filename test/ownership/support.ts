@@ -127,11 +127,14 @@ export function freshRunner(): Record<string, string> {
 /** Run options for one command on a fresh runner. */
 export const fresh = (): RunOptions => ({ verbOptions: { env: freshRunner() } });
 
-/** Wait until `cond` holds; after two minutes, fail naming `what` was awaited (a test's own timeout names nothing). */
-export async function until(what: string, cond: () => boolean | Promise<boolean>): Promise<void> {
+/**
+ * Wait until `cond` holds; after two minutes, fail naming `what` was awaited (a test's own timeout names nothing) and
+ * what `seen` tells of where things stand.
+ */
+export async function until(what: string, cond: () => boolean | Promise<boolean>, seen?: () => Promise<string>): Promise<void> {
   const deadline = Date.now() + 120_000;
   while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`still waiting, after two minutes, for ${what}`);
+    if (Date.now() > deadline) throw new Error(`still waiting, after two minutes, for ${what}${seen ? `; ${await seen()}` : ""}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -182,7 +185,7 @@ const ACT_AFTER_MS = 1_000;
  * by the service a second after their connection dropped (a delayed answer with latency is never acted on: the
  * emulator drops a request whose client went away), killed (SIGKILL) on a fresh runner once the service read every
  * one's body (the emulator lists such a fault until then; a kill between headers and body left a request never made,
- * and this waited for good); then, once the service acted on every one (its log holds each, a second or more long), `pulumi cancel` on
+ * and this waited for good); then, once the service acted on every one (its log holds each, about a second long), `pulumi cancel` on
  * another fresh runner.
  */
 export async function killedWhileActing(emu: RunningEmulator, ref: StackRef, start: (verbOptions: Partial<CliOptions>) => Promise<EngineResult>, method: string, paths: Record<string, number>): Promise<void> {
@@ -202,10 +205,17 @@ export async function killedWhileActing(emu: RunningEmulator, ref: StackRef, sta
   // The runner goes with its job: what the killed run started (found by the runner's PULUMI_HOME) ends too. The
   // plugins end by themselves; Pulumi YAML's language host waits for its engine for good.
   await endRunner(ref, runner.PULUMI_HOME);
-  await until(`the service to act on every faulted ${method}`, async () => {
-    const acted = (await requestsSince(emu, since)).filter((r) => r.method === method && r.duration_ms >= ACT_AFTER_MS);
-    return Object.entries(paths).every(([path, count]) => acted.filter((r) => picomatch.isMatch(r.path, path)).length >= count);
-  });
+  const calls = async () => (await requestsSince(emu, since)).filter((r) => r.method === method);
+  await until(
+    `the service to act on every faulted ${method}`,
+    async () => {
+      // Half the delay tells them from the others: the service's timer may end a fraction of a millisecond before the
+      // request's own clock says a second has passed (999.7 ms logged).
+      const acted = (await calls()).filter((r) => r.duration_ms >= ACT_AFTER_MS / 2);
+      return Object.entries(paths).every(([path, count]) => acted.filter((r) => picomatch.isMatch(r.path, path)).length >= count);
+    },
+    async () => `the service logged ${JSON.stringify((await calls()).map((r) => `${r.path} ${r.status} ${r.duration_ms} ms`))}; faults listed: ${JSON.stringify((await control<{ faults: unknown[] }>(emu, "GET", "/faults")).faults)}`,
+  );
   pulumiSync({ ...ref, env: freshRunner() }, ["cancel", "--yes", "--stack", ref.stack]);
 }
 
