@@ -132,3 +132,20 @@ describe("pulumi-resource-svc Diff of a replacement", () => {
     expect(inbox.getDeletebeforereplace()).toBe(false);
   });
 });
+
+describe("pulumi-resource-svc CheckConfig of a key moved to another workspace", () => {
+  /** CheckConfig's failures for the provider `urn`, its config moving from `ws`'s Webhooks key to `other`'s. */
+  async function refusal(urn: string, other: Workspace): Promise<string[]> {
+    const config = (key: string) => structproto.Struct.fromJavaScript({ webhooksUrl: emu().webhooksUrl, webhooksApiKey: key });
+    const req = new provproto.CheckRequest().setUrn(urn).setType("pulumi:providers:svc").setOlds(config(ws.webhooks.admin)).setNews(config(other.webhooks.admin));
+    return (await unary<provproto.CheckResponse>((cb) => client.checkConfig(req, cb))).getFailuresList().map((f) => f.getReason());
+  }
+
+  it("names the setting as the program sets it: the stack config for a default provider, the provider's property for the program's own", async () => {
+    const other = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "enterprise" });
+    expect(await refusal("urn:pulumi:dev::p::pulumi:providers:svc::default_0_2_0", other)).toEqual([expect.stringContaining("The key of `svc:webhooksApiKey` was changed to one of workspace")]);
+    const [own] = await refusal("urn:pulumi:dev::p::pulumi:providers:svc::staging", other);
+    expect(own).toContain("The key of `webhooksApiKey` of provider `staging` was changed to one of workspace");
+    expect(own).not.toContain("svc:webhooksApiKey");
+  });
+});
