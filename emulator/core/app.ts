@@ -30,7 +30,7 @@ declare module "fastify" {
     dropAfterHandling?: boolean;
     /** Set by a `drop_then_act_ms` fault: drop the connection once the body is read, act this much later. */
     actAfterDropMs?: number;
-    /** Set by a `drop_then_act_ms` fault: told once the body is read and the connection dropped. */
+    /** Set by a `drop_then_act_ms` fault: told once the body is read and the connection dropped, or the body refused. */
     bodyRead?: () => void;
     /** Set by a `status_after_acting` fault: act, then answer this status instead. */
     statusAfterActing?: number;
@@ -102,6 +102,8 @@ export function buildApp(ctx: EmulatorContext, products: ProductModule[], contro
   });
 
   app.addHook("onSend", async (req, reply, payload) => {
+    // A body refused (422, 413, 415) never reaches the preHandler that drops the connection: it ends here.
+    req.bodyRead?.();
     if (req.statusAfterActing) return answerAfterActing(req, reply);
     if (req.dropAfterHandling) {
       // The server acted; log what it would have answered, then lose the answer.

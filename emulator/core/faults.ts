@@ -136,8 +136,9 @@ export class FaultInjector {
 
   /**
    * A fault used up leaves the list, so an empty list tells a test every faulted request reached the service; a
-   * `drop_then_act_ms` one only once each body is read and the connection dropped (a client killed before its body
-   * was sent never made the request). A random fault stays listed (with its counts) until cleared.
+   * `drop_then_act_ms` one only once each body is read and the connection dropped, or the body refused (a client
+   * killed before its body was sent never made the request). A random fault stays listed (with its counts) until
+   * cleared.
    */
   private retire(f: ActiveFault): void {
     if (f.remaining === 0 && f.unread === 0 && !f.random) this.faults = this.faults.filter((x) => x !== f);
@@ -163,7 +164,10 @@ export class FaultInjector {
       f.injected[label] = (f.injected[label] ?? 0) + 1;
       if (action.drop_then_act_ms) {
         f.unread++;
+        let told = false;
         req.bodyRead = () => {
+          if (told) return;
+          told = true;
           f.unread--;
           this.retire(f);
         };

@@ -184,6 +184,13 @@ describe("emulator core", () => {
       socket.write(body);
       await closed;
       expect(await listed()).toEqual([]);
+
+      // A body the service refuses (not JSON): the request ends there (its answer lost with the connection), and the
+      // fault leaves the list too.
+      await control(emu(), "POST", "/faults", { method: "POST", path: "/webhooks/v1/things", drop_then_act_ms: 100 });
+      const refused = fetch(`${emu().url}/webhooks/v1/things`, { method: "POST", headers: { authorization: `Bearer ${admin()}`, "content-type": "application/json" }, body: "{bad" });
+      await expect(refused).rejects.toThrow();
+      expect(await listed()).toEqual([]);
     });
 
     it("answers an edge 502 with neither error body nor X-Request-ID", async () => {
