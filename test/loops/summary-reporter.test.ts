@@ -56,3 +56,9 @@ it("a `.only` left in a file fails the command, with no CI variable set, rather 
   expect(r.out).toContain("only");
   expect(r.status).not.toBe(0);
 }, 60_000);
+
+it("the repository's own config (vitest.config.mts) runs with those shared options, none overridden", async () => {
+  const [{ default: config }, { BASE_TEST_OPTIONS }] = await Promise.all([import("../../vitest.config.mjs"), import("../support/vitest-base.mjs")]);
+  expect(config.test).toMatchObject(BASE_TEST_OPTIONS);
+  for (const project of config.test?.projects ?? []) expect(project).not.toHaveProperty("test.allowOnly");
+});
