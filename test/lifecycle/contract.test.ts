@@ -5,11 +5,12 @@
  * here; contract-cli.test.ts runs under the real CLI the parts only the engine can judge.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { describe } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import type { ResourceKind } from "../../sdk/tokens";
 import type { Workspace } from "../provider/support";
 import { LifecycleDriver, type OperationResult } from "../support/lifecycle-driver";
+import { control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { redact, unwrapMap, type Json } from "../support/values";
 import { checkFixtures, lifecycleContract, resolved, type ContractStack } from "./contract";
 import { FIXTURES } from "./fixtures";
@@ -46,3 +47,21 @@ describe(
     stack: driverStack,
   }),
 );
+
+describe("the lifecycle driver", () => {
+  const emu = useEmulator();
+
+  it("an up previews first, as `pulumi up` does: a resource whose Check fails stops it before any create", async () => {
+    const ws = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "enterprise" });
+    const { config, secrets } = stackOptions(emu(), ws, "up", "lifecycle", "", []);
+    const driver = new LifecycleDriver({ ...config, ...secrets } as Record<string, string>);
+    const since = await lastSeq(emu());
+    const up = await driver.up([
+      { kind: "webhooks:Endpoint", name: "fine", args: { url: "https://hooks.example.com/fine" } },
+      { kind: "webhooks:Endpoint", name: "refused", args: { url: "ftp://hooks.example.com/refused" } },
+    ]);
+    expect(up.ok).toBe(false);
+    expect((await requestsSince(emu(), since)).filter((r) => r.method !== "GET")).toEqual([]);
+    expect(driver.resources()).toEqual([]);
+  });
+});
