@@ -44,7 +44,10 @@ describe("the build's version", () => {
     expect(withoutBuild(second.semver)).not.toBe(withoutBuild(first.semver));
     // pip's order (PEP 440): before the release, and the Python spelling is what pip reads.
     const py = locatePython();
-    if (!("missing" in py)) {
+    if ("missing" in py) {
+      if (process.env["PULUMI_SVC_REQUIRE_CLI"] === "1") throw new Error(`PULUMI_SVC_REQUIRE_CLI=1 but ${py.missing}`);
+      console.log(`pip's order of the development version: not checked: ${py.missing}`);
+    } else {
       const check = `from packaging.version import Version as V; a, b = V("${first.python}"), V("${base}"); assert a < b and str(a) == "${first.python}", a`;
       const r = spawnSync(path.join(py.venv, "bin", "python"), ["-c", check], { encoding: "utf8" });
       expect(r.status, r.stderr).toBe(0);
