@@ -1,6 +1,6 @@
 import { defineConfig } from "vitest/config";
-import { testLoops } from "./test/support/loops.mts";
-import { BASE_TEST_OPTIONS } from "./test/support/vitest-base.mts";
+import { testLoops } from "./test/support/loops.mjs";
+import { BASE_TEST_OPTIONS } from "./test/support/vitest-base.mjs";
 
 // The inner loop (`npm run test:fast`, `--project fast`) and the rest (`--project cli`), split by imports.
 const loops = testLoops(import.meta.dirname);
