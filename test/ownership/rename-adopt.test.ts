@@ -123,10 +123,14 @@ describe.skipIf(CLI_MISSING !== undefined)("rename, adopting its own object", ()
       expect(writes.filter((w) => w.startsWith("DELETE") || w.includes("/reset")), second).toEqual([]);
       expect(s.state().map((r) => r.urn.split("::").pop()).sort(), second).toEqual(ADOPTING.map((_, i) => `${to}${i}`).sort());
       expect(ADOPTING.map((_, i) => s.id(`${to}${i}`)), second).toEqual(ids);
+      // The settling left the service as the state says: a refresh finds every object, none drifted.
+      const { result: refreshed, writes: refreshWrites } = await s.writes("refresh", renamed);
+      expect(refreshed.ok, `${second}: ${errorsOf(refreshed)}`).toBe(true);
+      expect(refreshWrites, second).toEqual([]);
+      expect(refreshed.steps.filter((step) => step.op !== "same").map((step) => `${step.name} ${step.op}`), second).toEqual([]);
     }
 
-    // Every object is still there after the three settlings (none deleted nor reset them): a refresh drops none, and
-    // the up makes nothing again.
+    // And after the three settlings, an up makes nothing again.
     const last: Declared[] = ADOPTING.map(({ kind, adopt }, i) => ({ kind, name: `new${SETTLED_BY.length}_${i}`, inputs: { ...adopt.inputs(ctx), ...adopt.declare(ids[i]!) } }));
     const { result: again, writes: againWrites } = await s.writes("up", last, { verbOptions: { refresh: true } });
     expect(again.ok, errorsOf(again)).toBe(true);
