@@ -30,7 +30,8 @@ function run(verb: "up" | "destroy", page: string): Promise<EngineResult> {
   const secret = (key: string) => key.endsWith("ApiKey");
   const config = Object.fromEntries(Object.entries(emu.config).filter(([k]) => !secret(k)));
   const secrets = { ...Object.fromEntries(Object.entries(emu.config).filter(([k]) => secret(k))), teamToken: "docs-example-token" };
-  return runCli({ verb, cwd: join(EXAMPLES, page), stack: "docs", stateFile: join(dir, `${page}.json`), config, secrets, env: { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "" } });
+  // The up previews first, as a user's does; the destroy's preview would show only the deletes it then makes.
+  return runCli({ verb, cwd: join(EXAMPLES, page), stack: "docs", stateFile: join(dir, `${page}.json`), config, secrets, env: { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "" }, skipPreview: verb === "destroy" });
 }
 
 const errors = (r: EngineResult) => r.diagnostics.filter((d) => d.severity === "error").map((d) => d.message).join("\n");

@@ -132,7 +132,7 @@ describe.skipIf(CLI_MISSING !== undefined)("rename, adopting its own object", ()
 
     // And after the three settlings, an up makes nothing again.
     const last: Declared[] = ADOPTING.map(({ kind, adopt }, i) => ({ kind, name: `new${SETTLED_BY.length}_${i}`, inputs: { ...adopt.inputs(ctx), ...adopt.declare(ids[i]!) } }));
-    const { result: again, writes: againWrites } = await s.writes("up", last, { verbOptions: { refresh: true } });
+    const { result: again, writes: againWrites } = await s.writes("up", last);
     expect(again.ok, errorsOf(again)).toBe(true);
     expect(againWrites).toEqual([]);
     expect(ADOPTING.map((_, i) => s.id(last[i]!.name))).toEqual(ids);
