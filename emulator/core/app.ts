@@ -102,8 +102,10 @@ export function buildApp(ctx: EmulatorContext, products: ProductModule[], contro
   });
 
   app.addHook("onSend", async (req, reply, payload) => {
-    // A body refused (422, 413, 415) never reaches the preHandler that drops the connection: it ends here.
-    req.bodyRead?.();
+    // A body refused (422, 413, 415) never reaches the preHandler that drops the connection: it ends here. Once (the
+    // preHandler's drop closed the socket already), and not for a client gone before its body was sent (its socket
+    // closed: it never made the request).
+    if (!req.raw.socket?.destroyed) req.bodyRead?.();
     if (req.statusAfterActing) return answerAfterActing(req, reply);
     if (req.dropAfterHandling) {
       // The server acted; log what it would have answered, then lose the answer.

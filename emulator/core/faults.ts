@@ -164,10 +164,7 @@ export class FaultInjector {
       f.injected[label] = (f.injected[label] ?? 0) + 1;
       if (action.drop_then_act_ms) {
         f.unread++;
-        let told = false;
         req.bodyRead = () => {
-          if (told) return;
-          told = true;
           f.unread--;
           this.retire(f);
         };

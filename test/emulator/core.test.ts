@@ -174,16 +174,36 @@ describe("emulator core", () => {
       const listed = async () => (await control(emu(), "GET", "/faults")).faults as { remaining: number }[];
       const { hostname: host, port } = new URL(emu().url);
       const body = JSON.stringify({ name: "a", count: 1 });
-      const socket = connect(Number(port), host);
-      await new Promise((r) => socket.once("connect", r));
-      const closed = new Promise((r) => socket.once("close", r));
-      socket.write(`POST /webhooks/v1/things HTTP/1.1\r\nhost: ${host}\r\nauthorization: Bearer ${admin()}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`);
+      /** A connection that has sent a create's headers, and not its body. */
+      const headersOnly = async () => {
+        const socket = connect(Number(port), host);
+        await new Promise((r) => socket.once("connect", r));
+        const closed = new Promise((r) => socket.once("close", r));
+        socket.write(`POST /webhooks/v1/things HTTP/1.1\r\nhost: ${host}\r\nauthorization: Bearer ${admin()}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`);
+        return { socket, closed };
+      };
+      const { socket, closed } = await headersOnly();
       // The headers matched the fault; the body is not there yet.
       await new Promise((r) => setTimeout(r, 200));
       expect(await listed()).toMatchObject([{ remaining: 0 }]);
       socket.write(body);
       await closed;
       expect(await listed()).toEqual([]);
+
+      // Two requests under one fault: the first read (and answered) leaves it listed while the second's body is unsent.
+      await control(emu(), "POST", "/faults", { method: "POST", path: "/webhooks/v1/things", drop_then_act_ms: 100, count: 2 });
+      const [first, second] = [await headersOnly(), await headersOnly()];
+      await new Promise((r) => setTimeout(r, 200));
+      first.socket.write(body);
+      await first.closed;
+      await new Promise((r) => setTimeout(r, 200));
+      expect(await listed()).toMatchObject([{ remaining: 0 }]);
+      // A client gone before its body: it never made the request, and the fault stays listed.
+      second.socket.destroy();
+      await second.closed;
+      await new Promise((r) => setTimeout(r, 200));
+      expect(await listed()).toMatchObject([{ remaining: 0 }]);
+      await control(emu(), "DELETE", "/faults");
 
       // A body the service refuses (not JSON): the request ends there (its answer lost with the connection), and the
       // fault leaves the list too.

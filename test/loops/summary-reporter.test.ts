@@ -60,5 +60,5 @@ it("a `.only` left in a file fails the command, with no CI variable set, rather 
 it("the repository's own config (vitest.config.mts) runs with those shared options, none overridden", async () => {
   const [{ default: config }, { BASE_TEST_OPTIONS }] = await Promise.all([import("../../vitest.config.mjs"), import("../support/vitest-base.mjs")]);
   expect(config.test).toMatchObject(BASE_TEST_OPTIONS);
-  for (const project of config.test?.projects ?? []) expect(project).not.toHaveProperty("test.allowOnly");
+  for (const project of config.test?.projects ?? []) for (const key of Object.keys(BASE_TEST_OPTIONS)) expect(project).not.toHaveProperty(`test.${key}`);
 });
