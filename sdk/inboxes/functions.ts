@@ -2,13 +2,8 @@
  * Read-only Inboxes functions. They run in the program process (settings from
  * `new pulumi.Config("svc")`, else the environment) and return plain data.
  */
-import { isApiError } from "../../provider/client";
 import type { InboxPlan, InboxUsage } from "../../provider/inboxes/account";
-import { inboxDefinition } from "../../provider/inboxes/inbox";
-import { settingNames } from "../../provider/config";
-import { READ_FUNCTIONS } from "../../provider/functions";
-import { programConfig, programContext } from "../program";
-import { walkNewestFirst } from "../../provider/walk";
+import { programConfig, programContext, providerSide } from "../program";
 import type { InboxInfo } from "./inbox";
 
 export type { InboxInfo };
@@ -48,22 +43,22 @@ const camel = (key: string) => key.replace(/_([a-z])/g, (_m, c: string) => c.toU
 
 /** One inbox by id. Fails when it is gone (released or expired) or the key cannot see it. */
 export async function getInbox(args: GetInboxArgs): Promise<InboxInfo> {
-  return (await READ_FUNCTIONS["inboxes:getInbox"].run({ ...args }, programConfig())) as unknown as InboxInfo;
+  return (await (await providerSide()).READ_FUNCTIONS["inboxes:getInbox"].run({ ...args }, programConfig())) as unknown as InboxInfo;
 }
 
 /** Every live inbox (all pages), or the one matching `address`. */
 export async function getInboxes(args: GetInboxesArgs = {}): Promise<InboxInfo[]> {
-  return (await READ_FUNCTIONS["inboxes:getInboxes"].run({ ...args }, programConfig())) as unknown as InboxInfo[];
+  return (await (await providerSide()).READ_FUNCTIONS["inboxes:getInboxes"].run({ ...args }, programConfig())) as unknown as InboxInfo[];
 }
 
 /** The workspace's plan: limits (null = unlimited) and features (`read_api`, `optional_phrase_gate`). */
 export async function getPlan(args: Connection = {}): Promise<InboxPlan> {
-  return (await ctxOf(args).client.request<InboxPlan>({ method: "GET", path: "/v1/plan" })).body;
+  return (await (await ctxOf(args)).client.request<InboxPlan>({ method: "GET", path: "/v1/plan" })).body;
 }
 
 /** Live addresses and bins, and messages accepted this month (`period` `YYYY-MM`). */
 export async function getUsage(args: Connection = {}): Promise<InboxUsage> {
-  return (await ctxOf(args).client.request<InboxUsage>({ method: "GET", path: "/v1/usage" })).body;
+  return (await (await ctxOf(args)).client.request<InboxUsage>({ method: "GET", path: "/v1/usage" })).body;
 }
 
 /**
@@ -73,9 +68,10 @@ export async function getUsage(args: Connection = {}): Promise<InboxUsage> {
  * key needs a paid plan (feature `read_api`); on a plan without it this fails saying so.
  */
 export async function getMessages(args: GetMessagesArgs): Promise<InboxMessage[]> {
+  const { inboxDefinition, isApiError, settingNames, walkNewestFirst } = await providerSide();
   try {
     const path = `${inboxDefinition.paths.item(args.inboxId)}/messages`;
-    const items = await walkNewestFirst(ctxOf(args).client, path, { since: args.since, until: args.until, extract: args.extract }, "received_at");
+    const items = await walkNewestFirst((await ctxOf(args)).client, path, { since: args.since, until: args.until, extract: args.extract }, "received_at");
     return items.map((m) => Object.fromEntries(Object.entries(m).map(([k, v]) => [camel(k), v])) as InboxMessage);
   } catch (err) {
     if (isApiError(err, 402, "not_entitled") && err.details.feature === "read_api") {

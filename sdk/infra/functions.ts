@@ -69,7 +69,7 @@ export interface GetVmsArgs extends Connection {
   pageSize?: number;
 }
 
-const client = (args: Connection) => programContext("infra", args.profile).client;
+const client = async (args: Connection) => (await programContext("infra", args.profile)).client;
 const quotaPath = (service: string) => `/api/v1/quota/${encodeURIComponent(service)}`;
 
 function scoped<T extends Record<string, unknown>>(body: T, member: "limits" | "usage") {
@@ -78,19 +78,19 @@ function scoped<T extends Record<string, unknown>>(body: T, member: "limits" | "
 
 /** The current limits of `service` (or the defaults with `defaults: true`). */
 export async function getQuota(service: string, args: QuotaScopeArgs & { defaults?: boolean } = {}): Promise<QuotaInfo> {
-  const res = await client(args).request<Record<string, unknown>>({ method: "GET", path: quotaPath(service), query: { region: args.region, defaults: args.defaults ? "true" : undefined } });
+  const res = await (await client(args)).request<Record<string, unknown>>({ method: "GET", path: quotaPath(service), query: { region: args.region, defaults: args.defaults ? "true" : undefined } });
   return scoped(res.body, "limits") as unknown as QuotaInfo;
 }
 
 /** The current consumption of `service`'s quotas. */
 export async function getQuotaUsage(service: string, args: QuotaScopeArgs = {}): Promise<QuotaUsageInfo> {
-  const res = await client(args).request<Record<string, unknown>>({ method: "GET", path: `${quotaPath(service)}/usage`, query: { region: args.region } });
+  const res = await (await client(args)).request<Record<string, unknown>>({ method: "GET", path: `${quotaPath(service)}/usage`, query: { region: args.region } });
   return scoped(res.body, "usage") as unknown as QuotaUsageInfo;
 }
 
 /** Every quota of the project: one entry per project-wide quota, one per region for the others. */
 export async function getQuotas(args: Connection = {}): Promise<QuotaEntry[]> {
-  return (await client(args).request<{ items: QuotaEntry[] }>({ method: "GET", path: "/v1/quotas" })).body.items;
+  return (await (await client(args)).request<{ items: QuotaEntry[] }>({ method: "GET", path: "/v1/quotas" })).body.items;
 }
 
 /**
@@ -108,7 +108,7 @@ export async function getVms(args: GetVmsArgs = {}): Promise<VmInfo[]> {
     updated_before: args.updatedBefore,
     sort: args.sort,
   };
-  const items = await client(args).listAllByCursor<Record<string, unknown>>("/v1/vms", query, args.pageSize ?? 200);
+  const items = await (await client(args)).listAllByCursor<Record<string, unknown>>("/v1/vms", query, args.pageSize ?? 200);
   return items.map((v) => ({
     id: v.id, projectId: v.project_id, name: v.name, region: v.region, state: v.state, vcpu: v.vcpu, ramGb: v.ram_gb, ipv4: v.ipv4 ?? null, createdAt: v.created_at, updatedAt: v.updated_at,
   }) as VmInfo);

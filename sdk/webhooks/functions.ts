@@ -4,8 +4,7 @@
  * They return plain data, not Outputs. One implementation with the native plugin's
  * (provider/functions.ts).
  */
-import { READ_FUNCTIONS } from "../../provider/functions";
-import { programConfig } from "../program";
+import { programConfig, providerSide } from "../program";
 import type { EndpointInfo } from "./endpoint";
 
 export type { EndpointInfo };
@@ -26,10 +25,10 @@ export interface GetEndpointsArgs {
 
 /** One endpoint by id. Fails when it does not exist or the key cannot see it. */
 export async function getEndpoint(args: GetEndpointArgs): Promise<EndpointInfo> {
-  return (await READ_FUNCTIONS["webhooks:getEndpoint"].run({ ...args }, programConfig())) as unknown as EndpointInfo;
+  return (await (await providerSide()).READ_FUNCTIONS["webhooks:getEndpoint"].run({ ...args }, programConfig())) as unknown as EndpointInfo;
 }
 
 /** Every endpoint the key can see (all pages), optionally of one project. */
 export async function getEndpoints(args: GetEndpointsArgs = {}): Promise<EndpointInfo[]> {
-  return (await READ_FUNCTIONS["webhooks:getEndpoints"].run({ ...args }, programConfig())) as unknown as EndpointInfo[];
+  return (await (await providerSide()).READ_FUNCTIONS["webhooks:getEndpoints"].run({ ...args }, programConfig())) as unknown as EndpointInfo[];
 }

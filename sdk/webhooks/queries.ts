@@ -4,13 +4,7 @@
  * force, the event type catalog, sources and deliveries. Lists walk every page.
  * They return plain camelCase data, not Outputs; no secret is ever returned.
  */
-import { operationContext } from "../../provider/engine/engine-operation";
-import { remoteFields } from "../../provider/engine/values";
-import type { OperationContext } from "../../provider/engine/fields";
-import { eventTypeDefinition } from "../../provider/webhooks/event-type";
-import { walkList, walkNewestFirst } from "../../provider/walk";
-import { programConfig } from "../program";
-import { READ_FUNCTIONS } from "../../provider/functions";
+import { programConfig, programContext, providerSide } from "../program";
 import type { EventTypePolicyValue } from "./event-type-policy";
 import type { SourceInfo } from "./source";
 
@@ -21,7 +15,7 @@ export interface ProfileArgs {
   profile?: string;
 }
 
-const webhooks = (profile: string | undefined): OperationContext => operationContext({ product: "webhooks" }, profile, programConfig());
+const webhooks = async (profile: string | undefined) => (await programContext("webhooks", profile)).client;
 
 const camel = (k: string) => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 function camelKeys<T>(o: Record<string, unknown>): T {
@@ -44,7 +38,7 @@ export interface AuthMe {
 
 /** What the key in use is (`GET /v1/auth/me`): its scope and workspace. */
 export async function getAuthMe(args: ProfileArgs = {}): Promise<AuthMe> {
-  const res = await webhooks(args.profile).client.request<Record<string, unknown>>({ method: "GET", path: "/v1/auth/me" });
+  const res = await (await webhooks(args.profile)).request<Record<string, unknown>>({ method: "GET", path: "/v1/auth/me" });
   return camelKeys<AuthMe>(res.body);
 }
 
@@ -65,7 +59,7 @@ export interface GetEventTypePolicyArgs extends ProfileArgs {
 
 /** The event type policy in force for the workspace or a project. */
 export async function getEventTypePolicy(args: GetEventTypePolicyArgs = {}): Promise<EventTypePolicyInfo> {
-  const res = await webhooks(args.profile).client.request<Record<string, unknown>>({ method: "GET", path: "/v1/event-types/policy", query: { project_id: args.projectId } });
+  const res = await (await webhooks(args.profile)).request<Record<string, unknown>>({ method: "GET", path: "/v1/event-types/policy", query: { project_id: args.projectId } });
   return camelKeys<EventTypePolicyInfo>(res.body);
 }
 
@@ -87,7 +81,8 @@ export interface GetEventTypesArgs extends ProfileArgs {
 /** The event type catalog (all pages). */
 export async function getEventTypes(args: GetEventTypesArgs = {}): Promise<EventTypeInfo[]> {
   // An event type is named, not numbered: its scope and name tell it apart.
-  const items = await walkList(webhooks(args.profile).client, "/v1/event-types", { project_id: args.projectId }, (e) => `${String(e["project_id"] ?? "")}\n${String(e["name"])}`);
+  const { walkList, remoteFields, eventTypeDefinition } = await providerSide();
+  const items = await walkList(await webhooks(args.profile), "/v1/event-types", { project_id: args.projectId }, (e) => `${String(e["project_id"] ?? "")}\n${String(e["name"])}`);
   return items.map((e) => remoteFields(eventTypeDefinition, e) as unknown as EventTypeInfo);
 }
 
@@ -95,12 +90,12 @@ export async function getEventTypes(args: GetEventTypesArgs = {}): Promise<Event
 
 /** One source by id. Fails when it does not exist or the key cannot see it. */
 export async function getSource(args: { id: string } & ProfileArgs): Promise<SourceInfo> {
-  return (await READ_FUNCTIONS["webhooks:getSource"].run({ ...args }, programConfig())) as unknown as SourceInfo;
+  return (await (await providerSide()).READ_FUNCTIONS["webhooks:getSource"].run({ ...args }, programConfig())) as unknown as SourceInfo;
 }
 
 /** Every source the key can see (all pages), optionally of one project. */
 export async function getSources(args: { projectId?: string } & ProfileArgs = {}): Promise<SourceInfo[]> {
-  return (await READ_FUNCTIONS["webhooks:getSources"].run({ ...args }, programConfig())) as unknown as SourceInfo[];
+  return (await (await providerSide()).READ_FUNCTIONS["webhooks:getSources"].run({ ...args }, programConfig())) as unknown as SourceInfo[];
 }
 
 /* ---------- deliveries ---------- */
@@ -137,6 +132,6 @@ export interface GetDeliveriesArgs extends ProfileArgs {
  * next call (provider/walk.ts). An unknown status is refused by the service (422 `webhooks.unknown_delivery_status`). */
 export async function getDeliveries(args: GetDeliveriesArgs = {}): Promise<DeliveryInfo[]> {
   const { profile, endpointId, eventType, projectId, ...rest } = args;
-  const items = await walkNewestFirst(webhooks(profile).client, "/v1/deliveries", { ...rest, endpoint_id: endpointId, event_type: eventType, project_id: projectId }, "created_at");
+  const items = await (await providerSide()).walkNewestFirst(await webhooks(profile), "/v1/deliveries", { ...rest, endpoint_id: endpointId, event_type: eventType, project_id: projectId }, "created_at");
   return items.map((d) => camelKeys<DeliveryInfo>(d));
 }

@@ -3,6 +3,9 @@
  * with the shim as `__provider`, secrets wrapped, every output declared; the
  * functions read through stack config / env and return plain data.
  */
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as svc from "../../sdk";
@@ -144,5 +147,19 @@ describe("svc.webhooks.getEndpoint / getEndpoints (program process)", () => {
 
   it("getEndpoint of a missing id says so, naming the id", async () => {
     await expect(svc.webhooks.getEndpoint({ id: "ep_missing" })).rejects.toThrow(/no endpoint ep_missing is visible/);
+  });
+
+  it("a program loads the provider's modules only when it calls a function (the built SDK, as a program requires it)", async () => {
+    // Which modules a program has loaded, after requiring the SDK and then after its first function call.
+    const script = `
+      const loaded = (what) => Object.keys(require.cache).filter((f) => /[\\/](zod|ajv|undici)[\\/]|[\\/]dist[\\/]provider[\\/](engine[\\/]operations|functions)\\.js$/.test(f)).length;
+      const svc = require(${JSON.stringify(path.resolve("dist/sdk/index.js"))});
+      const before = loaded();
+      svc.webhooks.getEndpoints({ projectId: ${JSON.stringify(ws.project_id)} }).then((all) => console.log(JSON.stringify({ before, after: loaded(), endpoints: all.length })));`;
+    // Not synchronously: the emulator answering the call runs in this process.
+    const { stdout } = await promisify(execFile)(process.execPath, ["-e", script], { env: process.env, encoding: "utf8" });
+    const out = JSON.parse(stdout) as { before: number; after: number; endpoints: number };
+    expect(out).toMatchObject({ before: 0, endpoints: 5 });
+    expect(out.after).toBeGreaterThan(0);
   });
 });
