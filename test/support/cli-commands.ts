@@ -4,13 +4,13 @@
  * CPU, so the count is what a file's time is mostly made of (issue 36).
  *
  * The reporter names a directory in `SVC_TEST_CLI_COMMANDS_DIR` before the workers start
- * (they inherit it); each command the harness starts (test/support/pulumi-cli.ts, and the
+ * (they inherit it; it goes when vitest exits); each command the harness starts (test/support/pulumi-cli.ts, and the
  * few tests that start `pulumi` themselves) appends one line, "<test file>\t<verb>", to
  * its worker's file there. Outside a vitest worker, or without the variable (a script that
  * imports the harness), nothing is written. Commands started by a script a test runs
  * (scripts/demo.ts, examples/gitops/preview-ci.ts) are not counted.
  */
-import { appendFileSync, readFileSync, readdirSync } from "node:fs";
+import { appendFileSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 export const CLI_COMMANDS_DIR_ENV = "SVC_TEST_CLI_COMMANDS_DIR";
@@ -37,15 +37,17 @@ export function countCliCommand(args: readonly string[]): void {
   try {
     appendFileSync(join(dir, `${process.pid}.tsv`), `${file}\t${commandVerb(args)}\n`);
   } catch {
-    // the reporter's directory is gone (the run ended): a count is not worth failing a test for
+    // the reporter's directory is gone (vitest is exiting): a count is not worth failing a test for
   }
 }
 
-/** Per test file (absolute path), the commands its tests ran, by verb. */
-export function readCliCommands(dir: string): Map<string, Map<string, number>> {
+/** Per test file (absolute path), the commands its tests ran, by verb; `clear`: each worker's file removed once read. */
+export function readCliCommands(dir: string, { clear = false } = {}): Map<string, Map<string, number>> {
   const counts = new Map<string, Map<string, number>>();
   for (const name of readdirSync(dir)) {
-    for (const line of readFileSync(join(dir, name), "utf8").split("\n")) {
+    const text = readFileSync(join(dir, name), "utf8");
+    if (clear) rmSync(join(dir, name), { force: true });
+    for (const line of text.split("\n")) {
       const tab = line.lastIndexOf("\t");
       if (tab < 0) continue;
       const [file, verb] = [line.slice(0, tab), line.slice(tab + 1)];

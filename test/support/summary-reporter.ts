@@ -20,14 +20,15 @@ export default class SummaryReporter implements Reporter {
 
   onInit(): void {
     // A reporter of a run inside a run (summary-reporter.test.ts) counts its own workers' commands, not its parent's.
-    this.commandsDir = mkdtempSync(join(tmpdir(), "svc-cli-commands-"));
-    process.env[CLI_COMMANDS_DIR_ENV] = this.commandsDir;
+    const dir = mkdtempSync(join(tmpdir(), "svc-cli-commands-"));
+    this.commandsDir = dir;
+    process.env[CLI_COMMANDS_DIR_ENV] = dir;
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
   }
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
-    const commands = this.commandsDir ? readCliCommands(this.commandsDir) : new Map<string, Map<string, number>>();
-    if (this.commandsDir) rmSync(this.commandsDir, { recursive: true, force: true });
-    this.commandsDir = undefined;
+    // Read, then emptied for the next run of a watching vitest (its workers keep the directory's name).
+    const commands = this.commandsDir ? readCliCommands(this.commandsDir, { clear: true }) : new Map<string, Map<string, number>>();
     const slowest = [...testModules].map((mod) => ({ file: mod.relativeModuleId, ms: mod.diagnostic().duration, commands: commands.get(mod.moduleId) })).sort((a, b) => b.ms - a.ms).slice(0, 10);
     const row = (s: (typeof slowest)[number]) => {
       const byVerb = [...(s.commands ?? new Map<string, number>())].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
