@@ -33,7 +33,7 @@ it("a passing run: the slowest files and the closing line, exit 0", () => {
   expect(r.status).toBe(0);
 }, 60_000);
 
-it("beside each file's time, the real CLI commands it ran (in its hooks too), with how many of each verb", () => {
+it("beside each file's time, the real CLI commands it ran (in its hooks too), with how many of each verb, and of those run with --skip-preview", () => {
   const counting = `import { countCliCommand } from ${JSON.stringify(join(root, "test", "support", "cli-commands.ts"))};`;
   const r = runVitest({
     "cli.test.ts": `import { beforeAll, it } from "vitest"; ${counting}
@@ -43,7 +43,7 @@ it("beside each file's time, the real CLI commands it ran (in its hooks too), wi
     "none.test.ts": `import { it } from "vitest"; it("pure", () => {});`,
   });
   expect(r.status, r.out).toBe(0);
-  expect(r.out).toMatch(/\n\s+\d+\.\d s +5 CLI {2}cli\.test\.ts {2}\(up 2, config set-all 1, destroy 1, stack init 1\)\n/);
+  expect(r.out).toMatch(/\n\s+\d+\.\d s +5 CLI {2}cli\.test\.ts {2}\(config set-all 1, destroy 1, stack init 1, up 1, up --skip-preview 1\)\n/);
   expect(r.out).toMatch(/\n\s+\d+\.\d s +1 CLI {2}other\.test\.ts {2}\(preview 1\)\n/);
   expect(r.out).toMatch(/\n\s+\d+\.\d s +0 CLI {2}none\.test\.ts\n/);
   expect(r.out).toContain("3 passed, 0 failed, 0 skipped");

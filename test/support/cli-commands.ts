@@ -20,12 +20,14 @@ const GROUPS = new Set(["stack", "config", "plugin", "package", "policy", "state
 
 /**
  * The command's name as a count shows it: its verb (`up`, `preview`, `refresh`, `destroy`,
- * `import`...), the first argument that is not a flag, and a group's subcommand after it.
+ * `import`...), the first argument that is not a flag, and a group's subcommand after it;
+ * `--skip-preview` beside it when given (an up, refresh or destroy then runs once, not twice).
  */
 export function commandVerb(args: readonly string[]): string {
   const words = args.filter((a) => !a.startsWith("-"));
   if (words.length === 0) return "pulumi";
-  return GROUPS.has(words[0]!) && words[1] ? `${words[0]} ${words[1]}` : words[0]!;
+  const verb = GROUPS.has(words[0]!) && words[1] ? `${words[0]} ${words[1]}` : words[0]!;
+  return args.includes("--skip-preview") ? `${verb} --skip-preview` : verb;
 }
 
 /** Records one `pulumi ARGS` started by the test file this worker runs (see above). */
