@@ -22,7 +22,6 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EngineOptions, EngineResult } from "../support/run-types";
 import { cliRunner } from "../support/runner";
-import { compiledProgram } from "../support/compiled-program";
 import { useEmulator } from "../support/emulator";
 import { buildPack, REPO_ROOT, type BuiltPack } from "./pack-build";
 
@@ -31,8 +30,7 @@ let stateDir: string;
 let pack: BuiltPack;
 
 const COMPLIANT = path.join(REPO_ROOT, "examples/gitops/program");
-// Compiled to JavaScript once (as tsx compiles it): no TypeScript loader in each program run.
-const VIOLATING = compiledProgram(path.join(__dirname, "fixtures/violating"));
+const VIOLATING = path.join(__dirname, "fixtures/violating");
 const TOKEN = "plain-text-bearer-4f1c9e";
 
 const EXPECTED = {

@@ -15,15 +15,12 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { EngineResult } from "../support/run-types";
 import { describeWithCli } from "../support/cli-suite";
-import { compiledProgram } from "../support/compiled-program";
 import { runCli } from "../support/pulumi-cli";
 import { emulatorStack } from "../support/stack-config";
 import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import type { Workspace } from "./support";
 
-// The example compiled to JavaScript once (as tsx compiles it): no TypeScript loader in each program run. The example
-// as written (its Pulumi.yaml, through tsx) runs in test/secrets/examples.test.ts.
-const program = compiledProgram(resolve(__dirname, "../../examples/webhooks-workspace"));
+const program = resolve(__dirname, "../../examples/webhooks-workspace");
 const PAYMENTS_SECRET = "pay-signing-secret-e2e-91b7";
 
 const emu = useEmulator();
