@@ -11,6 +11,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../testing";
 import type { EngineResult } from "../support/run-types";
 import { describeWithCli } from "../support/cli-suite";
+import { compiledProgram } from "../support/compiled-program";
 import { runCli } from "../support/pulumi-cli";
 
 const EXAMPLES = resolve(__dirname, "../../docs/examples");
@@ -31,7 +32,8 @@ function run(verb: "up" | "destroy", page: string): Promise<EngineResult> {
   const config = Object.fromEntries(Object.entries(emu.config).filter(([k]) => !secret(k)));
   const secrets = { ...Object.fromEntries(Object.entries(emu.config).filter(([k]) => secret(k))), teamToken: "docs-example-token" };
   // The up previews first, as a user's does; the destroy's preview would show only the deletes it then makes.
-  return runCli({ verb, cwd: join(EXAMPLES, page), stack: "docs", stateFile: join(dir, `${page}.json`), config, secrets, env: { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "" }, skipPreview: verb === "destroy" });
+  // Each page's program compiled to JavaScript once (as tsx compiles it): no TypeScript loader in each program run.
+  return runCli({ verb, cwd: compiledProgram(join(EXAMPLES, page)), stack: "docs", stateFile: join(dir, `${page}.json`), config, secrets, env: { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "" }, skipPreview: verb === "destroy" });
 }
 
 const errors = (r: EngineResult) => r.diagnostics.filter((d) => d.severity === "error").map((d) => d.message).join("\n");

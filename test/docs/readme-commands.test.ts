@@ -13,6 +13,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { countCliCommand } from "../support/cli-commands";
 import { PULUMI_CLI_MISSING, cliBinDir } from "../support/pulumi-cli";
 
 const ROOT = resolve(__dirname, "../..");
@@ -58,8 +59,10 @@ describe.skipIf(PULUMI_CLI_MISSING !== undefined)("the README's commands, with t
       PULUMI_CONFIG_PASSPHRASE: "",
     };
     // Done when bash exits: the emulator it left in the background still holds its output open.
-    const shell = (text: string) =>
-      new Promise<{ status: number | null; stdout: string; stderr: string }>((done) => {
+    const shell = (text: string) => {
+      // Each `pulumi` line of the script is one command (for the summary's count).
+      for (const line of text.split("\n")) if (/^\s*pulumi\s/.test(line)) countCliCommand(line.trim().split(/\s+/).slice(1));
+      return new Promise<{ status: number | null; stdout: string; stderr: string }>((done) => {
         const bash = spawn("bash", ["-c", `set -euo pipefail\n${text}`], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
         let stdout = "";
         let stderr = "";
@@ -67,6 +70,7 @@ describe.skipIf(PULUMI_CLI_MISSING !== undefined)("the README's commands, with t
         bash.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
         bash.once("exit", (status) => done({ status, stdout, stderr }));
       });
+    };
     try {
       const up = await shell(`${script}\ncurl -s -H "authorization: Bearer $(curl -s ${keys} | node -pe 'JSON.parse(require("fs").readFileSync(0, "utf8")).webhooks.read')" http://127.0.0.1:${port}/webhooks/v1/endpoints > ${home}/held.json\npulumi destroy --yes\npulumi stack rm dev --yes`);
       expect(up.status, `${up.stdout}\n${up.stderr}`).toBe(0);

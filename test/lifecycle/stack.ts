@@ -8,11 +8,16 @@ import { DEFINITIONS } from "../../provider/registry";
 import type { ResourceKind } from "../../sdk/tokens";
 import type { EngineOptions, EngineResult } from "../support/run-types";
 import type { Workspace } from "../provider/support";
+import { compiledProgram } from "../support/compiled-program";
 import { lastSeq, requestsSince } from "../support/emulator";
 import { emulatorStack, type EmulatorUrls } from "../support/stack-config";
 import { FIXTURES, type Props } from "./fixtures";
 
-export const PROGRAM = join(__dirname, "program");
+/** The lifecycle program as written (its Pulumi.yaml runs index.ts through tsx). */
+const PROGRAM_SOURCE = join(__dirname, "program");
+
+/** What the suites run: the lifecycle program compiled to JavaScript once (test/support/compiled-program.ts). */
+export const PROGRAM = compiledProgram(PROGRAM_SOURCE);
 
 export interface Declared {
   kind: string;

@@ -1,6 +1,6 @@
 /**
  * What a developer reads at the end of every run (README, "Testing with the real Pulumi CLI"): the slowest files
- * with their times, and one closing line "N passed, N failed, N skipped" that counts a
+ * with their times and the real Pulumi CLI commands each ran, and one closing line "N passed, N failed, N skipped" that counts a
  * file that could not load, or whose `beforeAll` threw, and an error no test caught, as
  * failed; and a failure fails the command, as does a `.only` left in a file. Run on a scratch suite with vitest
  * itself and the repository's shared options (test/support/vitest-base.mts), as `npm test` runs it, with no CI variable.
@@ -28,9 +28,25 @@ function runVitest(files: Record<string, string>): { status: number | null; out:
 
 it("a passing run: the slowest files and the closing line, exit 0", () => {
   const r = runVitest({ "a.test.ts": `import { it } from "vitest"; it("one", () => {}); it.skip("two", () => {});` });
-  expect(r.out).toMatch(/Slowest test files:\n\s+\d+\.\d s {2}a\.test\.ts/);
+  expect(r.out).toMatch(/Slowest test files \(wall time, real Pulumi CLI commands run\):\n\s+\d+\.\d s +0 CLI {2}a\.test\.ts\n/);
   expect(r.out).toContain("1 passed, 0 failed, 1 skipped");
   expect(r.status).toBe(0);
+}, 60_000);
+
+it("beside each file's time, the real CLI commands it ran (in its hooks too), with how many of each verb, and of those run with --skip-preview", () => {
+  const counting = `import { countCliCommand } from ${JSON.stringify(join(root, "test", "support", "cli-commands.ts"))};`;
+  const r = runVitest({
+    "cli.test.ts": `import { beforeAll, it } from "vitest"; ${counting}
+      beforeAll(() => { countCliCommand(["stack", "init", "dev", "--non-interactive"]); countCliCommand(["config", "set-all", "--stack", "dev", "--plaintext", "a=b"]); });
+      it("runs", () => { countCliCommand(["up", "--stack", "dev", "--yes"]); countCliCommand(["up", "--skip-preview", "--stack", "dev"]); countCliCommand(["destroy", "--yes"]); });`,
+    "other.test.ts": `import { it } from "vitest"; ${counting} it("previews", () => { countCliCommand(["preview", "--stack", "dev"]); });`,
+    "none.test.ts": `import { it } from "vitest"; it("pure", () => {});`,
+  });
+  expect(r.status, r.out).toBe(0);
+  expect(r.out).toMatch(/\n\s+\d+\.\d s +5 CLI {2}cli\.test\.ts {2}\(config set-all 1, destroy 1, stack init 1, up 1, up --skip-preview 1\)\n/);
+  expect(r.out).toMatch(/\n\s+\d+\.\d s +1 CLI {2}other\.test\.ts {2}\(preview 1\)\n/);
+  expect(r.out).toMatch(/\n\s+\d+\.\d s +0 CLI {2}none\.test\.ts\n/);
+  expect(r.out).toContain("3 passed, 0 failed, 0 skipped");
 }, 60_000);
 
 it("a file that does not load and a failing beforeAll count as failures, named; the command fails", () => {

@@ -16,10 +16,12 @@ import type { RunningEmulator } from "../../emulator";
 import type { Checkpoint, ResourceState } from "../support/state";
 import type { EngineOptions, EngineResult, Verb } from "../support/run-types";
 import { pulumiSync, runCli, stackArgs, stackProcesses } from "../support/pulumi-cli";
+import { compiledProgram } from "../support/compiled-program";
 import { recoverStack } from "../support/recover";
 import { KINDS, RESOURCE_KINDS, idOfListed, kindOfType, type Args, type ResourceKind } from "./kinds";
 
-const PROGRAM = resolve(__dirname, "program");
+// Compiled to JavaScript once: no TypeScript loader in each command that runs it (test/support/compiled-program.ts).
+const PROGRAM = compiledProgram(resolve(__dirname, "program"));
 /** Settings only from the stack config; the plugin and program inherit the rest of the environment. */
 const SETTINGS_FROM_CONFIG = { SVC_WEBHOOKS_URL: "", SVC_WEBHOOKS_API_KEY: "", SVC_INBOXES_URL: "", SVC_INBOXES_API_KEY: "", SVC_INFRA_URL: "", SVC_INFRA_API_KEY: "" };
 const ENGINE_CLI = resolve(__dirname, "../engine/cli.ts");

@@ -139,6 +139,11 @@ export async function until(what: string, cond: () => boolean | Promise<boolean>
   }
 }
 
+/** Whether the emulator lists no fault any more: every fault injected has been used up (the requests it waits for came). */
+export async function noFaultListed(emu: RunningEmulator): Promise<boolean> {
+  return (await control<{ faults: unknown[] }>(emu, "GET", "/faults")).faults.length === 0;
+}
+
 /**
  * `pulumi up` of `resources` on a fresh runner, killed (SIGKILL) once its `PUT path`
  * reached the service: the first PUT is done and its answer lost (the client sends it
@@ -169,7 +174,7 @@ export async function upKilledAfterPut(emu: RunningEmulator, s: OwnershipStack, 
   const runner = freshRunner();
   // Its preview proves nothing here (the kill comes in the update): skipped, as setup runs skip it.
   const up = s.run("up", resources, { verbOptions: { env: runner, signal: ac.signal, abortWith: "SIGKILL", skipPreview: true } });
-  await until("the PUTs to reach the service", async () => (await control<{ faults: unknown[] }>(emu, "GET", "/faults")).faults.length === 0);
+  await until("the PUTs to reach the service", () => noFaultListed(emu));
   ac.abort();
   const killed = await up;
   await endRunner(s.ref, runner.PULUMI_HOME);
@@ -197,7 +202,7 @@ export async function killedWhileActing(emu: RunningEmulator, ref: StackRef, sta
   const run = start({ env: runner, signal: ac.signal, abortWith: "SIGKILL", skipPreview: true });
   let ended: EngineResult | undefined;
   void run.then((r) => (ended = r));
-  await until(`every faulted ${method} to reach the service`, async () => ended !== undefined || (await control<{ faults: unknown[] }>(emu, "GET", "/faults")).faults.length === 0);
+  await until(`every faulted ${method} to reach the service`, async () => ended !== undefined || (await noFaultListed(emu)));
   if (ended) throw new Error(`the run ended before the service had every request it waits for: ${ended.diagnostics.map((d) => d.message).join("\n")}`);
   ac.abort();
   const killed = await run;

@@ -8,17 +8,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildSchema, renderSchema, SCHEMA_FILE, type PackageSpec } from "../../scripts/schema";
+import { countCliCommand } from "../support/cli-commands";
 import { cliBinDir, PULUMI_CLI_MISSING } from "../support/pulumi-cli";
 
 const schema = buildSchema();
 
 describe.skipIf(PULUMI_CLI_MISSING !== undefined)("schema.json under the real Pulumi CLI", () => {
-  const getSchema = (file: string) =>
-    spawnSync(join(cliBinDir(), "pulumi"), ["package", "get-schema", file], {
+  const getSchema = (file: string) => {
+    countCliCommand(["package", "get-schema"]);
+    return spawnSync(join(cliBinDir(), "pulumi"), ["package", "get-schema", file], {
       cwd: mkdtempSync(join(tmpdir(), "svc-schema-")),
       encoding: "utf8",
       env: { ...process.env, PULUMI_HOME: mkdtempSync(join(tmpdir(), "svc-schema-home-")), PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true" },
     });
+  };
 
   it("`pulumi package get-schema ./schema.json` binds it and gives back the nine resources", () => {
     const r = getSchema(SCHEMA_FILE);

@@ -19,6 +19,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { EngineEvent, StepEventMetadata, StepEventStateMetadata } from "@pulumi/pulumi/automation";
 import { locatePulumiCli } from "../../scripts/pulumi-cli/locate";
+import { countCliCommand } from "./cli-commands";
 import { DEFAULT_TEST_PASSPHRASE } from "./crypter";
 import { defaultStateFile, type Checkpoint, type Deployment, type ResourceState } from "./state";
 import type { Diagnostic, EngineOptions, EngineResult, PolicyViolation, Step, StepOp } from "./run-types";
@@ -79,6 +80,7 @@ export function stackArgs(opts: Pick<EngineOptions, "cwd" | "stack" | "stateFile
 
 /** `pulumi ARGS` for this stack, synchronously: for setup and export, not for runs under test. */
 export function pulumiSync(opts: Parameters<typeof cliEnv>[0], args: string[], cwd = opts.cwd): string {
+  countCliCommand(args);
   const r = spawnSync(path.join(cliBinDir(), "pulumi"), [...args, "--non-interactive"], { cwd, env: cliEnv(opts), encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
   if (r.status !== 0) throw new Error(`pulumi ${args.join(" ")} exited ${r.status}: ${r.stderr || r.stdout}`);
   return r.stdout;
@@ -86,6 +88,7 @@ export function pulumiSync(opts: Parameters<typeof cliEnv>[0], args: string[], c
 
 /** `pulumi ARGS` for this stack, not spawnSync: the emulator answering the CLI's plugins runs in this process. Its exit code, stdout and stderr. */
 export function pulumiAsync(opts: Parameters<typeof cliEnv>[0], args: string[]): Promise<{ code: number; output: string; stderr: string }> {
+  countCliCommand(args);
   const child = spawn(path.join(cliBinDir(), "pulumi"), [...args, "--non-interactive"], { cwd: opts.cwd, env: cliEnv(opts), stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   let stderr = "";
@@ -158,6 +161,7 @@ export async function runCli(opts: CliOptions): Promise<EngineResult> {
     args.push("--policy-pack", path.resolve(opts.policyPack));
     if (opts.policyConfig) args.push("--policy-pack-config", path.resolve(opts.policyConfig));
   }
+  countCliCommand(args);
   const child = spawn(path.join(cliBinDir(), "pulumi"), args, { cwd: opts.cwd, env: cliEnv(opts), stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (b: Buffer) => (output += b.toString()));
