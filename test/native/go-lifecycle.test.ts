@@ -4,7 +4,7 @@
  * path from the released artifacts (README, "Go programs"): the program's go.mod requires the Go SDK
  * module of `npm run release` at the build's version, which `go` fetches from a module proxy
  * (GOPROXY=file:// of the release's goproxy/, the modules it needs beyond from the machine's
- * module cache: offline), and no plugin on PATH: the CLI downloads it from the schema's
+ * module cache, else the machine's module proxy), and no plugin on PATH: the CLI downloads it from the schema's
  * pluginDownloadURL (a loopback release host here: test/release/host.ts). The lifecycle of
  * ./lifecycle.ts, and the host building the program itself.
  *

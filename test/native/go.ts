@@ -35,16 +35,19 @@ export function requireGo(): void {
 
 /**
  * What `go` gets to take the released SDK module as a user's `go get` does, beside the CLI's tags: the
- * release's module proxy, then the machine's module cache as one (offline), into a module cache under
- * `root` (what the run fetches stays out of the machine's: test/release/artifacts.test.ts checks that cache holds no other build at this version).
+ * release's module proxy, then the machine's module cache as one, then the machine's own GOPROXY for what
+ * neither holds (`go mod tidy` of a program needs the .mod of every module in its graph, some of which no
+ * build on this machine fetched: the CLI's build reads a pruned graph), into a module cache under `root`
+ * (what the run fetches stays out of the machine's: test/release/artifacts.test.ts checks that cache holds no
+ * other build at this version).
  */
 export async function releasedModuleEnv(root: string): Promise<Record<string, string>> {
-  const modCache = spawnSync("go", ["env", "GOMODCACHE"], { encoding: "utf8" }).stdout.trim();
+  const go = (name: string) => spawnSync("go", ["env", name], { encoding: "utf8" }).stdout.trim();
   return {
     GOFLAGS: `${GOFLAGS} -modcacherw`,
-    GOPROXY: `file://${path.join(await releasePart("go"), "goproxy")},file://${path.join(modCache, "cache", "download")}`,
+    GOPROXY: [`file://${path.join(await releasePart("go"), "goproxy")}`, `file://${path.join(go("GOMODCACHE"), "cache", "download")}`, go("GOPROXY")].filter(Boolean).join(","),
     GOMODCACHE: path.join(root, "gomodcache"),
-    // Offline: no checksum database to ask (the release's module is in none; the others were verified into the machine's cache).
+    // No checksum database to ask: the release's module is in none.
     GOSUMDB: "off",
   };
 }
