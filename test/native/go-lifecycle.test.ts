@@ -4,7 +4,7 @@
  * path from the released artifacts (README, "Go programs"): the program's go.mod requires the Go SDK
  * module of `npm run release` at the build's version, which `go` fetches from a module proxy
  * (GOPROXY=file:// of the release's goproxy/, the modules it needs beyond from the machine's
- * module cache, else the machine's module proxy), and no plugin on PATH: the CLI downloads it from the schema's
+ * module cache, else the machine's module proxy: checked below to be the release's), and no plugin on PATH: the CLI downloads it from the schema's
  * pluginDownloadURL (a loopback release host here: test/release/host.ts). The lifecycle of
  * ./lifecycle.ts, and the host building the program itself.
  *
@@ -16,8 +16,9 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { pluginArchiveName } from "../../scripts/release";
+import { GO_MODULE, pluginArchiveName } from "../../scripts/release";
 import { releaseVersion } from "../../scripts/release-version";
+import { releasePart } from "../release/artifacts";
 import { PLATFORM, useReleaseHost } from "../release/host";
 import { call, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { runCli } from "../support/pulumi-cli";
@@ -51,7 +52,7 @@ describe.skipIf(GO_MISSING !== undefined)("a Go program of native resources unde
   let binary = "";
   const prebuilt = () => `{ name: go, options: { binary: ${JSON.stringify(binary)} } }`;
 
-  /** What `go` gets, beside the CLI's tags: the release's module proxy, then the machine's module cache as one (offline), into a module cache of this file's. */
+  /** What `go` gets, beside the CLI's tags: the release's module proxy, the machine's module cache as one, then the machine's proxy, into a module cache of this file's. */
   let goEnv: Record<string, string> = {};
 
   beforeAll(async () => {
@@ -63,6 +64,11 @@ describe.skipIf(GO_MISSING !== undefined)("a Go program of native resources unde
     await runGo(["build", "-buildvcs=false", "-ldflags", "-w -s", "-o", binary, "."], path.join(root, "program"), goEnv);
   }, 15 * 60_000);
   const userStack = (program: ProgramFiles) => nativeStack(emu(), "native-go", program, { env: host().env() });
+
+  it("builds on the released SDK module: the one in its module cache is the release proxy's, byte for byte", async () => {
+    const zip = (proxy: string) => fs.readFileSync(path.join(proxy, GO_MODULE, "@v", `${releaseVersion().go}.zip`));
+    expect(zip(path.join(goEnv.GOMODCACHE!, "cache", "download")).equals(zip(path.join(await releasePart("go"), "goproxy")))).toBe(true);
+  });
 
   it("creates with one POST each, a rerun and a refresh write nothing, a change is one PATCH each, destroy deletes both; the secret header stays secret", async () => {
     const s = await userStack(goProject(prebuilt()));

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { EngineResult } from "../support/run-types";
+import { CLI_COMMANDS_DIR_ENV, readCliCommands } from "../support/cli-commands";
 import { describeWithCli } from "../support/cli-suite";
 import { runCli } from "../support/pulumi-cli";
 import { emulatorStack } from "../support/stack-config";
@@ -147,6 +148,16 @@ describeWithCli("Endpoint end to end", () => {
 
   it("no output of any run, nor the state file, holds a secret in plaintext", () => {
     expectNoPlaintextSecrets(seen.join("\n") + readFileSync(stateFile(), "utf8"), signingSecrets);
+  });
+
+  it("the summary's count of this file's CLI commands has each one the harness started (the runs above)", () => {
+    const dir = process.env[CLI_COMMANDS_DIR_ENV];
+    expect(dir, "the summary reporter names where commands are counted").toBeDefined();
+    const counted = readCliCommands(dir!).get(expect.getState().testPath!);
+    // The runs above, each counted by its verb: previews, ups and one destroy.
+    expect(counted?.get("preview") ?? 0).toBeGreaterThanOrEqual(2);
+    expect(counted?.get("up") ?? 0).toBeGreaterThanOrEqual(2);
+    expect(counted?.get("destroy")).toBe(1);
   });
 });
 

@@ -149,17 +149,46 @@ describe("svc.webhooks.getEndpoint / getEndpoints (program process)", () => {
     await expect(svc.webhooks.getEndpoint({ id: "ep_missing" })).rejects.toThrow(/no endpoint ep_missing is visible/);
   });
 
-  it("a program loads the provider's modules only when it calls a function (the built SDK, as a program requires it)", async () => {
-    // Which modules a program has loaded, after requiring the SDK and then after its first function call.
+  it("a program loads the provider's modules only when it calls a function (the built SDK, as a program requires it), and every function works from it", async () => {
+    // In a plain Node process, as a program requires the package: which provider modules are loaded after the SDK,
+    // then after its functions ran (every one that reaches the provider's modules, each way it does), and their answers.
     const script = `
-      const loaded = (what) => Object.keys(require.cache).filter((f) => /[\\/](zod|ajv|undici)[\\/]|[\\/]dist[\\/]provider[\\/](engine[\\/]operations|functions)\\.js$/.test(f)).length;
+      const loaded = () => Object.keys(require.cache).filter((f) => /[\\/](zod|ajv|undici)[\\/]|[\\/]dist[\\/]provider[\\/](engine[\\/]operations|functions)\\.js$/.test(f)).length;
       const svc = require(${JSON.stringify(path.resolve("dist/sdk/index.js"))});
       const before = loaded();
-      svc.webhooks.getEndpoints({ projectId: ${JSON.stringify(ws.project_id)} }).then((all) => console.log(JSON.stringify({ before, after: loaded(), endpoints: all.length })));`;
-    // Not synchronously: the emulator answering the call runs in this process.
-    const { stdout } = await promisify(execFile)(process.execPath, ["-e", script], { env: process.env, encoding: "utf8" });
-    const out = JSON.parse(stdout) as { before: number; after: number; endpoints: number };
-    expect(out).toMatchObject({ before: 0, endpoints: 5 });
+      const calls = {
+        getEndpoints: () => svc.webhooks.getEndpoints({ projectId: ${JSON.stringify(ws.project_id)} }).then((all) => all.length),
+        getAuthMe: () => svc.webhooks.getAuthMe().then((me) => me.workspaceId),
+        getEventTypes: () => svc.webhooks.getEventTypes().then((all) => all.length),
+        getSources: () => svc.webhooks.getSources().then((all) => all.length),
+        getDeliveries: () => svc.webhooks.getDeliveries().then((all) => all.length),
+        getInboxes: () => svc.inboxes.getInboxes().then((all) => all.length),
+        getPlan: () => svc.inboxes.getPlan().then((plan) => typeof plan),
+        getMessages: () => svc.inboxes.getMessages({ inboxId: "inb_missing" }),
+        getQuotas: () => svc.infra.getQuotas().then((all) => all.length > 0),
+      };
+      (async () => {
+        const answers = {};
+        for (const [name, call] of Object.entries(calls)) answers[name] = await call().then((v) => v, (e) => "error: " + e.message);
+        console.log(JSON.stringify({ before, after: loaded(), answers }));
+      })();`;
+    const env = { ...process.env, SVC_INBOXES_URL: emu().inboxesUrl, SVC_INBOXES_API_KEY: ws.inboxes.admin, SVC_INFRA_URL: emu().infraUrl, SVC_INFRA_API_KEY: ws.infra.admin };
+    // Not synchronously: the emulator answering the calls runs in this process.
+    const { stdout } = await promisify(execFile)(process.execPath, ["-e", script], { env, encoding: "utf8" });
+    const out = JSON.parse(stdout) as { before: number; after: number; answers: Record<string, unknown> };
+    expect(out.before).toBe(0);
     expect(out.after).toBeGreaterThan(0);
+    expect(out.answers).toEqual({
+      getEndpoints: 5,
+      getAuthMe: ws.workspace_id,
+      getEventTypes: 0,
+      getSources: 0,
+      getDeliveries: 0,
+      getInboxes: 0,
+      getPlan: "object",
+      // The SDK's own words for a 404 (isApiError and withMessage from the provider's modules), then the request's.
+      getMessages: expect.stringMatching(/^error: The inbox inb_missing is gone \(released or expired\) or not visible to the key in use\. \(GET \/v1\/inboxes\/inb_missing\/messages → 404/),
+      getQuotas: true,
+    });
   });
 });

@@ -24,14 +24,16 @@ export function compiledProgram(sourceDir: string): string {
   const source = readFileSync(join(sourceDir, "index.ts"), "utf8");
   const project = readFileSync(join(sourceDir, "Pulumi.yaml"), "utf8");
   const hash = createHash("sha256").update(source).update("\0").update(project).digest("hex").slice(0, 16);
-  const dir = join(OUT, `${relative(ROOT, sourceDir).split(sep).join("-")}-${hash}`);
-  if (existsSync(join(dir, "Pulumi.yaml"))) return dir;
+  // Checked every time, not only when compiled: the program as written must run as a user's does (through tsx, which
+  // takes TypeScript-only syntax), or a page whose project lost its loader would pass here and fail for its users.
+  const plain = project.replace(/^main: index\.ts$/m, "main: index.js").replace(/^\s*nodeargs: --require tsx\/cjs\n/m, "");
+  if (!/^main: index\.ts$/m.test(project) || !/^\s*nodeargs: --require tsx\/cjs$/m.test(project) || /tsx|nodeargs/.test(plain) || !/^\s*typescript: false$/m.test(plain)) {
+    throw new Error(`${sourceDir}/Pulumi.yaml is not \`main: index.ts\` run by \`nodeargs: --require tsx/cjs\` with \`typescript: false\`: as written, the program would not run as compiled here`);
+  }
   // Only a one-file program whose imports are packages compiles to one file that runs the same.
   if (/^import .* from ["']\./m.test(source)) throw new Error(`${sourceDir}/index.ts imports a file of its own: compiledProgram compiles only one-file programs`);
-  const plain = project.replace(/^main: index\.ts$/m, "main: index.js").replace(/^\s*nodeargs: --require tsx\/cjs\n/m, "");
-  if (!/^main: index\.js$/m.test(plain) || /tsx|nodeargs/.test(plain) || !/^\s*typescript: false$/m.test(plain)) {
-    throw new Error(`${sourceDir}/Pulumi.yaml is not \`main: index.ts\` run by \`nodeargs: --require tsx/cjs\` with \`typescript: false\`: compiledProgram cannot derive the compiled program's`);
-  }
+  const dir = join(OUT, `${relative(ROOT, sourceDir).split(sep).join("-")}-${hash}`);
+  if (existsSync(join(dir, "Pulumi.yaml"))) return dir;
   mkdirSync(dirname(dir), { recursive: true });
   const partial = mkdtempSync(`${dir}.partial-`);
   // Loaded only here: a worker that finds the program compiled loads no compiler.
