@@ -11,6 +11,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ConfigSource, Product } from "../provider/config";
 import type { OperationContext } from "../provider/engine/fields";
+import type * as functions from "../provider/functions";
 
 /** The stack config of the program (namespace `svc`). */
 export function programConfig(): ConfigSource {
@@ -20,6 +21,11 @@ export function programConfig(): ConfigSource {
 
 /** The provider's modules the functions call, loaded once, at the first call. */
 export const providerSide = () => import("./provider-side.js");
+
+/** One of the read functions the native plugin serves too (provider/functions.ts), with the program's settings. */
+export async function runReadFunction<T>(name: keyof typeof functions.READ_FUNCTIONS, args: object): Promise<T> {
+  return (await (await providerSide()).READ_FUNCTIONS[name].run({ ...args }, programConfig())) as unknown as T;
+}
 
 /** A client (and read cache) for a product and connection profile, from the program's settings. */
 export async function programContext(product: Product, profile: string | undefined): Promise<OperationContext> {

@@ -3,7 +3,7 @@
  * `new pulumi.Config("svc")`, else the environment) and return plain data.
  */
 import type { InboxPlan, InboxUsage } from "../../provider/inboxes/account";
-import { programConfig, programContext, providerSide } from "../program";
+import { programContext, providerSide, runReadFunction } from "../program";
 import type { InboxInfo } from "./inbox";
 
 export type { InboxInfo };
@@ -43,12 +43,12 @@ const camel = (key: string) => key.replace(/_([a-z])/g, (_m, c: string) => c.toU
 
 /** One inbox by id. Fails when it is gone (released or expired) or the key cannot see it. */
 export async function getInbox(args: GetInboxArgs): Promise<InboxInfo> {
-  return (await (await providerSide()).READ_FUNCTIONS["inboxes:getInbox"].run({ ...args }, programConfig())) as unknown as InboxInfo;
+  return runReadFunction<InboxInfo>("inboxes:getInbox", args);
 }
 
 /** Every live inbox (all pages), or the one matching `address`. */
 export async function getInboxes(args: GetInboxesArgs = {}): Promise<InboxInfo[]> {
-  return (await (await providerSide()).READ_FUNCTIONS["inboxes:getInboxes"].run({ ...args }, programConfig())) as unknown as InboxInfo[];
+  return runReadFunction<InboxInfo[]>("inboxes:getInboxes", args);
 }
 
 /** The workspace's plan: limits (null = unlimited) and features (`read_api`, `optional_phrase_gate`). */

@@ -4,7 +4,7 @@
  * They return plain data, not Outputs. One implementation with the native plugin's
  * (provider/functions.ts).
  */
-import { programConfig, providerSide } from "../program";
+import { runReadFunction } from "../program";
 import type { EndpointInfo } from "./endpoint";
 
 export type { EndpointInfo };
@@ -25,10 +25,10 @@ export interface GetEndpointsArgs {
 
 /** One endpoint by id. Fails when it does not exist or the key cannot see it. */
 export async function getEndpoint(args: GetEndpointArgs): Promise<EndpointInfo> {
-  return (await (await providerSide()).READ_FUNCTIONS["webhooks:getEndpoint"].run({ ...args }, programConfig())) as unknown as EndpointInfo;
+  return runReadFunction<EndpointInfo>("webhooks:getEndpoint", args);
 }
 
 /** Every endpoint the key can see (all pages), optionally of one project. */
 export async function getEndpoints(args: GetEndpointsArgs = {}): Promise<EndpointInfo[]> {
-  return (await (await providerSide()).READ_FUNCTIONS["webhooks:getEndpoints"].run({ ...args }, programConfig())) as unknown as EndpointInfo[];
+  return runReadFunction<EndpointInfo[]>("webhooks:getEndpoints", args);
 }

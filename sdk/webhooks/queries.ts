@@ -4,7 +4,7 @@
  * force, the event type catalog, sources and deliveries. Lists walk every page.
  * They return plain camelCase data, not Outputs; no secret is ever returned.
  */
-import { programConfig, programContext, providerSide } from "../program";
+import { programContext, providerSide, runReadFunction } from "../program";
 import type { EventTypePolicyValue } from "./event-type-policy";
 import type { SourceInfo } from "./source";
 
@@ -90,12 +90,12 @@ export async function getEventTypes(args: GetEventTypesArgs = {}): Promise<Event
 
 /** One source by id. Fails when it does not exist or the key cannot see it. */
 export async function getSource(args: { id: string } & ProfileArgs): Promise<SourceInfo> {
-  return (await (await providerSide()).READ_FUNCTIONS["webhooks:getSource"].run({ ...args }, programConfig())) as unknown as SourceInfo;
+  return runReadFunction<SourceInfo>("webhooks:getSource", args);
 }
 
 /** Every source the key can see (all pages), optionally of one project. */
 export async function getSources(args: { projectId?: string } & ProfileArgs = {}): Promise<SourceInfo[]> {
-  return (await (await providerSide()).READ_FUNCTIONS["webhooks:getSources"].run({ ...args }, programConfig())) as unknown as SourceInfo[];
+  return runReadFunction<SourceInfo[]>("webhooks:getSources", args);
 }
 
 /* ---------- deliveries ---------- */
