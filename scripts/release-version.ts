@@ -5,19 +5,18 @@
 //     unstamped development build, `<version>-alpha.0+dev` (what a checkout's `npm pack` and plugin
 //     say: before every stamped build and the release);
 //   - a build of the commit tagged `v<version>`, from a clean work tree, is that release and carries it;
-//   - any other build is a development build: `<version>-alpha.<n>+<hash>`, hash the first 8 hex
-//     digits of the SHA-256 of what goes into the artifacts (not the commit's: two builds of one
-//     commit with different uncommitted changes differ), n the commit time of HEAD in seconds (a
-//     later commit's builds sort later) followed by six digits of that SHA-256: most consumers
-//     ignore build metadata (Go refuses it, Pulumi's Python SDK drops it when it asks for its
-//     plugin, the CLI's plugin cache compares versions without it), so the pre-release carries the
-//     content too. It sorts before the release and after the one before, and no two builds of
-//     different content share it, so no cache (the Go module cache, pip's, the CLI's plugins)
-//     holding another build at that version can serve it.
+//   - any other build is a development build: `<version>-alpha.<n>`, n the commit time of HEAD in
+//     seconds (a later commit's builds sort later) followed by six digits of the SHA-256 of what goes
+//     into the artifacts (not the commit's: two builds of one commit with different uncommitted
+//     changes differ). No build metadata (`+...`): the consumers do not carry it through (Go refuses
+//     it; Pulumi's Python SDK drops it when it names its plugin, and the engine then asks the release
+//     host for the archive by that name at refresh and destroy; the CLI's plugin cache ignores it), so
+//     a version with it would not be one name everywhere. It sorts before the release and after the
+//     one before, and no two builds of different content share it, so no cache (the Go module cache,
+//     pip's, the CLI's plugins) holding another build at that version can serve it.
 //
 // Each artifact spells it in its own syntax: semver for the plugin archives, schema.json,
-// pulumi-plugin.json and the npm package; the Go module's version, which takes no build metadata;
-// PEP 440 for the wheel.
+// pulumi-plugin.json and the npm package; `v<semver>` for the Go module; PEP 440 for the wheel.
 
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -30,9 +29,9 @@ const ROOT = path.resolve(__dirname, "..");
 export interface ReleaseVersion {
   /** Semver: the plugin archives' names, schema.json, pulumi-plugin.json, the npm package. */
   semver: string;
-  /** The Go module's version (`v` and semver without the build metadata, which Go refuses). */
+  /** The Go module's version: `v<semver>`. */
   go: string;
-  /** PEP 440, the wheel's: what Pulumi's Python generator makes of the semver (`a<n>+<hash>`), as pip writes it. */
+  /** PEP 440, the wheel's: what Pulumi's Python generator makes of the semver (`a<n>`), as pip writes it. */
   python: string;
   /** The release's version (package.json's, without `-alpha.0+dev`): the tag `v<release>` makes a build the release. */
   release: string;
@@ -75,12 +74,10 @@ export function versionAt(root = ROOT): ReleaseVersion {
   const tagged = git(root, ["tag", "--points-at", "HEAD"]).split("\n").includes(`v${base}`);
   if (tagged && git(root, ["status", "--porcelain"]) === "") return { semver: base, go: `v${base}`, python: base, release: base, development: false, content };
   const n = `${git(root, ["log", "-1", "--format=%ct", "HEAD"]).trim()}${String(parseInt(content.slice(8, 16), 16) % 1_000_000).padStart(6, "0")}`;
-  const hash = content.slice(0, 8);
   return {
-    semver: `${base}-alpha.${n}+${hash}`,
+    semver: `${base}-alpha.${n}`,
     go: `v${base}-alpha.${n}`,
-    // PEP 440 drops leading zeros of a local segment of digits only.
-    python: `${base}a${n}+${/^\d+$/.test(hash) ? String(Number(hash)) : hash}`,
+    python: `${base}a${n}`,
     release: base,
     development: true,
     content,

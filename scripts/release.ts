@@ -1,6 +1,6 @@
 // `npm run release`: what a release publishes, written into dist/release/ (after `npm run build`),
 // each at the build's version (scripts/release-version.ts: the release's on its tagged commit,
-// `<version>-alpha.<n>+<hash>` otherwise, in each artifact's syntax):
+// `<version>-alpha.<n>` otherwise, in each artifact's syntax):
 //
 //   pulumi-resource-svc-v<version>-<os>-<arch>.tar.gz  the plugin, one archive for every platform in PLATFORMS
 //                                                      (the same JavaScript bundle under each name: it needs Node >= 20 on PATH)

@@ -62,12 +62,12 @@ describe.skipIf(PYTHON_MISSING !== undefined)("a Python program of native resour
   it("creates with one POST each, a rerun and a refresh write nothing, a change is one PATCH each, destroy deletes both; the secrets stay secret", { timeout: 300_000 }, async () => {
     const s = await userStack("native-python", PROGRAM);
     const state = await checkNativeLifecycle(emu(), s, { lookedUpUrl: "https://hooks.example.com/orders" });
-    // The plugin came from the release host, into the stack's fresh PULUMI_HOME.
+    // The plugin came from the release host, into each command's fresh PULUMI_HOME: also at refresh and
+    // destroy, which run no program and fetch it at the version the state names.
     expect(host().served).toContain(`GET /${pluginArchiveName(PLATFORM)}`);
     // The SDK is at the build's version (its schema's), and asks the engine for the plugin at it, from the
-    // schema's pluginDownloadURL (the engine names the default provider by both), without the build
-    // metadata (the SDK reads its version from the wheel's, whose local part it drops).
-    expect(state.find((r) => r.type === "svc:webhooks:Endpoint")?.provider).toContain(`::${defaultProviderName(releaseVersion().semver.replace(/\+.*/, ""))}_github_/api.github.com/pulumi-svc::`);
+    // schema's pluginDownloadURL (the engine names the default provider by both).
+    expect(state.find((r) => r.type === "svc:webhooks:Endpoint")?.provider).toContain(`::${defaultProviderName(releaseVersion().semver)}_github_/api.github.com/pulumi-svc::`);
   });
 
   it("a program that raises: the run fails with the program's traceback, and writes nothing", async () => {

@@ -38,7 +38,7 @@ export function useReleaseHost(): () => ReleaseHost {
     const archives = await releasePart("plugin");
     const served: string[] = [];
     server = http.createServer((req, res) => {
-      // Decoded: the CLI escapes a development build's `+` (scripts/release-version.ts).
+      // Decoded, as the archive's file name.
       const url = decodeURIComponent(req.url ?? "");
       served.push(`${req.method} ${url}`);
       const file = path.join(archives, path.basename(url));
