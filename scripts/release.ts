@@ -81,7 +81,8 @@ async function pluginFiles(dir: string): Promise<string[]> {
   );
   fs.writeFileSync(
     path.join(dir, "pulumi-resource-svc.cmd"),
-    `@echo off\r\nwhere node >nul 2>nul || (echo ${NODE_NEEDED.replace(">", "^>")}: node was not found 1>&2 & exit /b 1)\r\nnode "%~dp0pulumi-resource-svc.js" %*\r\n`,
+    // Inside cmd's parenthesised block, every metacharacter of the echoed text is escaped: an unescaped `)` ends the block.
+    `@echo off\r\nwhere node >nul 2>nul || (echo ${`${NODE_NEEDED}: node was not found`.replace(/[\^&|<>()]/g, "^$&")} 1>&2 & exit /b 1)\r\nnode "%~dp0pulumi-resource-svc.js" %*\r\n`,
   );
   // The plugin finds its version and schema by the package.json named pulumi-svc above it (provider/version.ts).
   fs.writeFileSync(path.join(dir, "package.json"), `${JSON.stringify({ name: "pulumi-svc", version: releaseVersion().semver, private: true }, null, 2)}\n`);

@@ -47,6 +47,11 @@ describe.skipIf(NATIVE_MISSING !== undefined)("the released plugin archives unde
     const r = spawnSync("/bin/sh", [path.join(dir, "pulumi-resource-svc")], { encoding: "utf8", env: { PATH: "/nonexistent" } });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain("pulumi-resource-svc needs Node.js >= 20 on PATH (https://nodejs.org): node was not found");
+    // Windows' launcher says the same: in its parenthesised block, each of cmd's metacharacters is escaped with `^`
+    // (an unescaped `)` would end the block and cut the message), which cmd drops when it echoes.
+    const echoed = /\(echo (.*) 1>&2 & exit \/b 1\)/.exec(fs.readFileSync(path.join(dir, "pulumi-resource-svc.cmd"), "utf8"))?.[1] ?? "";
+    expect(echoed.replace(/\^./g, "")).not.toMatch(/[\^&|<>()]/);
+    expect(echoed.replace(/\^(.)/g, "$1")).toBe("pulumi-resource-svc needs Node.js >= 20 on PATH (https://nodejs.org): node was not found");
   });
 
   it("starts to its port line (printed beside dist/native/main.js's)", async () => {
