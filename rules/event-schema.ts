@@ -45,6 +45,8 @@ export interface SchemaProblem {
   message: string;
   /** Exactly the spec's `details` for the code. */
   details: Record<string, unknown>;
+  /** Where in the schema (a JSON Pointer) the problem is, where the details do not say it: a pattern's place, for the provider's messages. */
+  pointer?: string;
 }
 
 export type PatternUnsafeReason = "too_long" | "does_not_compile" | "empty_repeat" | "nested_quantifier" | "ambiguous_alternation" | "too_complex";
@@ -118,8 +120,8 @@ function shapeProblem(schema: unknown): SchemaProblem | undefined {
 /** What the keyword positions of a schema hold, from one walk over its subschemas. */
 interface Survey {
   enumValues: number;
-  /** `pattern` values and `patternProperties` keys, in document order. */
-  patterns: string[];
+  /** `pattern` values and `patternProperties` keys, in document order, with where each stands (a JSON Pointer). */
+  patterns: { pattern: string; pointer: string }[];
   /** The first `$ref` that does not start with `#`. */
   remoteRef?: string;
   /** Any `$ref` or `$id` (then only compiling can tell whether the schema is valid). */
@@ -128,10 +130,12 @@ interface Survey {
 
 function survey(schema: unknown): Survey {
   const found: Survey = { enumValues: 0, patterns: [], hasReferences: false };
-  eachSubschema(schema, (sub) => {
+  eachSubschema(schema, (sub, pointer) => {
     if (Array.isArray(sub.enum)) found.enumValues += sub.enum.length;
-    if (typeof sub.pattern === "string") found.patterns.push(sub.pattern);
-    if (isObject(sub.patternProperties)) found.patterns.push(...Object.keys(sub.patternProperties));
+    if (typeof sub.pattern === "string") found.patterns.push({ pattern: sub.pattern, pointer: `${pointer}/pattern` });
+    if (isObject(sub.patternProperties)) {
+      for (const key of Object.keys(sub.patternProperties)) found.patterns.push({ pattern: key, pointer: `${pointer}/patternProperties/${key.replace(/~/g, "~0").replace(/\//g, "~1")}` });
+    }
     if ("$ref" in sub || "$id" in sub) found.hasReferences = true;
     if (found.remoteRef === undefined && typeof sub.$ref === "string" && !sub.$ref.startsWith("#")) found.remoteRef = sub.$ref;
   });
@@ -168,9 +172,9 @@ function refProblem({ remoteRef }: Survey): SchemaProblem | undefined {
 // 3. Regular expressions
 
 function patternsProblem({ patterns }: Survey): SchemaProblem | undefined {
-  for (const pattern of patterns) {
+  for (const { pattern, pointer } of patterns) {
     const reason = patternUnsafeReason(pattern);
-    if (reason) return patternProblem(pattern, reason);
+    if (reason) return { ...patternProblem(pattern, reason), pointer };
   }
   return undefined;
 }

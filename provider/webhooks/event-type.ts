@@ -58,7 +58,8 @@ export function payloadSchemaViolations(body: Props): RuleViolation[] {
   const { reason, limit, size, path, ref } = problem.details as Record<string, unknown>;
   // A `$ref` not known yet at preview reaches the rule as "" (neutralised): not judged.
   if (problem.code === "schema_ref_unsupported" && ref === "") return [];
-  const pointer = typeof path === "string" && path !== "" ? path.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~")) : [];
+  const at = problem.pointer ?? path;
+  const pointer = typeof at === "string" && at !== "" ? at.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~")) : [];
   const params: Record<string, unknown> = {};
   if (reason !== undefined) params.reason = reason;
   if (limit !== undefined) params.limit = limit;

@@ -177,10 +177,12 @@ describe("EventType: schema refusals at preview, with the API's reason names", (
     { what: "too many members", schema: { properties: Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`p${i}`, true])) }, re: /schema_too_large, reason "members", limit 1000/, property: "payloadSchema" },
     { what: "too many enum values", schema: { enum: Array.from({ length: 501 }, (_, i) => i) }, re: /schema_too_large, reason "enum_values", limit 500/, property: "payloadSchema" },
     { what: "too many patterns", schema: { properties: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`p${i}`, { pattern: `^a${i}$` }])) }, re: /schema_too_large, reason "patterns", limit 100/, property: "payloadSchema" },
-    { what: "pattern too long", schema: { pattern: "a".repeat(1001) }, re: /schema_pattern_unsafe, reason "too_long", limit 1000/, property: "payloadSchema" },
-    { what: "pattern does not compile", schema: { pattern: "(" }, re: /schema_pattern_unsafe, reason "does_not_compile"/, property: "payloadSchema" },
-    { what: "nested quantifier", schema: { pattern: "^(a+)+$" }, re: /schema_pattern_unsafe, reason "nested_quantifier"/, property: "payloadSchema" },
-    { what: "empty repeat", schema: { pattern: "(a*)*" }, re: /schema_pattern_unsafe, reason "empty_repeat"/, property: "payloadSchema" },
+    { what: "pattern too long", schema: { pattern: "a".repeat(1001) }, re: /schema_pattern_unsafe, reason "too_long", limit 1000/, property: "payloadSchema.pattern" },
+    { what: "pattern does not compile", schema: { pattern: "(" }, re: /schema_pattern_unsafe, reason "does_not_compile"/, property: "payloadSchema.pattern" },
+    { what: "nested quantifier", schema: { pattern: "^(a+)+$" }, re: /schema_pattern_unsafe, reason "nested_quantifier"/, property: "payloadSchema.pattern" },
+    { what: "unsafe pattern deep inside", schema: { type: "object", properties: { a: { type: "object", properties: { b: { type: "string", pattern: "^(a+)+$" } } } } }, re: /schema_pattern_unsafe, reason "nested_quantifier"/, property: "payloadSchema.properties.a.properties.b.pattern" },
+    { what: "unsafe patternProperties key", schema: { type: "object", patternProperties: { "^(a+)+$": { type: "string" } } }, re: /schema_pattern_unsafe, reason "nested_quantifier"/, property: 'payloadSchema.patternProperties["^(a+)+$"]' },
+    { what: "empty repeat", schema: { pattern: "(a*)*" }, re: /schema_pattern_unsafe, reason "empty_repeat"/, property: "payloadSchema.pattern" },
   ])("$what", async ({ schema, re, property }) => {
     const { result, calls } = await d().calls(() => d().check({ name: "bad.schema", payloadSchema: schema }));
     expect(result.failures).toEqual([{ property, reason: expect.stringMatching(re) }]);
