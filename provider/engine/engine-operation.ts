@@ -37,6 +37,12 @@ import { pluginConfigSource, resolveConnection, settingNames, type ConfigSource,
 import { KindClaims } from "./claims";
 import { watchEngine } from "./engine-link";
 
+/** What a key reaches (reach.ts): its workspace as the product names it, and the project it is confined to (none: every project). */
+export interface Reach {
+  workspace: string;
+  project?: string;
+}
+
 /** What a hook gets to talk to the service. */
 export interface OperationContext {
   /** The engine operation this call belongs to (engine-operation.ts): what the operation's other calls learnt. */
@@ -77,6 +83,11 @@ export class EngineOperation {
   readonly checkedNames = new Set<string>();
   /** Kinds whose skipped remote checks were noted (remote-checks.ts). */
   readonly notedSkips = new Set<string>();
+  /**
+   * The reach each connection's key was last read to have (reach.ts), by `connectionId` (a context object is not one
+   * per connection when the key comes from the environment), for Diff, which cannot wait: an Error when it could not be read (why).
+   */
+  readonly reaches = new Map<string, Reach | Error>();
 
   /** A client and a read cache for a product and profile, from the configured settings. */
   context(def: { product: Product }, profile: string | undefined, source: ConfigSource): OperationContext {
