@@ -48,8 +48,6 @@ export interface OperationContext {
   /** The engine operation this call belongs to (engine-operation.ts): what the operation's other calls learnt. */
   operation: EngineOperation;
   client: SvcClient;
-  /** The resource's `profile` (undefined: the default profile). */
-  profile: string | undefined;
   /** Cache of read-only answers, kept once per operation per connection (check's remote reads). */
   cached<T>(key: string, load: () => Promise<T>): Promise<T>;
   /**
@@ -109,7 +107,6 @@ export class EngineOperation {
     ctx = {
       operation: this,
       client,
-      profile,
       connectionId,
       cached<T>(key: string, load: () => Promise<T>): Promise<T> {
         const k = `${cacheKey}\u0000${key}`;
