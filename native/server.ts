@@ -20,13 +20,18 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { apiKeysIn, configSetCommand, resolveConnection, InvalidSettingError, PRODUCTS } from "../provider/config";
 import { CONFIG_KEYS } from "../provider/config-keys";
-import { REACH_RECORD_KEY } from "../provider/engine/internal-keys";
 import type { CheckFailure, Props } from "../provider/engine/fields";
 import type { ReachRecord } from "../provider/engine/reach";
 import { closestName } from "../rules/names";
 import { PACKAGE_ROOT, PACKAGE_VERSION } from "../provider/version";
 import * as ops from "./operations";
 import { heldSecret, sealedNames, unwrap, wrap } from "./values";
+
+/**
+ * In this plugin's own config as the engine stores it (CheckConfig's answer, never the stack's config): where each API
+ * key reached at the last run (provider/engine/reach.ts `movedKeys`), to judge a key changed when the old one no longer answers.
+ */
+const REACH_RECORD_KEY = "__reached";
 
 interface SchemaResource {
   properties?: Record<string, { secret?: boolean }>;
