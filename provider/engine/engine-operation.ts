@@ -222,3 +222,12 @@ export function operationContext(def: { product: Product }, profile: string | un
   watchEngine();
   return currentOperation().context(def, profile, source);
 }
+
+/** The current operation's context for a product and profile, or undefined when no connection can be made (a setting missing: check says why). */
+export function contextOrNone(product: Product, profile: string | undefined, source?: ConfigSource): OperationContext | undefined {
+  try {
+    return operationContext({ product }, profile, source);
+  } catch {
+    return undefined;
+  }
+}

@@ -43,7 +43,7 @@
 import { isApiError } from "../client";
 import { apiKeysIn, PRODUCTS, profileOf, profileTable, settingNames, type ConfigSource, type Product } from "../config";
 import { keyProject } from "../infra/quota-limits";
-import { operationContext, type Reach } from "./engine-operation";
+import { contextOrNone, operationContext, type Reach } from "./engine-operation";
 import { missingPathMessage, note } from "./errors";
 import type { OperationContext, Props, ResourceDefinition } from "./fields";
 import { CREATED_IN_KEY, WORKSPACE_KEY } from "./internal-keys";
@@ -106,15 +106,6 @@ async function infraReach(ctx: OperationContext, props: Props | undefined): Prom
 }
 
 const READERS: Record<Product, ReachReader> = { webhooks: webhooksReach, inboxes: inboxesReach, infra: infraReach };
-
-/** The context of a product and profile, or undefined when no connection can be made (a setting missing: check says why). */
-function contextOrNone(product: Product, profile: string | undefined, source?: ConfigSource): OperationContext | undefined {
-  try {
-    return operationContext({ product }, profile, source);
-  } catch {
-    return undefined;
-  }
-}
 
 /** The reach of the context's key, or undefined when it cannot be read (see the header). */
 export async function reachOf(def: { product: Product }, ctx: OperationContext, props?: Props): Promise<Reach | undefined> {
