@@ -77,14 +77,8 @@ const inputNames = (def: ResourceDefinition) => fieldEntries(def).filter(([, spe
 
 /** A rule violation as a check failure: the camelCase property, the message, the API's entry type and limit. */
 export function violationFailure(def: ResourceDefinition, v: RuleViolation): CheckFailure {
-  return { property: apiPathToProperty(def.fields, v.path), reason: `${v.msg} (${v.type}${describeParams(v.params)})` };
-}
-
-function describeParams(params: Record<string, unknown> | undefined): string {
-  if (!params) return "";
-  return Object.entries(params)
-    .map(([k, val]) => `, ${k} ${JSON.stringify(val)}`)
-    .join("");
+  const params = Object.entries(v.params ?? {}).map(([k, val]) => `, ${k} ${JSON.stringify(val)}`);
+  return { property: apiPathToProperty(def.fields, v.path), reason: `${v.msg} (${v.type}${params.join("")})` };
 }
 
 /** zod issues of one field, except where a value is unknown; named with the API's entry types. */
