@@ -31,7 +31,6 @@
  * an unknown workspace count apart: what is not known to be one account is never
  * counted as one (that would fail a preview the service accepts).
  */
-import { countedRegion } from "../../rules/quota";
 import { SvcClient } from "../client";
 import { pluginConfigSource, resolveConnection, settingNames, type ConfigSource, type Connection, type Product } from "../config";
 import { KindClaims } from "./claims";
@@ -168,13 +167,6 @@ export class EngineOperation {
     }
     for (const key of keys) this.keyClaims.set(key, resource);
     return undefined;
-  }
-
-  /** `claimKeys` for quotas: each of `names` in `scope` (kind, project, service: the project as an account, see the header) and the region the quota is counted in (none for a project-wide one). */
-  claimQuotas(resource: string, scope: unknown[], region: unknown, names: string[]): { name: string; by: string } | undefined {
-    const keyOf = (name: string) => JSON.stringify([...scope, countedRegion(name, region), name]);
-    const clash = this.claimKeys(resource, names.map(keyOf));
-    return clash && { name: names.find((n) => keyOf(n) === clash.key)!, by: clash.by };
   }
 
   /**
