@@ -9,6 +9,7 @@
  */
 import type * as Provider from "../provider";
 import type * as Errors from "../provider/engine/errors";
+import type { CheckFailure, Props } from "../provider/engine/fields";
 import { PROVIDER_KEY, RESOURCE_KEY, resourceIdentity, SECRET_INPUTS_KEY } from "../provider/engine/internal-keys";
 import type { ReachRecord } from "../provider/engine/reach";
 
@@ -37,12 +38,6 @@ export function preload(): void {
 }
 
 const operationsOf = (token: string) => provider().operationsOf(kindOf(token));
-
-export type Props = Record<string, unknown>;
-export interface Failure {
-  property: string;
-  reason: string;
-}
 
 /** `svc:webhooks:Endpoint` -> `webhooks:Endpoint` (and a function's `svc:webhooks:getEndpoint` -> `webhooks:getEndpoint`); throws for a token of another package. */
 export function kindOf(token: string): string {
@@ -80,7 +75,7 @@ export function movedKeys(olds: (key: string) => string | undefined, news: (key:
  * for one quota, an adoption of an object another resource holds) gets it as the
  * TypeScript SDK gives it.
  */
-export async function check(token: string, olds: Props, news: Props, secretNames: readonly string[], name?: string): Promise<{ inputs: Props; failures: Failure[] }> {
+export async function check(token: string, olds: Props, news: Props, secretNames: readonly string[], name?: string): Promise<{ inputs: Props; failures: CheckFailure[] }> {
   const ops = operationsOf(token);
   const named = name && ops.definition.fields["resourceName"] && news["resourceName"] === undefined ? { ...news, resourceName: name } : news;
   const result = await ops.check({ olds, news: withSecretNames(named, secretNames) });

@@ -20,12 +20,18 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { apiKeysIn, configSetCommand, resolveConnection, InvalidSettingError, PRODUCTS } from "../provider/config";
 import { CONFIG_KEYS } from "../provider/config-keys";
-import { REACH_RECORD_KEY } from "../provider/engine/internal-keys";
+import type { CheckFailure, Props } from "../provider/engine/fields";
 import type { ReachRecord } from "../provider/engine/reach";
 import { closestName } from "../rules/names";
 import { PACKAGE_ROOT, PACKAGE_VERSION } from "../provider/version";
 import * as ops from "./operations";
 import { heldSecret, sealedNames, unwrap, wrap } from "./values";
+
+/**
+ * In this plugin's own config as the engine stores it (CheckConfig's answer, never the stack's config): where each API
+ * key reached at the last run (provider/engine/reach.ts `movedKeys`), to judge a key changed when the old one no longer answers.
+ */
+const REACH_RECORD_KEY = "__reached";
 
 interface SchemaResource {
   properties?: Record<string, { secret?: boolean }>;
@@ -73,7 +79,7 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
   /** The provider's settings the schema marks secret (API keys, profiles): CheckConfig answers each held in a list. */
   const secretSettings = secretIn(schema.provider.inputProperties);
   /** The stack's settings among the provider's stored inputs: without the reach record CheckConfig adds (a key's reach is no setting). */
-  const settingsOf = (props: ops.Props): ops.Props => {
+  const settingsOf = (props: Props): Props => {
     const { [REACH_RECORD_KEY]: _record, ...settings } = released(props, secretSettings);
     return settings;
   };
@@ -149,7 +155,7 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
       // named by `pulumi up --replace` is checked with no old inputs and gets no Diff (provider/engine/reach.ts).
       // Where each key reaches goes back with the config, so that the engine keeps it for the next run's comparison.
       const olds = unwrap(req.getOlds()).props;
-      let reached: ops.Props = {};
+      let reached: Props = {};
       if (reasons.size === 0) {
         const moved = await ops.movedKeys(configSource(released(olds, secretSettings)), source, recordOf(olds), explicitProviderName(req.getUrn()));
         for (const why of moved.reasons) reasons.add(why);
@@ -277,7 +283,7 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
  * input of that name (`property limits.vms value {<nil>}` for a nested one): a nested property is said in the reason
  * instead, with its value (or `[secret]` inside a secret input), and the engine names the resource.
  */
-function checkFailure(f: ops.Failure, inputs: Record<string, unknown>, secretNames: readonly string[]): provproto.CheckFailure {
+function checkFailure(f: CheckFailure, inputs: Record<string, unknown>, secretNames: readonly string[]): provproto.CheckFailure {
   const path = propertyPath(f.property);
   if (path.length < 2) return new provproto.CheckFailure().setProperty(f.property).setReason(f.reason);
   const value = secretNames.includes(String(path[0])) ? "[secret]" : JSON.stringify(path.reduce<unknown>((v, seg) => (v && typeof v === "object" ? (v as Record<string, unknown>)[seg] : undefined), inputs)) ?? "missing";
@@ -307,7 +313,7 @@ function importTarget(importId: string): { id: string; profile?: string } {
 }
 
 /** The provider's view of the stack config: each `svc:` key as text, as the dynamic front end's configure() gives it. */
-function configSource(props: ops.Props): (key: string) => string | undefined {
+function configSource(props: Props): (key: string) => string | undefined {
   return (key) => {
     const v = props[key];
     if (v === undefined || v === null) return undefined;
@@ -316,11 +322,11 @@ function configSource(props: ops.Props): (key: string) => string | undefined {
 }
 
 /** The provider's configuration with each setting CheckConfig held in a list (heldSecret) as itself: from CheckConfig's answer, the state, or the stack's config. */
-const released = (props: ops.Props, held: readonly string[]): ops.Props =>
+const released = (props: Props, held: readonly string[]): Props =>
   Object.fromEntries(Object.entries(props).map(([k, v]) => [k, held.includes(k) && Array.isArray(v) && v.length === 1 ? v[0] : v]));
 
 /** The reach record of the provider's stored inputs (an earlier release's has none). */
-const recordOf = (props: ops.Props): ReachRecord => {
+const recordOf = (props: Props): ReachRecord => {
   const record = props[REACH_RECORD_KEY];
   return record && typeof record === "object" && !Array.isArray(record) ? (record as ReachRecord) : {};
 };
@@ -348,7 +354,7 @@ function unknownConfigKeys(keys: string[]): string[] {
 }
 
 /** The API keys (`svc:webhooksApiKey`, `svc:profiles.<name>...`) the config holds in plaintext. */
-const plaintextApiKeys = (props: ops.Props, secretNames: readonly string[]) => apiKeysIn(configSource(Object.fromEntries(Object.entries(props).filter(([k]) => !secretNames.includes(k)))));
+const plaintextApiKeys = (props: Props, secretNames: readonly string[]) => apiKeysIn(configSource(Object.fromEntries(Object.entries(props).filter(([k]) => !secretNames.includes(k)))));
 
 /** Why an API key set in plaintext is a risk even though the provider's state stores it encrypted, and the fix. */
 function plaintextKeysWarning(keys: string[]): string {

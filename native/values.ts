@@ -8,7 +8,7 @@
  * through untouched.
  */
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
-import type { Props } from "./operations";
+import type { Props } from "../provider/engine/fields";
 
 /** The engine's special-value signature key and the signature of a secret (sdk/go/common/resource/properties.go). */
 const SIG_KEY = "4dabf18193072939515e22adb298388d";

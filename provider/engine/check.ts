@@ -77,14 +77,8 @@ const inputNames = (def: ResourceDefinition) => fieldEntries(def).filter(([, spe
 
 /** A rule violation as a check failure: the camelCase property, the message, the API's entry type and limit. */
 export function violationFailure(def: ResourceDefinition, v: RuleViolation): CheckFailure {
-  return { property: apiPathToProperty(def.fields, v.path), reason: `${v.msg} (${v.type}${describeParams(v.params)})` };
-}
-
-function describeParams(params: Record<string, unknown> | undefined): string {
-  if (!params) return "";
-  return Object.entries(params)
-    .map(([k, val]) => `, ${k} ${JSON.stringify(val)}`)
-    .join("");
+  const params = Object.entries(v.params ?? {}).map(([k, val]) => `, ${k} ${JSON.stringify(val)}`);
+  return { property: apiPathToProperty(def.fields, v.path), reason: `${v.msg} (${v.type}${params.join("")})` };
 }
 
 /** zod issues of one field, except where a value is unknown; named with the API's entry types. */
@@ -144,27 +138,19 @@ interface ZodDefShape {
   shape?: Record<string, { _zod: { def: ZodDefShape } }>;
 }
 
-/** The JSON type of a value as a message names it: `string`, `number`, `array`, `null`, `object`. */
-function typeName(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  return typeof value;
-}
-
 /** The spec's validation entry type for a zod issue, with its limit. */
 function apiEntryType(issue: z.core.$ZodIssue): string {
-  const limitOf = (i: { maximum?: unknown; minimum?: unknown }) => i.maximum ?? i.minimum;
   switch (issue.code) {
-    case "too_big": {
-      const size = issue.origin === "string" || issue.origin === "array";
-      return `${size ? (issue.origin === "string" ? "string_too_long" : "too_long") : "less_than_equal"}, ${size ? "count" : "limit"} ${String(limitOf(issue))}`;
-    }
+    case "too_big":
     case "too_small": {
+      const [end, bound, limit] = issue.code === "too_big" ? ["long", "less_than_equal", issue.maximum] : ["short", "greater_than_equal", issue.minimum];
       const size = issue.origin === "string" || issue.origin === "array";
-      return `${size ? (issue.origin === "string" ? "string_too_short" : "too_short") : "greater_than_equal"}, ${size ? "count" : "limit"} ${String(limitOf(issue))}`;
+      return `${size ? (issue.origin === "string" ? `string_too_${end}` : `too_${end}`) : bound}, ${size ? "count" : "limit"} ${String(limit)}`;
     }
-    case "invalid_type":
-      return issue.input === undefined ? "missing" : `type, expected ${issue.expected}, given ${typeName(issue.input)}`;
+    case "invalid_type": {
+      const given = issue.input === null ? "null" : Array.isArray(issue.input) ? "array" : typeof issue.input;
+      return issue.input === undefined ? "missing" : `type, expected ${issue.expected}, given ${given}`;
+    }
     case "invalid_value":
       return "enum";
     default:

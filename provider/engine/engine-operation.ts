@@ -31,19 +31,22 @@
  * an unknown workspace count apart: what is not known to be one account is never
  * counted as one (that would fail a preview the service accepts).
  */
-import { countedRegion } from "../../rules/quota";
 import { SvcClient } from "../client";
 import { pluginConfigSource, resolveConnection, settingNames, type ConfigSource, type Connection, type Product } from "../config";
 import { KindClaims } from "./claims";
 import { watchEngine } from "./engine-link";
+
+/** What a key reaches (reach.ts): its workspace as the product names it, and the project it is confined to (none: every project). */
+export interface Reach {
+  workspace: string;
+  project?: string;
+}
 
 /** What a hook gets to talk to the service. */
 export interface OperationContext {
   /** The engine operation this call belongs to (engine-operation.ts): what the operation's other calls learnt. */
   operation: EngineOperation;
   client: SvcClient;
-  /** The resource's `profile` (undefined: the default profile). */
-  profile: string | undefined;
   /** Cache of read-only answers, kept once per operation per connection (check's remote reads). */
   cached<T>(key: string, load: () => Promise<T>): Promise<T>;
   /**
@@ -77,6 +80,11 @@ export class EngineOperation {
   readonly checkedNames = new Set<string>();
   /** Kinds whose skipped remote checks were noted (remote-checks.ts). */
   readonly notedSkips = new Set<string>();
+  /**
+   * The reach each connection's key was last read to have (reach.ts), by `connectionId` (a context object is not one
+   * per connection when the key comes from the environment), for Diff, which cannot wait: an Error when it could not be read (why).
+   */
+  readonly reaches = new Map<string, Reach | Error>();
 
   /** A client and a read cache for a product and profile, from the configured settings. */
   context(def: { product: Product }, profile: string | undefined, source: ConfigSource): OperationContext {
@@ -98,7 +106,6 @@ export class EngineOperation {
     ctx = {
       operation: this,
       client,
-      profile,
       connectionId,
       cached<T>(key: string, load: () => Promise<T>): Promise<T> {
         const k = `${cacheKey}\u0000${key}`;
@@ -162,13 +169,6 @@ export class EngineOperation {
     return undefined;
   }
 
-  /** `claimKeys` for quotas: each of `names` in `scope` (kind, project, service: the project as an account, see the header) and the region the quota is counted in (none for a project-wide one). */
-  claimQuotas(resource: string, scope: unknown[], region: unknown, names: string[]): { name: string; by: string } | undefined {
-    const keyOf = (name: string) => JSON.stringify([...scope, countedRegion(name, region), name]);
-    const clash = this.claimKeys(resource, names.map(keyOf));
-    return clash && { name: names.find((n) => keyOf(n) === clash.key)!, by: clash.by };
-  }
-
   /**
    * Which objects of a listing this operation's checks read are still open (quota requests
    * pending or needing updates, per project listed): the Diff that follows the Check of a
@@ -213,4 +213,13 @@ export function operationContext(def: { product: Product }, profile: string | un
   // A plugin whose engine is gone (a killed `pulumi`) ends, from its first call on.
   watchEngine();
   return currentOperation().context(def, profile, source);
+}
+
+/** The current operation's context for a product and profile, or undefined when no connection can be made (a setting missing: check says why). */
+export function contextOrNone(product: Product, profile: string | undefined, source?: ConfigSource): OperationContext | undefined {
+  try {
+    return operationContext({ product }, profile, source);
+  } catch {
+    return undefined;
+  }
 }

@@ -29,12 +29,6 @@ export const OWNER_KEY = "__owner";
  */
 export const FOUND_KEY = "__found";
 
-/**
- * In the native plugin's own config as the engine stores it (CheckConfig's answer, never the stack's config): where
- * each API key reached at the last run (reach.ts `movedKeys`), to judge a key changed when the old one no longer answers.
- */
-export const REACH_RECORD_KEY = "__reached";
-
 /** In the outputs of a state entry that is an open question (open-question.ts). */
 export const UNRESOLVED_KEY = "__unresolved";
 

@@ -18,7 +18,7 @@ import { canonicalJson } from "../../rules/event-schema";
 import { checkInputs } from "./check";
 import { named } from "./claims";
 import { declared, diffFields, fieldChanged, fieldEqual } from "./diff";
-import { connectionOf, currentOperation, operationContext } from "./engine-operation";
+import { contextOrNone, currentOperation, operationContext } from "./engine-operation";
 import { explainApiError, note, PartialFailure } from "./errors";
 import { asIs, fieldEntries, type ApplyContext, type ChangedSetting, type CheckFailure, type Fields, type InputsOf, type OperationContext, type OutputsOf, type PlannedCall, type Props, type ResourceDefinition } from "./fields";
 import { readFromListing } from "./list-cache";
@@ -81,8 +81,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     claimsIn(ctx).hold(id);
     return withItem(ctx, id);
   };
-  /** The context of the connection `props` choose, or undefined when a setting is missing (check has said what). */
-  const contextOf = (props: Props): OperationContext | undefined => (connectionOf(def, profileOf(props)) ? operationContext(def, profileOf(props)) : undefined);
+  const contextOf = (props: Props) => contextOrNone(def.product, profileOf(props));
   const roles = fieldRoles(def);
 
   /** Run planned calls in order; each success marks its fields applied in `outputs`. */

@@ -34,20 +34,20 @@ export function ownerTokenOf(props: Props | undefined): string | undefined {
 
 /** The token an object, as the service shows it (or a create body), carries in the kind's owner field, if any. */
 export function markedOwner(def: ResourceDefinition, remote: Props): string | undefined {
-  const api = ownerApiField(def);
+  const api = ownerField(def)?.api;
   const value = api === undefined ? undefined : remote[api];
   return typeof value === "string" ? MARK.exec(value)?.[1] : undefined;
 }
 
 /** The service's answer with the owner mark read as the unset field it stands for. */
 export function withoutMark(def: ResourceDefinition, remote: Props): Props {
-  const api = ownerApiField(def);
+  const api = ownerField(def)?.api;
   return api !== undefined && markedOwner(def, remote) !== undefined ? { ...remote, [api]: null } : remote;
 }
 
 /** The create body with the mark, when the kind has an owner field, the inputs a token, and the program left the field unset. */
 export function markedBody(def: ResourceDefinition, body: Props, inputs: Props): Props {
-  const api = ownerApiField(def);
+  const api = ownerField(def)?.api;
   const token = ownerTokenOf(inputs);
   if (api === undefined || token === undefined || (body[api] !== undefined && body[api] !== null)) return body;
   return { ...body, [api]: ownerMark(token) };
@@ -75,10 +75,6 @@ export function markShapedOwnerField(def: ResourceDefinition, inputs: Props): Ch
  * description cannot change).
  */
 export function ownerField(def: ResourceDefinition): { name: string; api: string; rewritable: boolean } | undefined {
-  const api = ownerApiField(def);
+  const api = def.ownerField === undefined ? undefined : def.fields[def.ownerField]?.api;
   return api === undefined ? undefined : { name: def.ownerField!, api, rewritable: def.fields[def.ownerField!]!.mode === "patch" };
-}
-
-function ownerApiField(def: ResourceDefinition): string | undefined {
-  return def.ownerField === undefined ? undefined : def.fields[def.ownerField]?.api;
 }

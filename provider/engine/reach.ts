@@ -43,19 +43,13 @@
 import { isApiError } from "../client";
 import { apiKeysIn, PRODUCTS, profileOf, profileTable, settingNames, type ConfigSource, type Product } from "../config";
 import { keyProject } from "../infra/quota-limits";
-import { operationContext } from "./engine-operation";
+import { contextOrNone, operationContext, type Reach } from "./engine-operation";
 import { missingPathMessage, note } from "./errors";
 import type { OperationContext, Props, ResourceDefinition } from "./fields";
 import { CREATED_IN_KEY, WORKSPACE_KEY } from "./internal-keys";
 import type { Operations } from "./operations";
 import { remoteChecksSkipped } from "./remote-checks";
 import { containsUnknown } from "./unknown";
-
-/** What a key reaches: its workspace as the product names it, and the project it is confined to (none: every project). */
-export interface Reach {
-  workspace: string;
-  project?: string;
-}
 
 /** Reads the key's reach; `props` are the entry's (an infrastructure key's project is answered by a read of the entry's quota service). */
 type ReachReader = (ctx: OperationContext, props: Props | undefined) => Promise<Reach | undefined>;
@@ -113,18 +107,6 @@ async function infraReach(ctx: OperationContext, props: Props | undefined): Prom
 
 const READERS: Record<Product, ReachReader> = { webhooks: webhooksReach, inboxes: inboxesReach, infra: infraReach };
 
-/**
- * Resolved reaches, per operation and connection (`connectionId`: a context object is not
- * one per connection when the key comes from the environment), for Diff, which cannot wait:
- * an Error when the reach could not be read (why).
- */
-const resolved = new WeakMap<OperationContext["operation"], Map<string, Reach | Error>>();
-const resolvedIn = (ctx: OperationContext) => {
-  let byConnection = resolved.get(ctx.operation);
-  if (!byConnection) resolved.set(ctx.operation, (byConnection = new Map()));
-  return byConnection;
-};
-
 /** The reach of the context's key, or undefined when it cannot be read (see the header). */
 export async function reachOf(def: { product: Product }, ctx: OperationContext, props?: Props): Promise<Reach | undefined> {
   let reach: Reach | Error;
@@ -134,7 +116,7 @@ export async function reachOf(def: { product: Product }, ctx: OperationContext, 
     // A wrong address answers the identity read 404 without details: said as for any call (errors.ts).
     reach = isApiError(err) && err.missingPath ? new Error(missingPathMessage(def, err, profileOf(props))) : err instanceof Error ? err : new Error(String(err));
   }
-  resolvedIn(ctx).set(ctx.connectionId, reach);
+  ctx.operation.reaches.set(ctx.connectionId, reach);
   return reach instanceof Error ? undefined : reach;
 }
 
@@ -222,14 +204,6 @@ export async function movedKeys(olds: ConfigSource, news: ConfigSource, recorded
   const before = new Set(apiKeysIn(olds));
   const after = new Set(apiKeysIn(news));
   const profiles = [undefined, ...Object.keys(profileTable(news))];
-  /** The connection of `source`'s key, or undefined when none can be made (an address missing: check says why). */
-  const contextOf = (product: Product, profile: string | undefined, source: ConfigSource) => {
-    try {
-      return operationContext({ product }, profile, source);
-    } catch {
-      return undefined;
-    }
-  };
   const reasons: string[] = [];
   const reached: ReachRecord = {};
   for (const product of PRODUCTS) {
@@ -238,9 +212,9 @@ export async function movedKeys(olds: ConfigSource, news: ConfigSource, recorded
       if (!after.has(configKey)) continue;
       // How the user sets this key: the stack config (the default provider), or a property of their provider resource.
       const setting = explicitProvider === undefined ? `\`${configKey}\`` : `\`${configKey.replace(/^svc:/, "")}\` of provider \`${explicitProvider}\``;
-      const newCtx = contextOf(product, profile, news);
+      const newCtx = contextOrNone(product, profile, news);
       if (!newCtx) continue;
-      const oldCtx = before.has(configKey) ? contextOf(product, profile, olds) : undefined;
+      const oldCtx = before.has(configKey) ? contextOrNone(product, profile, olds) : undefined;
       const kept = knownWorkspace(recorded[configKey]) !== undefined ? recorded[configKey] : undefined;
       // The same connection (the key unchanged): nothing to compare, and nothing to read where it is recorded.
       const unchanged = oldCtx !== undefined && oldCtx.connectionId === newCtx.connectionId;
@@ -321,7 +295,7 @@ function notProvenHere(def: ResourceDefinition, reach: Reach, id: string, output
 
 /** The reach Check read for this context, for Diff: an Error when it could not be read, undefined when none was read. */
 function reachRead(ctx: OperationContext | undefined): Reach | Error | undefined {
-  return ctx && resolvedIn(ctx).get(ctx.connectionId);
+  return ctx?.operation.reaches.get(ctx.connectionId);
 }
 
 /**
@@ -339,12 +313,8 @@ export function reaching(ops: Operations): Operations {
    * when unreadable, or when no connection can be made (check has said why).
    */
   const keyReach = async (inputs: Props): Promise<Reach | undefined> => {
-    let ctx: OperationContext;
-    try {
-      ctx = ctxOf(inputs);
-    } catch {
-      return undefined;
-    }
+    const ctx = contextOrNone(def.product, profileOf(inputs));
+    if (!ctx) return undefined;
     const read = reachRead(ctx);
     return read && !(read instanceof Error) ? read : reachOf(def, ctx, inputs);
   };
@@ -398,13 +368,7 @@ export function reaching(ops: Operations): Operations {
       return res;
     },
     diff(req) {
-      let ctx: OperationContext | undefined;
-      try {
-        ctx = ctxOf(req.news);
-      } catch {
-        ctx = undefined;
-      }
-      const reach = reachRead(ctx);
+      const reach = reachRead(contextOrNone(def.product, profileOf(req.news)));
       if (reach instanceof Error) throw new Error(reachUnknown(def, req.id, req.olds, reach));
       const why = outOfReach(def, reach, req.id, req.olds);
       if (why) throw new Error(why);

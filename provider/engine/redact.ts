@@ -22,18 +22,14 @@ import { redact, textsRevealing } from "./secret-text";
 
 export { redact } from "./secret-text";
 
-/** The names of the secret properties of `props`: always-secret fields, and those the SDK listed. */
-export function secretNames(def: ResourceDefinition, props: Props | undefined): string[] {
-  const listed = props?.[SECRET_INPUTS_KEY];
-  const names = new Set(Array.isArray(listed) ? listed.filter((n): n is string => typeof n === "string") : []);
-  for (const [name, spec] of fieldEntries(def)) if (spec.secret) names.add(name);
-  return [...names];
-}
-
-/** Every text that would reveal a secret value of `props` (or one of `extra`, e.g. the API key). */
+/** Every text that would reveal a secret value of `props` (the properties the SDK listed, and always-secret fields), or one of `extra` (e.g. the API key). */
 export function secretTexts(def: ResourceDefinition, props: (Props | undefined)[], extra: (string | undefined)[] = []): string[] {
   const values: unknown[] = extra.filter((s): s is string => typeof s === "string");
-  for (const p of props) for (const name of secretNames(def, p)) values.push(p?.[name]);
+  const always = fieldEntries(def).filter(([, spec]) => spec.secret).map(([name]) => name);
+  for (const p of props) {
+    const listed = p?.[SECRET_INPUTS_KEY];
+    for (const name of [...(Array.isArray(listed) ? listed : []), ...always]) if (typeof name === "string") values.push(p?.[name]);
+  }
   return textsRevealing(values);
 }
 

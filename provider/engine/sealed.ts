@@ -75,13 +75,6 @@ export function sealMatches(key: SealKey, stored: unknown, declared: unknown): b
   return false;
 }
 
-/** Outputs with every sealed field sealed. */
-export function sealOutputs(def: Pick<ResourceDefinition, "fields">, key: SealKey, outputs: Props): Props {
-  const out = { ...outputs };
-  for (const name of sealedFields(def)) if (name in out) out[name] = seal(key, out[name]);
-  return out;
-}
-
 /**
  * Stored outputs as diff and update compare them: a sealed field holds the declared
  * value where its seal matches it (and a create-only one sealed under another key:
@@ -112,9 +105,12 @@ function keyFor(def: ResourceDefinition, props: Props | undefined): SealKey | un
 export function sealing(ops: Operations): Operations {
   const def = ops.definition as ResourceDefinition;
   if (sealedFields(def).length === 0) return ops;
+  /** `outputs` with every sealed field sealed, under the key of the connection `props` choose. */
   const sealed = (props: Props | undefined, outputs: Props) => {
     const key = keyFor(def, props);
-    return key ? sealOutputs(def, key, outputs) : outputs;
+    const out = { ...outputs };
+    if (key) for (const name of sealedFields(def)) if (name in out) out[name] = seal(key, out[name]);
+    return out;
   };
   return {
     ...ops,

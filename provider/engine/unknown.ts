@@ -24,9 +24,9 @@ export function containsUnknown(v: unknown): boolean {
 export function unknownPaths(v: unknown, at: PathSegment[] = []): PathSegment[][] {
   if (v === UNKNOWN) return [at];
   if (!containsUnknown(v)) return []; // the common case (every value known): no walk that allocates
+  // Past containsUnknown, v is an array or an object holding one.
   if (Array.isArray(v)) return v.flatMap((item, i) => unknownPaths(item, [...at, i]));
-  if (v && typeof v === "object") return Object.entries(v).flatMap(([k, item]) => unknownPaths(item, [...at, k]));
-  return [];
+  return Object.entries(v as object).flatMap(([k, item]) => unknownPaths(item, [...at, k]));
 }
 
 /** Is `path` at or under one of `unknowns`? (A failure there cannot be decided yet.) */
@@ -39,6 +39,5 @@ export function neutraliseUnknowns(v: unknown): unknown {
   if (v === UNKNOWN) return "";
   if (!containsUnknown(v)) return v; // nothing to replace: the value itself, not a copy
   if (Array.isArray(v)) return v.map(neutraliseUnknowns);
-  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, item]) => [k, neutraliseUnknowns(item)]));
-  return v;
+  return Object.fromEntries(Object.entries(v as object).map(([k, item]) => [k, neutraliseUnknowns(item)]));
 }

@@ -65,11 +65,6 @@ export function upgradeOutputs(kind: string, outputs: Props | undefined, upgrade
   return { ...out, [SHAPE_KEY]: current };
 }
 
-/** Outputs a create or update writes: marked with the current shape. */
-export function withShape(outputs: Props, upgraders: Upgraders): Props {
-  return { ...outputs, [SHAPE_KEY]: currentShape(upgraders) };
-}
-
 /**
  * A key the stored outputs lack and read answers with null (a field added by a later
  * release, with no value) is left out: absent and null are the same value, and a
@@ -92,7 +87,7 @@ function keepStoredForm(stored: Props | undefined, result: ReadResponse): ReadRe
 export function upgrading(ops: Operations, upgraders: Upgraders = ops.definition.upgrade): Operations {
   const kind = ops.definition.kind;
   const upgraded = (outputs: Props) => upgradeOutputs(kind, outputs, upgraders);
-  const marked = <R extends { outputs: Props }>(result: Promise<R>) => mapOutputs(result, (outputs) => withShape(outputs, upgraders));
+  const marked = <R extends { outputs: Props }>(result: Promise<R>) => mapOutputs(result, (outputs) => ({ ...outputs, [SHAPE_KEY]: currentShape(upgraders) }));
   return {
     ...ops,
     diff: (req) => ops.diff({ ...req, olds: upgraded(req.olds) }),

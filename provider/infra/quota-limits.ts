@@ -18,7 +18,7 @@
  * region. Two QuotaLimits of a program setting one quota fail the preview.
  */
 import { z } from "zod";
-import { QUOTA_SCOPES, quotaLimitsViolations, serviceViolations } from "../../rules/quota";
+import { countedRegion, QUOTA_SCOPES, quotaLimitsViolations, serviceViolations } from "../../rules/quota";
 import { defineResource, type ChangedSetting, type Fields, type InputsOf, type OutputsOf, type CheckFailure, type FieldDiff, type OperationContext, type PlannedCall, type Props } from "../engine/fields";
 import { readForCheck } from "../engine/remote-checks";
 import { containsUnknown } from "../engine/unknown";
@@ -119,7 +119,7 @@ async function claimedTwice(inputs: QuotaLimitsInputs, ctx: OperationContext): P
   const names = Object.keys(limitsOf(limits)).filter((name) => regionKnown || QUOTA_SCOPES[name] === "project");
   if (names.length === 0) return [];
   const project = await projectAccount(ctx, service, regionKnown ? region : undefined, projectId);
-  const twin = ctx.operation.claimQuotas(resourceName, ["infra:QuotaLimits", project, service], regionKnown ? region : undefined, names);
+  const twin = claimQuotas(ctx.operation, resourceName, ["infra:QuotaLimits", project, service], regionKnown ? region : undefined, names);
   if (!twin) return [];
   const scope = QUOTA_SCOPES[twin.name] === "project" ? "project-wide (one figure for every region)" : `of region ${typeof region === "string" ? region : "the default region"}`;
   return [
@@ -253,3 +253,13 @@ export const quotaLimitsDefinition = defineResource({
     },
   },
 });
+
+/**
+ * The operation's `claimKeys` (engine-operation.ts) for quotas: each of `names` in `scope` (kind, project, service: the
+ * project as an account) and the region the quota is counted in (none for a project-wide one).
+ */
+export function claimQuotas(operation: OperationContext["operation"], resource: string, scope: unknown[], region: unknown, names: string[]): { name: string; by: string } | undefined {
+  const keyOf = (name: string) => JSON.stringify([...scope, countedRegion(name, region), name]);
+  const clash = operation.claimKeys(resource, names.map(keyOf));
+  return clash && { name: names.find((n) => keyOf(n) === clash.key)!, by: clash.by };
+}

@@ -21,7 +21,7 @@ import { isApiError } from "../client";
 import { note, PartialFailure } from "../engine/errors";
 import { defineResource, type Fields, type InputsOf, type OutputsOf, type ApplyContext, type CheckFailure, type OperationContext, type Props } from "../engine/fields";
 import { containsUnknown } from "../engine/unknown";
-import { currentLimits, otherProjectThanKey, projectAccount } from "./quota-limits";
+import { claimQuotas, currentLimits, otherProjectThanKey, projectAccount } from "./quota-limits";
 import { unlessUnreachable } from "../engine/remote-checks";
 
 const REQUEST_PATH = "/api/v1/quota-request/";
@@ -91,7 +91,7 @@ async function checkAgainstService(inputs: QuotaRequestInputs, ctx: OperationCon
     const same = (r: QuotaRequestRecord) => Object.keys(r.limits).filter((n) => n in requested && countedRegion(n, r.region) === countedRegion(n, region));
     const clash = (await openRequests(ctx, projectId))?.find((r) => !own(r) && r.service === service && same(r).length > 0);
     // Resources of this program (engine-operation.ts): the SDK passes each one's name (absent from older state: not checked).
-    const twin = typeof inputs.resourceName === "string" ? ctx.operation.claimQuotas(inputs.resourceName, ["infra:QuotaRequest", await projectAccount(ctx, service, region, projectId), service], region, names) : undefined;
+    const twin = typeof inputs.resourceName === "string" ? claimQuotas(ctx.operation, inputs.resourceName, ["infra:QuotaRequest", await projectAccount(ctx, service, region, projectId), service], region, names) : undefined;
     if (twin) {
       failures.push({
         property: "limits",
