@@ -6,7 +6,7 @@
  * (the CLI fetches it from the release host the module names), writes the Go program of what it imported; `pulumi install`
  * (`go mod tidy`) completes go.mod for it; and that program, built by the host, previews with
  * no change. `pulumi package add` of the schema generates the SDK into the project (a module
- * of its own) and adds a replace directive for it to go.mod; `pulumi convert` writes a Go project.
+ * of its own) and adds a replace directive for it to go.mod; `pulumi convert` of a YAML program writes a Go project.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -114,9 +114,9 @@ describe.skipIf(GO_MISSING !== undefined)("pulumi package add, import and instal
     expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
   });
 
-  it("`pulumi convert --language go` writes a project whose program declares the resources with the SDK", async () => {
+  it("`pulumi convert --language go` of a YAML program writes a project whose program declares the resources with the SDK", async () => {
     const s = await nativeStack(emu(), "native-go-convert", project);
-    const out = await convert(s, "go");
+    const { out } = await convert(s, "go");
     const code = fs.readFileSync(path.join(out, "main.go"), "utf8");
     expect(code).toContain(`"github.com/pulumi-svc/pulumi-svc/sdk/go/svc/inboxes"`);
     expect(code).toMatch(/inboxes\.NewInbox\(ctx, "bin", &inboxes\.InboxArgs\{\s+Label: pulumi\.String\("first"\),/);
