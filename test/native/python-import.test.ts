@@ -146,10 +146,12 @@ describe.skipIf(PYTHON_MISSING !== undefined)("pulumi import, package add and in
 
   it("`pulumi convert --language python` of a YAML program writes a project whose program declares the resources with the SDK", async () => {
     const s = await nativeStack(emu(), "native-python-convert", pythonProgram("import pulumi\n", venv));
-    const { out } = await convert(s, "python");
+    const { out, output } = await convert(s, "python");
     expect(fs.readFileSync(path.join(out, "__main__.py"), "utf8")).toMatch(/import pulumi_svc as svc\n\nbin = svc\.inboxes\.Inbox\("bin", label="first"\)/);
     expect(fs.readFileSync(path.join(out, "Pulumi.yaml"), "utf8")).toContain("name: python");
     expect(fs.existsSync(path.join(out, "requirements.txt"))).toBe(true);
+    // No local SDK was linked: no instructions naming no import.
+    expect(output).not.toContain("You can import");
   });
 
   it("a call the host does not serve says so in one line naming the command", async () => {
