@@ -1,5 +1,6 @@
-// npm run pulumi:install: builds the real Pulumi CLI and Pulumi YAML's language host from the
-// Go module proxy into a cache outside git, beside our Node.js and Go language hosts and the SDK's
+// npm run pulumi:install: builds the real Pulumi CLI and Pulumi YAML's language host and
+// converter (what `pulumi convert` of a YAML program loads) from the Go module proxy into a
+// cache outside git, beside our Node.js and Go language hosts and the SDK's
 // dynamic-provider shim, then the Python side (our Python host, a virtualenv with the
 // `pulumi` package and the generated SDK: pulumi-cli/python-install.ts), and
 // prints the bin directory as its last line. A second run finds the build and takes a second.
@@ -23,6 +24,7 @@ import { installPython } from "./pulumi-cli/python-install";
 
 const CLI_PACKAGE = "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi";
 const YAML_HOST_PACKAGE = "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml";
+const YAML_CONVERTER_PACKAGE = "github.com/pulumi/pulumi-yaml/cmd/pulumi-converter-yaml";
 
 function fail(message: string): never {
   console.error(`pulumi:install: ${message}`);
@@ -65,7 +67,7 @@ async function main(): Promise<void> {
   const staging = `${binDir}.partial-${process.pid}`;
   fs.rmSync(staging, { recursive: true, force: true });
   fs.mkdirSync(staging, { recursive: true });
-  console.log(`pulumi:install: building pulumi v${version} and pulumi-language-yaml with ${go} (the first build, modules downloaded, took 3-4 minutes on 2 cores; the Go build cache keeps later ones to seconds)`);
+  console.log(`pulumi:install: building pulumi v${version}, pulumi-language-yaml and pulumi-converter-yaml with ${go} (the first build, modules downloaded, took 3-4 minutes on 2 cores; the Go build cache keeps later ones to seconds)`);
   const started = Date.now();
   const goBuild = (pkg: string, moduleDir: string, out: string, ldflags: string[] = []) => {
     const r = spawnSync("go", ["build", "-tags", "osusergo,grpcnotrace", "-trimpath", ...ldflags, "-o", path.join(staging, out), pkg], {
@@ -83,6 +85,9 @@ async function main(): Promise<void> {
   goBuild(CLI_PACKAGE, CLI_MODULE_DIR, "pulumi", ["-ldflags", `-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v${version}`]);
   // Pulumi YAML's language host: programs of the native provider (pulumi-resource-svc) in YAML.
   goBuild(YAML_HOST_PACKAGE, YAML_MODULE_DIR, "pulumi-language-yaml");
+  // Its converter, from the same module: `pulumi convert` (default `--from yaml`) looks for `pulumi-converter-yaml`
+  // on PATH (the CLI does not bundle it: without it, the CLI tries to download it from GitHub).
+  goBuild(YAML_CONVERTER_PACKAGE, YAML_MODULE_DIR, "pulumi-converter-yaml");
   // Our Go language host: Go programs of the native provider, and `pulumi package gen-sdk --language go`.
   const goHostFailure = installGoHost(staging, version);
   if (goHostFailure) fail(goHostFailure);

@@ -11,7 +11,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 
 export const CLI_MODULE_DIR = __dirname;
-/** The YAML language host's own wrapper module (yaml/tools.go says why it is not the CLI's). */
+/** The wrapper module of Pulumi YAML's language host and converter (yaml/tools.go says why it is not the CLI's). */
 export const YAML_MODULE_DIR = path.join(__dirname, "yaml");
 
 /** The CLI version pinned in go.mod, without the leading "v" (e.g. "3.274.1"). */
@@ -24,12 +24,13 @@ export function pinnedCliVersion(): string {
 
 /**
  * The cache's bin directory for this build: keyed by the CLI version and a hash of what goes
- * into the bin directory (the wrapper modules and our Node.js language host), so a change to any
+ * into the bin directory (the wrapper modules, with the list of what the YAML one builds, and
+ * our Node.js language host), so a change to any
  * builds anew and two checkouts at the same commit share one build.
  */
 export function cachedBinDir(): string {
   const hash = createHash("sha256");
-  for (const f of ["go.mod", "go.sum", "language-host.ts", "host-common.ts", "bundle-host.ts", "yaml/go.mod", "yaml/go.sum"]) hash.update(fs.readFileSync(path.join(CLI_MODULE_DIR, f)));
+  for (const f of ["go.mod", "go.sum", "language-host.ts", "host-common.ts", "bundle-host.ts", "yaml/go.mod", "yaml/go.sum", "yaml/tools.go"]) hash.update(fs.readFileSync(path.join(CLI_MODULE_DIR, f)));
   return path.join(cliCacheRoot(), `v${pinnedCliVersion()}-${hash.digest("hex").slice(0, 12)}`, "bin");
 }
 

@@ -6,8 +6,9 @@
  * (the CLI fetches it from the release host the module names), writes the Go program of what it imported; `pulumi install`
  * (`go mod tidy`) completes go.mod for it; and that program, built by the host, previews with
  * no change. `pulumi package add` of the schema generates the SDK into the project (a module
- * of its own) and adds a replace directive for it to go.mod; `pulumi convert` writes a Go project.
+ * of its own) and adds a replace directive for it to go.mod; `pulumi convert` of a YAML program writes a Go project.
  */
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -114,13 +115,18 @@ describe.skipIf(GO_MISSING !== undefined)("pulumi package add, import and instal
     expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
   });
 
-  it("`pulumi convert --language go` writes a project whose program declares the resources with the SDK", async () => {
+  it("`pulumi convert --language go` of a YAML program writes a gofmt-clean project whose program declares the resources with the SDK", async () => {
     const s = await nativeStack(emu(), "native-go-convert", project);
-    const out = await convert(s, "go");
+    const { out, output } = await convert(s, "go");
     const code = fs.readFileSync(path.join(out, "main.go"), "utf8");
     expect(code).toContain(`"github.com/pulumi-svc/pulumi-svc/sdk/go/svc/inboxes"`);
     expect(code).toMatch(/inboxes\.NewInbox\(ctx, "bin", &inboxes\.InboxArgs\{\s+Label: pulumi\.String\("first"\),/);
     expect(fs.existsSync(path.join(out, "go.mod"))).toBe(true);
+    const gofmt = spawnSync(path.join(GO_BIN_DIR, "gofmt"), ["-l", out], { encoding: "utf8" });
+    expect(gofmt.status, gofmt.stderr).toBe(0);
+    expect(gofmt.stdout, "files gofmt would change").toBe("");
+    // No local SDK was linked: no instructions with an empty `import ( )` block.
+    expect(output).not.toContain("You can import");
   });
 
   it("a call the host does not serve says so in one line naming the command", async () => {

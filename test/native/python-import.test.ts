@@ -5,7 +5,7 @@
  * and that code, as the program, previews with no change; `pulumi package add` of the
  * schema generates the SDK into the project, adds it to requirements.txt and installs it
  * into the project's virtualenv; `pulumi install` makes that virtualenv again from
- * requirements.txt; `pulumi convert` writes a Python project. pip downloads from the index pip is configured with (PyPI, or
+ * requirements.txt; `pulumi convert` of a YAML program writes a Python project. pip downloads from the index pip is configured with (PyPI, or
  * PIP_FIND_LINKS/PIP_INDEX_URL), as Pulumi's host does.
  */
 import { spawnSync } from "node:child_process";
@@ -144,12 +144,14 @@ describe.skipIf(PYTHON_MISSING !== undefined)("pulumi import, package add and in
     expect(failure).not.toContain("pulumi-svc-python-gen");
   });
 
-  it("`pulumi convert --language python` writes a project whose program declares the resources with the SDK", async () => {
+  it("`pulumi convert --language python` of a YAML program writes a project whose program declares the resources with the SDK", async () => {
     const s = await nativeStack(emu(), "native-python-convert", pythonProgram("import pulumi\n", venv));
-    const out = await convert(s, "python");
+    const { out, output } = await convert(s, "python");
     expect(fs.readFileSync(path.join(out, "__main__.py"), "utf8")).toMatch(/import pulumi_svc as svc\n\nbin = svc\.inboxes\.Inbox\("bin", label="first"\)/);
     expect(fs.readFileSync(path.join(out, "Pulumi.yaml"), "utf8")).toContain("name: python");
     expect(fs.existsSync(path.join(out, "requirements.txt"))).toBe(true);
+    // No local SDK was linked: no instructions naming no import.
+    expect(output).not.toContain("You can import");
   });
 
   it("a call the host does not serve says so in one line naming the command", async () => {

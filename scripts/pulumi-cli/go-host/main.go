@@ -334,6 +334,11 @@ func (h *host) Link(ctx context.Context, req *pulumirpc.LinkRequest) (*pulumirpc
 	if err := os.WriteFile(gomodFile, out, 0o644); err != nil {
 		return nil, err
 	}
+	if len(linked) == 0 {
+		// Nothing to import (`pulumi convert` links the packages the program uses from a local SDK only, none
+		// when they come from plugins): no instructions, rather than an empty `import ( )`.
+		return &pulumirpc.LinkResponse{}, nil
+	}
 	what := "the SDK"
 	if len(linked) > 1 {
 		what = "the SDKs"

@@ -154,6 +154,10 @@ func link(ctx context.Context, req *pulumirpc.LinkRequest) (*pulumirpc.LinkRespo
 	if err := tc.LinkPackages(ctx, packages); err != nil {
 		return nil, fmt.Errorf("linking packages: %w", err)
 	}
+	if len(linked) == 0 {
+		// Nothing to import (`pulumi convert` of a program whose packages come from plugins): no instructions.
+		return &pulumirpc.LinkResponse{}, nil
+	}
 	what := "the SDK"
 	if len(linked) > 1 {
 		what = "the SDKs"
