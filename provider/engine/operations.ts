@@ -565,7 +565,10 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
       // Write-only values go to the outputs too: diff compares the declared value with them.
       const learnt = writeOnlyAsRead(def, remote, previous);
       const outputs = completeOutputs(def, { ...keptValues(def, previous), ...previous, ...remoteFields(def, remote), ...learnt });
-      return { gone: false, id, outputs, inputs: rebuildInputs(def, remote, { ...previous, ...learnt }) };
+      const inputs = rebuildInputs(def, remote, { ...previous, ...learnt });
+      // No state yet (an import: no field but the profile its id may name; the upgrade marks a shape on anything): what the generated code is to declare.
+      const imported = def.hooks?.importedInputs && fieldEntries(def).every(([name]) => name === "profile" || previous[name] === undefined);
+      return { gone: false, id, outputs, inputs: imported ? def.hooks!.importedInputs!(inputs as InputsOf<F>, id) : inputs };
     },
 
     async update({ id, olds: previous, news: next }) {
