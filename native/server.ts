@@ -116,6 +116,12 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
   const empty = () => Promise.resolve(new emptyproto.Empty());
   /** CheckConfig answered in this process: it returned every API key of the config as a secret. */
   let configChecked = false;
+  /**
+   * Configured with no CheckConfig before it: the engine configures a provider the state holds with the inputs it
+   * stored at the stack's last update, not the stack's config now (pkg/resource/deploy/providers/registry.go,
+   * `Same`; `pulumi import` uses such a provider as it is: pkg/resource/deploy/import.go, `registerProviders`).
+   */
+  let configuredFromState = false;
 
   return {
     getPluginInfo: unary(async () => new pluginproto.PluginInfo().setVersion(PACKAGE_VERSION)),
@@ -184,6 +190,7 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
         }
       }
       const props = config ? released(config.props, secretSettings) : Object.fromEntries([...req.getVariablesMap().entries()].map(([k, v]) => [k.replace(/^svc:(config:)?/, ""), v]));
+      configuredFromState = !configChecked;
       await ops.configure(configSource(props));
       return new provproto.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(true);
     }),
@@ -238,7 +245,10 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
       // An import names its object by id alone: one reachable only through a profile is named `profile:<name>/<id>`,
       // read with that profile's connection and imported with `profile: <name>` under its own id.
       const { id, profile } = importing ? importTarget(req.getId()) : { id: req.getId(), profile: undefined };
-      const r = await ops.read(token, id, profile === undefined ? state.props : { profile }, secretNames);
+      const r = await ops.read(token, id, profile === undefined ? state.props : { profile }, secretNames).catch((err: unknown) => {
+        const missing = importing && configuredFromState ? ops.missingSettingOf(err) : undefined;
+        throw missing ? new Error(staleImportConfigMessage((err as Error).message, missing)) : err;
+      });
       if (!r) return new provproto.ReadResponse();
       if (importing) {
         const unknowable = ops.writeOnlyInputs(token, r.outputs);
@@ -363,6 +373,18 @@ function plaintextKeysMessage(keys: string[]): string {
     `The stack's config holds ${listed(keys)} in plaintext (set without --secret), and this command (\`pulumi import\`) would store the provider's configuration in the stack's state as the config gives it, the key${keys.length > 1 ? "s" : ""} in plaintext: ` +
     `Pulumi's import keeps the stack's config, not the provider's checked configuration, where \`pulumi up\` stores the keys as secrets. Nothing was imported. ` +
     `Set ${keys.length > 1 ? "each key" : "the key"} as a secret (${configSetCommand(keys[0]!, "<key>")}), then import again.`
+  );
+}
+
+/**
+ * A setting missing from the provider configuration an import read with, which is the one the stack's last update
+ * stored (`configuredFromState`): a setting added to the stack's config since is not in it, and `pulumi up` stores it.
+ */
+function staleImportConfigMessage(missing: string, setting: { configKey: string; envVar: string }): string {
+  return (
+    `${missing.replace(/: set stack config .*$/s, "")} in the provider configuration this import read with: \`pulumi import\` uses the stack's provider as its last update stored it, ` +
+    `not the stack's config now, so a setting added since (\`${setting.configKey}\`) is not seen. Run \`pulumi up\` first (it stores the stack's config as it is now), then import again. ` +
+    `If the stack's config lacks it too, set it (${configSetCommand(setting.configKey, "...")}) and run \`pulumi up\`, or set the environment variable ${setting.envVar} for the import.`
   );
 }
 

@@ -230,6 +230,19 @@ describe.skipIf(NATIVE_MISSING !== undefined)("pulumi import of native resources
     const preview = await s.run("preview");
     expect(preview.ok, preview.summary).toBe(true);
     expect(preview.steps.filter((st) => st.op !== "same"), preview.summary).toEqual([]);
+
+    // adv37f F4: a profile added once the stack's provider is in the state. The import reads with the provider as
+    // the state holds it, without the new profile: it says so, and to run `pulumi up` first, which is the fix.
+    const late = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "enterprise" });
+    expect((await s.pulumi(["config", "set", "--path", "svc:profiles.late.webhooksUrl", emu().webhooksUrl])).code).toBe(0);
+    expect((await s.pulumi(["config", "set", "--secret", "--path", "svc:profiles.late.webhooksApiKey", late.webhooks.admin])).code).toBe(0);
+    const lateId = await made(late, "webhooks:Endpoint", { url: "https://hooks.example.com/late" });
+    const stale = await importOne(s, "svc:webhooks:Endpoint", "late", `profile:late/${lateId}`);
+    expect(stale.code, stale.output).not.toBe(0);
+    expect(stale.output).toContain("`pulumi import` uses the stack's provider as its last update stored it, not the stack's config now, so a setting added since (`svc:profiles.late.webhooksUrl`) is not seen. Run `pulumi up` first");
+    expect((await s.run("up")).ok).toBe(true);
+    const fixed = await importOne(s, "svc:webhooks:Endpoint", "late", `profile:late/${lateId}`);
+    expect(fixed.code, fixed.output).toBe(0);
   });
 
   it("imports quota limits by scope with an admin infra key, two regions and the project-wide ones of one service: each generated resource declares its scope's figures, the program previews with no change; destroy leaves them as they are", async () => {
