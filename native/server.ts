@@ -19,10 +19,9 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { apiKeysIn, configSetCommand, resolveConnection, InvalidSettingError, PRODUCTS } from "../provider/config";
-import { CONFIG_KEYS } from "../provider/config-keys";
+import { unknownConfigKeyWarnings } from "../provider/config-keys";
 import { REACH_RECORD_KEY } from "../provider/engine/internal-keys";
 import type { ReachRecord } from "../provider/engine/reach";
-import { closestName } from "../rules/names";
 import { PACKAGE_ROOT, PACKAGE_VERSION } from "../provider/version";
 import * as ops from "./operations";
 import { heldSecret, sealedNames, unwrap, wrap } from "./values";
@@ -165,7 +164,7 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
       const res = new provproto.CheckResponse().setInputs(wrap({ ...props, ...held, ...(Object.keys(reached).length > 0 ? { [REACH_RECORD_KEY]: reached } : {}) }, []));
       res.setFailuresList([...reasons].map((reason) => new provproto.CheckFailure().setReason(reason)));
       configChecked = true;
-      const unknown = unknownConfigKeys(Object.keys(props));
+      const unknown = unknownConfigKeyWarnings(Object.keys(props).filter((key) => !ENGINE_INPUTS.has(key)), source);
       for (const message of unknown) await warn(req.getUrn(), message);
       return res;
     }),
@@ -343,19 +342,6 @@ function explicitProviderName(urn: string): string | undefined {
 
 /** The provider's inputs the engine itself may set, beside the stack's `svc:` keys. */
 const ENGINE_INPUTS = new Set(["version", "pluginDownloadURL"]);
-
-/** Each `svc:` key of the stack's config the provider does not read, named with the known key it is close to, or else the known keys. */
-function unknownConfigKeys(keys: string[]): string[] {
-  const known = CONFIG_KEYS.map((k) => k.key.replace(/^svc:/, ""));
-  return keys
-    .filter((key) => !known.includes(key) && !ENGINE_INPUTS.has(key))
-    .map((key) => {
-      // `pulumi config set` without --path makes a flat key named `profiles.<name>.<setting>`, not the profile's setting.
-      if (key.startsWith("profiles.")) return `Stack config \`svc:${key}\` is not a setting of this provider and is ignored: it was set without --path, so it is a flat key, not a profile's setting: remove it (\`pulumi config rm svc:${key}\`) and set it with ${configSetCommand(`svc:${key}`, "<value>")}.`;
-      const guess = closestName(key, known);
-      return `Stack config \`svc:${key}\` is not a setting of this provider and is ignored: ${guess ? `did you mean \`svc:${guess}\`?` : `its settings are ${known.map((k) => `\`svc:${k}\``).join(", ")}.`} (\`pulumi config rm svc:${key}\`)`;
-    });
-}
 
 /** The API keys (`svc:webhooksApiKey`, `svc:profiles.<name>...`) the config holds in plaintext. */
 const plaintextApiKeys = (props: ops.Props, secretNames: readonly string[]) => apiKeysIn(configSource(Object.fromEntries(Object.entries(props).filter(([k]) => !secretNames.includes(k)))));
