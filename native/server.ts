@@ -19,10 +19,9 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { apiKeysIn, configSetCommand, resolveConnection, InvalidSettingError, PRODUCTS } from "../provider/config";
-import { CONFIG_KEYS } from "../provider/config-keys";
+import { unknownConfigKeyWarnings } from "../provider/config-keys";
 import type { CheckFailure, Props } from "../provider/engine/fields";
 import type { ReachRecord } from "../provider/engine/reach";
-import { closestName } from "../rules/names";
 import { PACKAGE_ROOT, PACKAGE_VERSION } from "../provider/version";
 import * as ops from "./operations";
 import { heldSecret, sealedNames, unwrap, wrap } from "./values";
@@ -122,6 +121,12 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
   const empty = () => Promise.resolve(new emptyproto.Empty());
   /** CheckConfig answered in this process: it returned every API key of the config as a secret. */
   let configChecked = false;
+  /**
+   * Configured with no CheckConfig before it: the engine configures a provider the state holds with the inputs it
+   * stored at the stack's last update, not the stack's config now (pkg/resource/deploy/providers/registry.go,
+   * `Same`; `pulumi import` uses such a provider as it is: pkg/resource/deploy/import.go, `registerProviders`).
+   */
+  let configuredFromState = false;
 
   return {
     getPluginInfo: unary(async () => new pluginproto.PluginInfo().setVersion(PACKAGE_VERSION)),
@@ -165,7 +170,7 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
       const res = new provproto.CheckResponse().setInputs(wrap({ ...props, ...held, ...(Object.keys(reached).length > 0 ? { [REACH_RECORD_KEY]: reached } : {}) }, []));
       res.setFailuresList([...reasons].map((reason) => new provproto.CheckFailure().setReason(reason)));
       configChecked = true;
-      const unknown = unknownConfigKeys(Object.keys(props));
+      const unknown = unknownConfigKeyWarnings(Object.keys(props).filter((key) => !ENGINE_INPUTS.has(key)), source);
       for (const message of unknown) await warn(req.getUrn(), message);
       return res;
     }),
@@ -190,6 +195,7 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
         }
       }
       const props = config ? released(config.props, secretSettings) : Object.fromEntries([...req.getVariablesMap().entries()].map(([k, v]) => [k.replace(/^svc:(config:)?/, ""), v]));
+      configuredFromState = !configChecked;
       await ops.configure(configSource(props));
       return new provproto.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(true);
     }),
@@ -244,7 +250,10 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
       // An import names its object by id alone: one reachable only through a profile is named `profile:<name>/<id>`,
       // read with that profile's connection and imported with `profile: <name>` under its own id.
       const { id, profile } = importing ? importTarget(req.getId()) : { id: req.getId(), profile: undefined };
-      const r = await ops.read(token, id, profile === undefined ? state.props : { profile }, secretNames);
+      const r = await ops.read(token, id, profile === undefined ? state.props : { profile }, secretNames).catch((err: unknown) => {
+        const missing = importing && configuredFromState ? ops.missingSettingOf(err) : undefined;
+        throw missing ? new Error(staleImportConfigMessage((err as Error).message, missing)) : err;
+      });
       if (!r) return new provproto.ReadResponse();
       if (importing) {
         const unknowable = ops.writeOnlyInputs(token, r.outputs);
@@ -340,19 +349,6 @@ function explicitProviderName(urn: string): string | undefined {
 /** The provider's inputs the engine itself may set, beside the stack's `svc:` keys. */
 const ENGINE_INPUTS = new Set(["version", "pluginDownloadURL"]);
 
-/** Each `svc:` key of the stack's config the provider does not read, named with the known key it is close to, or else the known keys. */
-function unknownConfigKeys(keys: string[]): string[] {
-  const known = CONFIG_KEYS.map((k) => k.key.replace(/^svc:/, ""));
-  return keys
-    .filter((key) => !known.includes(key) && !ENGINE_INPUTS.has(key))
-    .map((key) => {
-      // `pulumi config set` without --path makes a flat key named `profiles.<name>.<setting>`, not the profile's setting.
-      if (key.startsWith("profiles.")) return `Stack config \`svc:${key}\` is not a setting of this provider and is ignored: it was set without --path, so it is a flat key, not a profile's setting: remove it (\`pulumi config rm svc:${key}\`) and set it with ${configSetCommand(`svc:${key}`, "<value>")}.`;
-      const guess = closestName(key, known);
-      return `Stack config \`svc:${key}\` is not a setting of this provider and is ignored: ${guess ? `did you mean \`svc:${guess}\`?` : `its settings are ${known.map((k) => `\`svc:${k}\``).join(", ")}.`} (\`pulumi config rm svc:${key}\`)`;
-    });
-}
-
 /** The API keys (`svc:webhooksApiKey`, `svc:profiles.<name>...`) the config holds in plaintext. */
 const plaintextApiKeys = (props: Props, secretNames: readonly string[]) => apiKeysIn(configSource(Object.fromEntries(Object.entries(props).filter(([k]) => !secretNames.includes(k)))));
 
@@ -369,6 +365,18 @@ function plaintextKeysMessage(keys: string[]): string {
     `The stack's config holds ${listed(keys)} in plaintext (set without --secret), and this command (\`pulumi import\`) would store the provider's configuration in the stack's state as the config gives it, the key${keys.length > 1 ? "s" : ""} in plaintext: ` +
     `Pulumi's import keeps the stack's config, not the provider's checked configuration, where \`pulumi up\` stores the keys as secrets. Nothing was imported. ` +
     `Set ${keys.length > 1 ? "each key" : "the key"} as a secret (${configSetCommand(keys[0]!, "<key>")}), then import again.`
+  );
+}
+
+/**
+ * A setting missing from the provider configuration an import read with, which is the one the stack's last update
+ * stored (`configuredFromState`): a setting added to the stack's config since is not in it, and `pulumi up` stores it.
+ */
+function staleImportConfigMessage(missing: string, setting: { configKey: string; envVar: string }): string {
+  return (
+    `${missing.replace(/: set stack config .*$/s, "")} in the provider configuration this import read with: \`pulumi import\` uses the stack's provider as its last update stored it, ` +
+    `not the stack's config now, so a setting added since (\`${setting.configKey}\`) is not seen. Run \`pulumi up\` first (it stores the stack's config as it is now), then import again. ` +
+    `If the stack's config lacks it too, set it (${configSetCommand(setting.configKey, "...")}) and run \`pulumi up\`, or set the environment variable ${setting.envVar} for the import.`
   );
 }
 

@@ -4,7 +4,8 @@
  * generated from this table (scripts/docs.ts, scripts/schema.ts), so a new key appears
  * there once it is added here. How the keys are read: config.ts.
  */
-import { PRODUCTS, RECONCILE_WINDOW_DEFAULT_SECONDS, RECONCILE_WINDOW_MAX_SECONDS, settingNames, type Product } from "./config";
+import { closestName } from "../rules/names";
+import { configSetCommand, PRODUCTS, profileTable, RECONCILE_WINDOW_DEFAULT_SECONDS, RECONCILE_WINDOW_MAX_SECONDS, settingNames, type ConfigSource, type Product } from "./config";
 import { SKIP_REMOTE_CHECKS } from "./engine/remote-checks";
 
 export interface ConfigKeyDoc {
@@ -93,3 +94,40 @@ export const CONFIG_KEYS: ConfigKeyDoc[] = [
       "`true` previews offline: the checks that read the service (plan ceilings and features, allocations, names already taken, open quota requests) are skipped with a warning naming them; the service still judges them at `up`.",
   },
 ];
+
+/** The settings of one profile (`svc:profiles.<name>.<setting>`), which config.ts reads: each product's address and key, and the pacing ceilings. */
+export const PROFILE_SETTINGS: readonly string[] = [...PRODUCTS.flatMap((product) => [`${product}Url`, `${product}ApiKey`]), "maxConcurrency", "requestsPerSecond"];
+
+/**
+ * A warning for each key of the stack's config the provider does not read, named with the known key it is close to, or
+ * else the known keys: the `svc:` keys given (`keys`, without the namespace; none when the front end cannot list
+ * them) and the keys inside each profile of `svc:profiles` (from `source`). Both front ends show them at preview and up.
+ */
+export function unknownConfigKeyWarnings(keys: readonly string[], source: ConfigSource): string[] {
+  const known = CONFIG_KEYS.map((k) => k.key.replace(/^svc:/, ""));
+  const topLevel = keys
+    .filter((key) => !known.includes(key))
+    .map((key) => {
+      // `pulumi config set` without --path makes a flat key named `profiles.<name>.<setting>`, not the profile's setting.
+      if (key.startsWith("profiles.")) return `Stack config \`svc:${key}\` is not a setting of this provider and is ignored: it was set without --path, so it is a flat key, not a profile's setting: remove it (\`pulumi config rm svc:${key}\`) and set it with ${configSetCommand(`svc:${key}`, "<value>")}.`;
+      const guess = closestName(key, known);
+      return `Stack config \`svc:${key}\` is not a setting of this provider and is ignored: ${guess ? `did you mean \`svc:${guess}\`?` : `its settings are ${known.map((k) => `\`svc:${k}\``).join(", ")}.`} (\`pulumi config rm svc:${key}\`)`;
+    });
+  let profiles: ReturnType<typeof profileTable> = {};
+  try {
+    profiles = profileTable(source);
+  } catch {
+    // Not a JSON object: the connection of a resource that uses a profile says so.
+  }
+  const inProfiles = Object.entries(profiles).flatMap(([profile, settings]) => {
+    if (!settings || typeof settings !== "object" || Array.isArray(settings)) return [];
+    return Object.keys(settings)
+      .filter((key) => !PROFILE_SETTINGS.includes(key))
+      .map((key) => {
+        const at = (setting: string) => `svc:profiles.${profile}.${setting}`;
+        const guess = closestName(key, PROFILE_SETTINGS);
+        return `Stack config \`${at(key)}\` is not a setting of a profile and is ignored: ${guess ? `did you mean \`${at(guess)}\`?` : `a profile's settings are ${PROFILE_SETTINGS.map((k) => `\`${k}\``).join(", ")}.`} (\`pulumi config rm --path ${at(key)}\`)`;
+      });
+  });
+  return [...topLevel, ...inProfiles];
+}

@@ -202,6 +202,11 @@ export interface ResourceHooks<F extends Fields = Fields> {
   adjustDiff?(diff: FieldDiff, olds: OutputsOf<F>, news: InputsOf<F>, id: string, ctx: OperationContext | undefined): FieldDiff;
   /** A read answer that means the object is gone (a withdrawn quota request): refresh drops it like a 404. */
   goneWhen?(remote: Props): boolean;
+  /**
+   * The inputs of a read with no state (`pulumi import`, what its generated code declares; a `get`) from those the
+   * read rebuilt, given the id it was asked: e.g. only the figures of the id's scope. Default: every rebuilt input.
+   */
+  importedInputs?(inputs: InputsOf<F>, id: string): InputsOf<F>;
 }
 
 export type Operation = "check" | "create" | "read" | "update" | "delete" | "adopt";

@@ -557,14 +557,18 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
       const remote = (await readFromListing(def, ctx, id)) ?? (await getItem(ctx, "read", previous));
       // Deleted outside Pulumi.
       if (!remote || def.hooks?.goneWhen?.(remote)) return { gone: true };
+      // No state yet (an import or a get): no field but the profile its id may name (the upgrade marks a shape on anything).
+      const noState = fieldEntries(def).every(([name]) => name === "profile" || previous[name] === undefined);
       // An import (or a get) of an object another resource marked: that resource's delete deletes it (rule 5 warns likewise for adoptId).
-      const markedBy = Object.keys(previous).length === 0 ? markedOwner(def, remote) : undefined;
+      const markedBy = noState ? markedOwner(def, remote) : undefined;
       if (markedBy !== undefined)
         note(`The ${def.noun} ${id} carries the owner mark of another Pulumi resource (owner ${markedBy}). If this is \`pulumi import\` into another stack, both stacks now manage it and that resource's destroy deletes it: import only what no stack holds, or remove it from the other stack with \`pulumi state delete <urn>\` first.`);
       // Write-only values go to the outputs too: diff compares the declared value with them.
       const learnt = writeOnlyAsRead(def, remote, previous);
       const outputs = completeOutputs(def, { ...keptValues(def, previous), ...previous, ...remoteFields(def, remote), ...learnt });
-      return { gone: false, id, outputs, inputs: rebuildInputs(def, remote, { ...previous, ...learnt }) };
+      const inputs = rebuildInputs(def, remote, { ...previous, ...learnt });
+      // With no state, the inputs are what an import's generated code is to declare.
+      return { gone: false, id, outputs, inputs: noState && def.hooks?.importedInputs ? def.hooks.importedInputs(inputs as InputsOf<F>, id) : inputs };
     },
 
     async update({ id, olds: previous, news: next }) {

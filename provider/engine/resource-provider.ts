@@ -8,8 +8,9 @@
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { setPluginConfig } from "../config";
+import { unknownConfigKeyWarnings } from "../config-keys";
 import { keepingDeclared } from "./declared-inputs";
-import { PartialFailure } from "./errors";
+import { note, PartialFailure } from "./errors";
 import type { Props, ResourceDefinition } from "./fields";
 import { guarded } from "./guard";
 import { PROVIDER_KEY } from "./internal-keys";
@@ -39,6 +40,25 @@ async function keepingProvider<T>(news: Props, call: Promise<T>): Promise<T> {
   }
 }
 
+/** The warnings said in this process: the plugin configures the provider of each kind it meets, all with one stack config. */
+const warnedConfigKeys = new Set<string>();
+
+/**
+ * The stack config's keys the provider does not read (a misspelt `svc:` key, or one inside a profile), each warned once
+ * per process, as the native plugin's CheckConfig does. The `svc:` keys are listed from the config the dynamic-provider
+ * plugin gives (`@pulumi/pulumi` cmd/dynamic-provider: its `rawConfig`, every namespace's keys); without it, a
+ * profile's keys alone are judged.
+ */
+function warnUnknownConfigKeys(config: { get(key: string): string | undefined }): void {
+  const raw = (config as { rawConfig?: unknown }).rawConfig;
+  const keys = raw && typeof raw === "object" ? Object.keys(raw).filter((key) => key.startsWith("svc:")).map((key) => key.slice("svc:".length)) : [];
+  for (const message of unknownConfigKeyWarnings(keys, (key) => config.get(`svc:${key}`))) {
+    if (warnedConfigKeys.has(message)) continue;
+    warnedConfigKeys.add(message);
+    note(message);
+  }
+}
+
 /** The dynamic provider of a kind, and the typed operations it calls (the native plugin's way in: provider/index.ts). */
 export type DynamicProvider = dynamic.ResourceProvider & { definition: ResourceDefinition; operations: Operations };
 
@@ -50,6 +70,7 @@ export function makeResourceProvider(def: ResourceDefinition): DynamicProvider {
 
     async configure(req) {
       setPluginConfig(req.config);
+      warnUnknownConfigKeys(req.config);
     },
 
     async check(olds: Props, news: Props): Promise<dynamic.CheckResult> {

@@ -15,7 +15,9 @@
  *
  * The id is `<service>` or `<service>/<region>`. `region` applies to the per-region
  * quotas only: a project-wide one (`vcpu`, `ram_gb`, ...) is one figure whatever the
- * region. Two QuotaLimits of a program setting one quota fail the preview.
+ * region. Two QuotaLimits of a program setting one quota fail the preview. So an import
+ * declares one scope's figures: `<service>/<region>` that region's per-region quotas,
+ * `<service>` the project-wide ones (`importedInputs`).
  */
 import { z } from "zod";
 import { countedRegion, QUOTA_SCOPES, quotaLimitsViolations, serviceViolations } from "../../rules/quota";
@@ -166,7 +168,7 @@ export const quotaLimitsDefinition = defineResource({
   kind: "infra:QuotaLimits",
   description: "Quota limits. The resource manages only the quota names it declares, in its own region and project: `pulumi destroy` writes each of them back to the value it had before this resource first set it (one PATCH in that region and project), unless someone else changed it since (left as it is, with a warning). Other names, other regions and other resources' limits are left as they are; the service-wide `POST /api/v1/quota/{service}/reset` is never sent.",
   product: "infra",
-  idDescription: "its scope: `<service>/<region>`, or `<service>` for a service with only project-wide quotas",
+  idDescription: "its scope: `<service>/<region>` (an import declares that region's per-region quotas, e.g. `vms`), or `<service>` (the project-wide ones, e.g. `vcpu` and `ram_gb`, with no region; `dns` and `iam` have only these)",
   noun: "quota limits",
   // 2: limitsBefore keeps only the names the resource manages (it writes them back on delete; 0.1.0 reset the whole service).
   upgrade: [limitsBeforeOfDeclaredNames],
@@ -244,6 +246,21 @@ export const quotaLimitsDefinition = defineResource({
       const current = limitsOf(olds.limits);
       const names = Object.keys(limitsOf(news.limits));
       return { ...outputs, limitsBefore: { limits: Object.fromEntries(names.map((name) => [name, name in kept ? kept[name] : current[name]])) } };
+    },
+
+    // An import holds the figures of its id's scope alone, so that every figure is one resource's: `<service>/<region>`
+    // that region's per-region quotas, `<service>` the project-wide ones (no region: they have none). A service with
+    // quotas of one scope only (`dns`, `network`) holds them under either id, as before.
+    importedInputs(inputs, id) {
+      const { region } = parseId(id);
+      const scope = region === undefined ? "project" : "region";
+      const all = limitsOf(inputs.limits);
+      const names = Object.keys(all).filter((name) => QUOTA_SCOPES[name] === scope);
+      if (names.length === 0) return inputs;
+      const limits = Object.fromEntries(names.map((name) => [name, all[name]]));
+      if (scope === "region") return { ...inputs, limits };
+      const { region: _region, ...projectWide } = inputs;
+      return { ...projectWide, limits };
     },
 
     explainError(err, operation) {

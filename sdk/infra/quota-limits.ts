@@ -58,7 +58,7 @@ export class QuotaLimits extends dynamic.Resource {
   /** The type token, so `@pulumi/policy`'s `validateResourceOfType(QuotaLimits, ...)` matches. */
   static readonly __pulumiType: string = TYPE_TOKENS[KIND];
 
-  /** Read an existing quota limits into the program (no changes are made to it); the id is its scope: `<service>/<region>`, or `<service>` for a service with only project-wide quotas. */
+  /** Read an existing quota limits into the program (no changes are made to it); the id is its scope: `<service>/<region>` (an import declares that region's per-region quotas, e.g. `vms`), or `<service>` (the project-wide ones, e.g. `vcpu` and `ram_gb`, with no region; `dns` and `iam` have only these). */
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions, state?: QuotaLimitsState): QuotaLimits {
     return new QuotaLimits(name, { ...(state ?? {}) } as QuotaLimitsArgs, { ...opts, id });
   }

@@ -230,31 +230,60 @@ describe.skipIf(NATIVE_MISSING !== undefined)("pulumi import of native resources
     const preview = await s.run("preview");
     expect(preview.ok, preview.summary).toBe(true);
     expect(preview.steps.filter((st) => st.op !== "same"), preview.summary).toEqual([]);
+
+    // adv37f F4: a profile added once the stack's provider is in the state. The import reads with the provider as
+    // the state holds it, without the new profile: it says so, and to run `pulumi up` first, which is the fix.
+    const late = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "enterprise" });
+    expect((await s.pulumi(["config", "set", "--path", "svc:profiles.late.webhooksUrl", emu().webhooksUrl])).code).toBe(0);
+    expect((await s.pulumi(["config", "set", "--secret", "--path", "svc:profiles.late.webhooksApiKey", late.webhooks.admin])).code).toBe(0);
+    const lateId = await made(late, "webhooks:Endpoint", { url: "https://hooks.example.com/late" });
+    const stale = await importOne(s, "svc:webhooks:Endpoint", "late", `profile:late/${lateId}`);
+    expect(stale.code, stale.output).not.toBe(0);
+    expect(stale.output).toContain("`pulumi import` uses the stack's provider as its last update stored it, not the stack's config now, so a setting added since (`svc:profiles.late.webhooksUrl`) is not seen. Run `pulumi up` first");
+    expect((await s.run("up")).ok).toBe(true);
+    const fixed = await importOne(s, "svc:webhooks:Endpoint", "late", `profile:late/${lateId}`);
+    expect(fixed.code, fixed.output).toBe(0);
   });
 
-  it("imports quota limits as `<service>/<region>` with an admin infra key: the generated program declares the limits the service holds and previews with no change; destroy leaves them as they are", async () => {
+  it("imports quota limits by scope with an admin infra key, two regions and the project-wide ones of one service: each generated resource declares its scope's figures, the program previews with no change; destroy leaves them as they are", async () => {
     const s = await nativeStack(emu(), "native-import-quota", "");
     // The stack's infra key is the workspace's admin key (its others as nativeStack sets them), for every run.
     const admin = { "svc:infraApiKey": s.ws.infra.admin };
     prepareStack(s.options("up", {}, admin));
-    // An admin raised a limit out of band: the imported value is not the default.
-    const quota = () => call(emu(), "GET", "/infra/api/v1/quota/compute?region=us-east-1", { key: s.ws.infra.admin });
-    const raised = await call(emu(), "PATCH", "/infra/api/v1/quota/compute", { key: s.ws.infra.admin, body: { limits: { vms: 73 }, region: "us-east-1" } });
+    // An admin raised limits out of band: the imported values are not the defaults.
+    const quota = (region: string) => call(emu(), "GET", `/infra/api/v1/quota/compute?region=${region}`, { key: s.ws.infra.admin });
+    const raised = await call(emu(), "PATCH", "/infra/api/v1/quota/compute", { key: s.ws.infra.admin, body: { limits: { vms: 73, vcpu: 320 }, region: "us-east-1" } });
     expect(raised.status, raised.text).toBeLessThan(300);
-    const held = (await quota()).body.limits as Record<string, number>;
-    expect(held.vms).toBe(73);
+    const held = (await quota("us-east-1")).body.limits as Record<string, number>;
+    expect(held).toEqual({ vms: 73, vcpu: 320, ram_gb: 800 });
+    expect((await call(emu(), "PATCH", "/infra/api/v1/quota/compute", { key: s.ws.infra.admin, body: { limits: { vms: 61 }, region: "eu-west-1" } })).status).toBeLessThan(300);
+    const heldWest = (await quota("eu-west-1")).body.limits as Record<string, number>;
 
+    // adv37f F3: two regions of one service, as the README says to import them, and the project-wide figures once.
+    const file = path.join(s.dir, "import.json");
+    fs.writeFileSync(file, JSON.stringify({ resources: [
+      { type: "svc:infra:QuotaLimits", name: "east", id: "compute/us-east-1" },
+      { type: "svc:infra:QuotaLimits", name: "west", id: "compute/eu-west-1" },
+      { type: "svc:infra:QuotaLimits", name: "projectwide", id: "compute" },
+    ] }));
     const generated = path.join(s.dir, "generated.yaml");
     let since = await lastSeq(emu());
-    const run = await importOne(s, "svc:infra:QuotaLimits", "compute", "compute/us-east-1", generated);
-    expect(run.code, run.output).toBe(0);
+    const imported = await s.pulumi(["import", "--file", file, "--out", generated, "--yes", "--color", "never"]);
+    const output = imported.output + imported.stderr;
+    expect(imported.code, output).toBe(0);
     expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
-    expect(run.output).not.toContain("failed to validate");
+    expect(output).not.toContain("failed to validate");
     const code = fs.readFileSync(generated, "utf8");
-    expect(code).toContain("type: svc:infra:QuotaLimits");
-    expect(code).toContain("service: compute");
-    expect(code).toContain("region: us-east-1");
-    for (const [name, value] of Object.entries(held)) expect(code).toMatch(new RegExp(`\\n\\s+${name}: ${value}\\n`));
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const yaml = require("js-yaml") as { load(s: string): unknown };
+    const resources = (yaml.load(code) as { resources: Record<string, { type: string; properties: Record<string, unknown> }> }).resources;
+    const declared = (name: string) => ({ type: resources[name]?.type, ...resources[name]?.properties });
+    // Pulumi's code generator writes a string that is another imported resource's id as a reference to it: the
+    // project-wide resource's id is the service's name, so the regions' `service` is `${projectwide.id}`, "compute".
+    const service = "${projectwide.id}";
+    expect(declared("east")).toEqual({ type: "svc:infra:QuotaLimits", service, region: "us-east-1", projectId: s.ws.project_id, limits: { vms: 73 } });
+    expect(declared("west")).toEqual({ type: "svc:infra:QuotaLimits", service, region: "eu-west-1", projectId: s.ws.project_id, limits: { vms: 61 } });
+    expect(declared("projectwide")).toEqual({ type: "svc:infra:QuotaLimits", service: "compute", projectId: s.ws.project_id, limits: { vcpu: 320, ram_gb: 800 } });
     const state = await storedState(s);
     for (const key of [s.ws.infra.admin, s.ws.infra.member, s.ws.webhooks.admin, s.ws.inboxes.admin]) {
       expect(state.includes(key), "an API key in plaintext in the stored state").toBe(false);
@@ -283,6 +312,7 @@ describe.skipIf(NATIVE_MISSING !== undefined)("pulumi import of native resources
     expect(destroy.ok, destroy.summary).toBe(true);
     expect(destroy.steps.map((st) => st.op), destroy.summary).toContain("delete");
     expect(writesOf(await requestsSince(emu(), since))).toEqual([]);
-    expect((await quota()).body.limits).toEqual(held);
+    expect((await quota("us-east-1")).body.limits).toEqual(held);
+    expect((await quota("eu-west-1")).body.limits).toEqual(heldWest);
   });
 });

@@ -140,9 +140,12 @@ describe.skipIf(NATIVE_MISSING !== undefined)("pulumi-resource-svc under the rea
     expect(bad.summary).toContain("pulumi:providers:svc resource 'default' has a problem: Stack config `svc:maxConcurrency` is \"lots\"; it must be a whole number of requests in flight from 1 to 10000");
 
     // A misspelt key is named, with the key meant; a key like none gets the list, not a guess; the preview goes on.
-    const misspelt = await runCli({ ...s.options("preview"), config: { ...s.options("preview").config, "svc:webhookUrl": "http://127.0.0.1:1/webhooks", "svc:colour": "blue", "svc:profiles.ci.webhooksUrl": "http://127.0.0.1:1/webhooks" } });
+    const profiles = JSON.stringify({ other: { webhookUrl: "http://127.0.0.1:1/webhooks" } });
+    const misspelt = await runCli({ ...s.options("preview"), config: { ...s.options("preview").config, "svc:webhookUrl": "http://127.0.0.1:1/webhooks", "svc:colour": "blue", "svc:profiles.ci.webhooksUrl": "http://127.0.0.1:1/webhooks", "svc:profiles": profiles } });
     expect(misspelt.ok, misspelt.summary).toBe(true);
     expect(misspelt.summary).toContain("Stack config `svc:webhookUrl` is not a setting of this provider and is ignored: did you mean `svc:webhooksUrl`? (`pulumi config rm svc:webhookUrl`)");
+    // Inside a profile too (adv37f F5).
+    expect(misspelt.summary).toContain("Stack config `svc:profiles.other.webhookUrl` is not a setting of a profile and is ignored: did you mean `svc:profiles.other.webhooksUrl`? (`pulumi config rm --path svc:profiles.other.webhookUrl`)");
     expect(misspelt.summary).toMatch(/Stack config `svc:colour` is not a setting of this provider and is ignored: its settings are `svc:\w+`, .*`svc:webhooksApiKey`.*\. \(`pulumi config rm svc:colour`\)/);
     // A profile's setting set without --path is a flat key: the message gives the command with --path.
     expect(misspelt.summary).toContain("Stack config `svc:profiles.ci.webhooksUrl` is not a setting of this provider and is ignored: it was set without --path, so it is a flat key, not a profile's setting: remove it (`pulumi config rm svc:profiles.ci.webhooksUrl`) and set it with `pulumi config set --path svc:profiles.ci.webhooksUrl <value>`.");

@@ -108,6 +108,39 @@ describe("pulumi-resource-svc Read of an import", () => {
   });
 });
 
+describe("pulumi-resource-svc Read of an import with a setting missing", () => {
+  const importRead = (on: provrpc.ResourceProviderClient, id: string) =>
+    unary<provproto.ReadResponse>((cb) => on.read(new provproto.ReadRequest().setId(id).setUrn("urn:pulumi:dev::p::svc:webhooks:Endpoint::e").setType("svc:webhooks:Endpoint").setProperties(structproto.Struct.fromJavaScript({})), cb));
+
+  // adv37f F4: the profile set after the last `up`, the import said to set what the stack's config held already.
+  it("configured as the state stored it (no CheckConfig: the stack's provider at its last update): says the import reads with that configuration and to run `pulumi up` first", async () => {
+    const err = await importRead(client, "profile:other/ep_1").then(() => undefined, (e: grpc.ServiceError) => e);
+    expect(err?.details).toContain('Missing address of webhooks for profile "other" in the provider configuration this import read with: `pulumi import` uses the stack\'s provider as its last update stored it, not the stack\'s config now');
+    expect(err?.details).toContain("a setting added since (`svc:profiles.other.webhooksUrl`) is not seen. Run `pulumi up` first (it stores the stack's config as it is now), then import again.");
+    expect(err?.details).toContain("or set the environment variable SVC_PROFILE_OTHER_WEBHOOKS_URL for the import");
+  });
+
+  it("configured from the stack's config (CheckConfig first: a provider the import makes): the setting is missing, said as before", async () => {
+    const fresh = new grpc.Server();
+    fresh.addService(provrpc.ResourceProviderService, (require(SERVER) as typeof import("../../native/server")).providerService(undefined));
+    const port = await new Promise<number>((resolve, reject) => fresh.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+    const other = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+    const settings = structproto.Struct.fromJavaScript({ webhooksUrl: emu().webhooksUrl, webhooksApiKey: ws.webhooks.admin });
+    try {
+      await unary((cb) => other.checkConfig(new provproto.CheckRequest().setUrn("urn:pulumi:dev::p::pulumi:providers:svc::default").setType("pulumi:providers:svc").setOlds(structproto.Struct.fromJavaScript({})).setNews(settings), cb));
+      await unary((cb) => other.configure(new provproto.ConfigureRequest().setArgs(structproto.Struct.fromJavaScript({ webhooksUrl: emu().webhooksUrl, webhooksApiKey: SECRET(ws.webhooks.admin) })), cb));
+      const err = await importRead(other, "profile:other/ep_1").then(() => undefined, (e: grpc.ServiceError) => e);
+      expect(err?.details).toBe('Missing address of webhooks for profile "other": set stack config `svc:profiles.other.webhooksUrl` (e.g. `pulumi config set --path svc:profiles.other.webhooksUrl ...`) or the environment variable SVC_PROFILE_OTHER_WEBHOOKS_URL.');
+    } finally {
+      other.close();
+      fresh.forceShutdown();
+      // The plugin's settings are the process's: back to the ones the other tests use.
+      const all = { webhooksUrl: emu().webhooksUrl, webhooksApiKey: ws.webhooks.admin, inboxesUrl: emu().inboxesUrl, inboxesApiKey: ws.inboxes.admin, infraUrl: emu().infraUrl, infraApiKey: ws.infra.admin };
+      await unary((cb) => client.configure(new provproto.ConfigureRequest().setArgs(structproto.Struct.fromJavaScript(all)), cb));
+    }
+  });
+});
+
 describe("pulumi-resource-svc Diff of a replacement", () => {
   /** Check then Create, then Check and Diff of `changed` over it, as the engine calls them: Diff's answer. */
   async function replacing(type: string, inputs: Record<string, Json>, changed: Record<string, Json>) {

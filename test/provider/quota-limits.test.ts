@@ -121,6 +121,41 @@ describe("QuotaLimits: lifecycle and call counts", () => {
   });
 });
 
+describe("QuotaLimits: import by scope", () => {
+  /** `pulumi import` of `id` as the engine makes it: a Read with no state; its inputs are what the generated code declares. */
+  const imported = async (id: string) => {
+    const read = await provider.read!(id);
+    expect(read.id).toBe(id);
+    return { inputs: read.inputs!, outs: read.props! };
+  };
+
+  // adv37f F3: each region's import declared vcpu and ram_gb (project-wide) too, so two region imports failed their own preview.
+  it("two regions of one service and the service itself: each holds its scope's figures alone, and the three, checked as one program, pass and show no change", async () => {
+    await call(emu(), "PATCH", "/infra/api/v1/quota/compute", { key: ws.infra.admin, body: { limits: { vms: 73, vcpu: 320 }, region: "eu-west-1" } });
+    const imports = { east: await imported("compute/us-east-1"), west: await imported("compute/eu-west-1"), project: await imported("compute") };
+    // The generated code as the program: its preview checks each resource (no "Declare ram_gb in one QuotaLimits only"), and diffs it with no change.
+    newOperation();
+    for (const [name, { inputs, outs }] of Object.entries(imports)) {
+      const checked = await d().check({ ...inputs, resourceName: name });
+      expect(checked.failures ?? [], name).toEqual([]);
+      expect(await provider.diff!(name === "project" ? "compute" : `compute/${String(inputs.region)}`, outs, checked.inputs), name).toMatchObject({ changes: false });
+    }
+    expect(imports.east.inputs).toEqual({ service: "compute", region: "us-east-1", projectId: ws.project_id, limits: { vms: 50 } });
+    expect(imports.west.inputs).toEqual({ service: "compute", region: "eu-west-1", projectId: ws.project_id, limits: { vms: 73 } });
+    // Project-wide: one figure for every region, so no region.
+    expect(imports.project.inputs).toEqual({ service: "compute", projectId: ws.project_id, limits: { vcpu: 320, ram_gb: 800 } });
+    // The outputs are every limit the service reports, as for a created resource.
+    expect(imports.west.outs.limits).toEqual({ vms: 73, vcpu: 320, ram_gb: 800 });
+  });
+
+  it("a service with quotas of one scope only holds them under its id: `dns` its project-wide ones, `network/<region>` that region's", async () => {
+    expect((await imported("dns")).inputs).toEqual({ service: "dns", projectId: ws.project_id, limits: { dns_zones: 50 } });
+    expect((await imported("network/eu-west-1")).inputs).toMatchObject({ region: "eu-west-1", limits: { floating_ips: 20, networks: 10, security_groups: 50, load_balancers: 10 } });
+    expect((await imported("block-storage/eu-west-1")).inputs.limits).toEqual({ snapshots: 200, backups: 500 });
+    expect((await imported("block-storage")).inputs.limits).toEqual({ block_storage_gb: 5000 });
+  });
+});
+
 describe("QuotaLimits: refusals", () => {
   it("a member key (no iam:write) is refused with what to use instead, and never the key", async () => {
     await configure(provider, { "svc:infraUrl": emu().infraUrl, "svc:infraApiKey": ws.infra.member });

@@ -26,13 +26,15 @@ describeWithCli("through the engine: a misspelled argument in a JavaScript progr
       cwd: join(__dirname, "fixtures", "mistakes"),
       stack: "typo",
       stateFile: join(mkdtempSync(join(tmpdir(), "svc-typo-")), "typo.json"),
-      config: { "svc:inboxesUrl": emu().inboxesUrl, case: "transprot" },
+      // A misspelt key inside a profile is warned too (adv37f F5), by the dynamic provider's configure.
+      config: { "svc:inboxesUrl": emu().inboxesUrl, case: "transprot", "svc:profiles": JSON.stringify({ other: { inboxUrl: "http://127.0.0.1:1/inboxes" } }) },
       secrets: { "svc:inboxesApiKey": ws.inboxes.admin },
       env: { SVC_INBOXES_URL: "", SVC_INBOXES_API_KEY: "" },
     });
     expect(r.ok).toBe(false);
     const errors = r.diagnostics.filter((d) => d.severity === "error").map((d) => d.message).join("\n");
     expect(errors).toContain("unknown argument transprot; did you mean transport?");
+    expect(r.diagnostics.map((d) => d.message).join("\n")).toContain("Stack config `svc:profiles.other.inboxUrl` is not a setting of a profile and is ignored: did you mean `svc:profiles.other.inboxesUrl`? (`pulumi config rm --path svc:profiles.other.inboxUrl`)");
     expect((await requestsSince(emu(), since)).filter((c) => c.method !== "GET")).toEqual([]);
   });
 });

@@ -4,9 +4,14 @@
  * the plugin add (`__provider`, `__secretInputs`) pass; type errors name the expected
  * and the given type. Check is called as the plugin calls it (no service needed: every
  * case fails locally, or the remote checks are switched off). A JavaScript program's
- * `transprot` under the real CLI: unknown-arguments-cli.test.ts.
+ * `transprot` under the real CLI: unknown-arguments-cli.test.ts. A stack config key the
+ * provider does not read, at the top level or inside a profile, is warned with the closest
+ * known key by both front ends (the native plugin's under the real CLI: test/native/plugin.test.ts).
  */
-import { describe, expect, it } from "vitest";
+import * as path from "node:path";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import * as structproto from "google-protobuf/google/protobuf/struct_pb";
+import { describe, expect, it, vi } from "vitest";
 import { providers, type ResourceProviderOf } from "../../provider";
 import { configure } from "./support";
 
@@ -91,5 +96,47 @@ describe("type errors name the expected and the given type", () => {
     expect(failure?.reason).toContain(expected);
     expect(failure?.reason).toContain(given);
     expect(failure?.reason).not.toContain("(missing)");
+  });
+});
+
+describe("a stack config key the provider does not read is warned with the closest known one, inside a profile too", () => {
+  /** What `run` wrote to stderr, where the provider's warnings go without an engine log to send them to. */
+  async function warnings(run: () => Promise<unknown>): Promise<string[]> {
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    try {
+      await run();
+      return stderr.mock.calls.map(([text]) => String(text).replace(/^warning: /, "").trimEnd());
+    } finally {
+      stderr.mockRestore();
+    }
+  }
+  const profiles = JSON.stringify({ other: { webhooksUrl: "http://127.0.0.1:9/webhooks", webhookUrl: "http://typo", maxConcurency: 4 }, ok: { webhooksUrl: "http://127.0.0.1:9/webhooks", zzzzzz: 1 } });
+  // adv37f F5: a misspelt key inside a profile was ignored without a word, where a top-level one was warned.
+  const EXPECTED = [
+    "Stack config `svc:profiles.other.webhookUrl` is not a setting of a profile and is ignored: did you mean `svc:profiles.other.webhooksUrl`? (`pulumi config rm --path svc:profiles.other.webhookUrl`)",
+    "Stack config `svc:profiles.other.maxConcurency` is not a setting of a profile and is ignored: did you mean `svc:profiles.other.maxConcurrency`? (`pulumi config rm --path svc:profiles.other.maxConcurency`)",
+    expect.stringMatching(/^Stack config `svc:profiles\.ok\.zzzzzz` is not a setting of a profile and is ignored: a profile's settings are `webhooksUrl`, `webhooksApiKey`, .*`requestsPerSecond`\. \(`pulumi config rm --path svc:profiles\.ok\.zzzzzz`\)$/),
+  ];
+
+  it("dynamic provider (a TypeScript program): at configure, once per process whichever kinds it configures", async () => {
+    // As the dynamic-provider plugin builds it: every namespace's keys in `rawConfig`.
+    const rawConfig: Record<string, string> = { ...offline, "svc:profiles": profiles, "svc:webhookUrl": "http://typo", "aws:region": "eu-west-1" };
+    const config = { rawConfig, get: (key: string) => rawConfig[key], require: (key: string) => rawConfig[key]! };
+    const said = await warnings(async () => {
+      await providers["webhooks:Endpoint"]!.configure!({ config } as never);
+      await providers["inboxes:Inbox"]!.configure!({ config } as never);
+    });
+    expect(said).toEqual(["Stack config `svc:webhookUrl` is not a setting of this provider and is ignored: did you mean `svc:webhooksUrl`? (`pulumi config rm svc:webhookUrl`)", ...EXPECTED]);
+  });
+
+  it("native plugin (Python, Go, YAML): at CheckConfig, beside the top-level keys' warnings", async () => {
+    const { providerService } = require(path.resolve(__dirname, "../../dist/native/server.js")) as typeof import("../../native/server");
+    const service = providerService(undefined);
+    const req = new provproto.CheckRequest().setUrn("urn:pulumi:dev::p::pulumi:providers:svc::default").setType("pulumi:providers:svc").setOlds(structproto.Struct.fromJavaScript({}));
+    req.setNews(structproto.Struct.fromJavaScript({ webhooksUrl: "http://127.0.0.1:9/webhooks", profiles: JSON.parse(profiles), webhookUrl: "http://typo", version: "0.2.0" }));
+    const said = await warnings(() => new Promise((resolve, reject) => service.checkConfig({ request: req } as never, (err: unknown, res: unknown) => (err ? reject(err) : resolve(res)))));
+    // The config comes as a protobuf Struct, its keys in its own order.
+    expect(said).toHaveLength(EXPECTED.length + 1);
+    expect(said).toEqual(expect.arrayContaining(["Stack config `svc:webhookUrl` is not a setting of this provider and is ignored: did you mean `svc:webhooksUrl`? (`pulumi config rm svc:webhookUrl`)", ...EXPECTED]));
   });
 });
