@@ -23,6 +23,8 @@ afterAll(() => closeSharedDispatcher());
 interface Family {
   kind: keyof typeof providers;
   setting: string;
+  /** The environment variable that gives the key where the config leaves it unset. */
+  envVar: string;
   inputs: Props;
   keyOf: (ws: Workspace) => string;
   settings: (key: string) => Record<string, string>;
@@ -34,6 +36,7 @@ const families: Family[] = [
   {
     kind: "webhooks:Endpoint",
     setting: "svc:webhooksApiKey",
+    envVar: "SVC_WEBHOOKS_API_KEY",
     inputs: { url: "https://hooks.example.com/orders" },
     keyOf: (ws) => ws.webhooks.admin,
     settings: (key) => ({ "svc:webhooksUrl": emu().webhooksUrl, "svc:webhooksApiKey": key }),
@@ -42,6 +45,7 @@ const families: Family[] = [
   {
     kind: "inboxes:Inbox",
     setting: "svc:inboxesApiKey",
+    envVar: "SVC_INBOXES_API_KEY",
     inputs: { transport: "http", label: "bin" },
     keyOf: (ws) => ws.inboxes.admin,
     settings: (key) => ({ "svc:inboxesUrl": emu().inboxesUrl, "svc:inboxesApiKey": key }),
@@ -83,7 +87,7 @@ describe.each(families)("$kind: a key of another workspace", (f) => {
     const workspaceB = (await d().create(f.inputs)).outs[WORKSPACE_KEY] as string;
     await useKeyOf(b);
     const name = (w: string) => escaped(w.startsWith("audit:") ? `the workspace whose oldest audit entry is ${w.slice(6)}` : `workspace ${w}`);
-    return new RegExp(`The key of \`${escaped(f.setting)}\` belongs to ${name(workspaceB)}; this stack's ${f.noun} ${escaped(created.id)} lives in ${name(workspaceA)}: set the right key`);
+    return new RegExp(`The key of \`${escaped(f.setting)}\` belongs to ${name(workspaceB)}; this stack's ${f.noun} ${escaped(created.id)} lives in ${name(workspaceA)}: set the right key in \`${escaped(f.setting)}\` \\(or in \`${f.envVar}\`, where the key comes from the environment\\)`);
   };
 
   it("create records the workspace; B's differs", async () => {
