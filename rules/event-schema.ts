@@ -120,7 +120,7 @@ function shapeProblem(schema: unknown): SchemaProblem | undefined {
 /** What the keyword positions of a schema hold, from one walk over its subschemas. */
 interface Survey {
   enumValues: number;
-  /** `pattern` values and `patternProperties` keys, in document order, with where each stands (a JSON Pointer). */
+  /** `pattern` values and `patternProperties` keys as the walk meets them (a schema's own before its subschemas'), with where each stands (a JSON Pointer). */
   patterns: { pattern: string; pointer: string }[];
   /** The first `$ref` that does not start with `#`. */
   remoteRef?: string;
