@@ -121,6 +121,11 @@ describe("diff", () => {
     expect(d.replaces).toEqual(replaces);
     expect(d.deleteBeforeReplace).toBe(dbr);
   });
+
+  it("an omitted field with a default is its default (a refresh's diff compares unchecked inputs, such as an import's)", () => {
+    expect(diffFields(widget, olds, { name: "a", region: "eu", size: 5, token: "t1" }).changed).toEqual([]);
+    expect(diffFields(widget, { ...olds, wait: 30, tags: [{ tagName: "t" }] }, { name: "a", region: "eu", size: 5, token: "t1" }).changed).toEqual(["tags", "wait"]);
+  });
 });
 
 describe("planUpdate", () => {
