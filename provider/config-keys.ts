@@ -120,7 +120,8 @@ export function unknownConfigKeyWarnings(keys: readonly string[], source: Config
     // Not a JSON object: the connection of a resource that uses a profile says so.
   }
   const inProfiles = Object.entries(profiles).flatMap(([profile, settings]) => {
-    if (!settings || typeof settings !== "object" || Array.isArray(settings)) return [];
+    if (!settings || typeof settings !== "object" || Array.isArray(settings))
+      return [`Stack config \`svc:profiles.${profile}\` is not an object of settings and is ignored: set a profile's settings with ${configSetCommand(`svc:profiles.${profile}.webhooksUrl`, "...")} (a profile's settings are ${PROFILE_SETTINGS.map((k) => `\`${k}\``).join(", ")}).`];
     return Object.keys(settings)
       .filter((key) => !PROFILE_SETTINGS.includes(key))
       .map((key) => {

@@ -59,8 +59,8 @@ export function hasRegionalQuota(service: string): boolean {
   return Object.keys(QUOTA_SERVICES[service] ?? {}).some((name) => QUOTA_SCOPES[name] === "region");
 }
 
-/** The region a named quota is counted in: `region` for a per-region quota, none (null) for a project-wide one. */
-export const countedRegion = (name: string, region: unknown): unknown => (QUOTA_SCOPES[name] === "region" ? (region ?? null) : null);
+/** The region a named quota is counted in: `region` (the default region when none is named) for a per-region quota, none (null) for a project-wide one. */
+export const countedRegion = (name: string, region: unknown): unknown => (QUOTA_SCOPES[name] === "region" ? (typeof region === "string" && region !== "" ? region : DEFAULT_REGION) : null);
 
 /** The `scope` field of a quota entry: `region: <region>` or `project`. */
 export function quotaScopeLabel(name: string, region: string): string {

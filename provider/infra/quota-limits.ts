@@ -20,16 +20,19 @@
  * `<service>` the project-wide ones (`importedInputs`).
  */
 import { z } from "zod";
-import { countedRegion, QUOTA_SCOPES, quotaLimitsViolations, serviceViolations } from "../../rules/quota";
+import { countedRegion, hasRegionalQuota, QUOTA_SCOPES, QUOTA_SERVICES, quotaLimitsViolations, serviceViolations } from "../../rules/quota";
 import { defineResource, type ChangedSetting, type Fields, type InputsOf, type OutputsOf, type CheckFailure, type FieldDiff, type OperationContext, type PlannedCall, type Props } from "../engine/fields";
 import { readForCheck } from "../engine/remote-checks";
 import { containsUnknown } from "../engine/unknown";
 
 const quotaPath = (service: string) => `/api/v1/quota/${encodeURIComponent(service)}`;
 
+/** `<service>` or `<service>/<region>` (what `pulumi import` is given too): any other shape is refused, naming what an id is. */
 function parseId(id: string): { service: string; region: string | undefined } {
-  const [service, region] = id.split("/");
-  return { service: service!, region: region || undefined };
+  const [service = "", region, ...rest] = id.split("/");
+  if (!(service in QUOTA_SERVICES) || rest.length > 0 || region === "")
+    throw new Error(`QuotaLimits id ${JSON.stringify(id)} is not \`<service>\` or \`<service>/<region>\` (e.g. \`compute\`, \`compute/us-east-1\`), with a service of ${Object.keys(QUOTA_SERVICES).join(", ")}.`);
+  return { service, region };
 }
 
 /** `GET /api/v1/quota/{service}` (in a region) of the key's own project, once per operation per connection; undefined when unreadable. */
@@ -250,9 +253,12 @@ export const quotaLimitsDefinition = defineResource({
 
     // An import holds the figures of its id's scope alone, so that every figure is one resource's: `<service>/<region>`
     // that region's per-region quotas, `<service>` the project-wide ones (no region: they have none). A service with
-    // quotas of one scope only (`dns`, `network`) holds them under either id, as before.
+    // per-region quotas only (`network`) holds them under `<service>` too: those of the default region.
     importedInputs(inputs, id) {
-      const { region } = parseId(id);
+      const { service, region } = parseId(id);
+      if (Object.keys(QUOTA_SERVICES[service]!).length === 0) throw new Error(`QuotaLimits id ${JSON.stringify(id)}: ${service} has no quotas to limit.`);
+      if (region !== undefined && !hasRegionalQuota(service))
+        throw new Error(`QuotaLimits id ${JSON.stringify(id)}: the quotas of ${service} are project-wide (one figure for every region): import it as \`${service}\`.`);
       const scope = region === undefined ? "project" : "region";
       const all = limitsOf(inputs.limits);
       const names = Object.keys(all).filter((name) => QUOTA_SCOPES[name] === scope);

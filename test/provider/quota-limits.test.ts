@@ -156,6 +156,21 @@ describe("QuotaLimits: import by scope", () => {
   });
 });
 
+describe("QuotaLimits: import ids", () => {
+  // adv37h H1, H7: these were imported (a junk id stored, a region sent to dns, an empty object-storage resource).
+  it.each([
+    ["compute/", /QuotaLimits id "compute\/" is not `<service>` or `<service>\/<region>`.*with a service of compute, block-storage, network, dns, iam, object-storage/],
+    ["compute/us-east-1/x", /QuotaLimits id "compute\/us-east-1\/x" is not `<service>` or `<service>\/<region>`/],
+    ["Compute", /QuotaLimits id "Compute" is not/],
+    ["dns/us-east-1", /QuotaLimits id "dns\/us-east-1": the quotas of dns are project-wide \(one figure for every region\): import it as `dns`/],
+    ["object-storage", /QuotaLimits id "object-storage": object-storage has no quotas to limit/],
+  ])("%s is refused at import, saying what an id is, with no write", async (id, message) => {
+    const { result, writes } = await d().calls(() => provider.read!(id).catch((e: Error) => e));
+    expect((result as Error).message).toMatch(message);
+    expect(writes).toEqual([]);
+  });
+});
+
 describe("QuotaLimits: refusals", () => {
   it("a member key (no iam:write) is refused with what to use instead, and never the key", async () => {
     await configure(provider, { "svc:infraUrl": emu().infraUrl, "svc:infraApiKey": ws.infra.member });
@@ -190,6 +205,13 @@ describe("QuotaLimits: refusals", () => {
     expect((await d().check({ service: "compute", region: "eu-west-1", limits: { vms: 60 }, resourceName: "a" })).failures).toEqual([]);
     const { failures } = await d().check({ service: "compute", region: "eu-west-1", limits: { vms: 70 }, resourceName: "b" });
     expect(failures).toEqual([{ property: "limits.vms", reason: expect.stringMatching(/QuotaLimits "a" of this program also sets vms of compute, which is of region eu-west-1/) }]);
+  });
+
+  // adv37h H1: `network` and `network/us-east-1` wrote the same figures and passed the preview.
+  it("preview: no region and the default region are one region", async () => {
+    expect((await d().check({ service: "network", limits: { floating_ips: 30 }, resourceName: "a" })).failures).toEqual([]);
+    const { failures } = await d().check({ service: "network", region: "us-east-1", limits: { floating_ips: 40 }, resourceName: "b" });
+    expect(failures).toEqual([{ property: "limits.floating_ips", reason: expect.stringMatching(/QuotaLimits "a" of this program also sets floating_ips of network/) }]);
   });
 
   it("preview: projectId omitted and projectId set to the key's project are one project", async () => {

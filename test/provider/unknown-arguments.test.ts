@@ -110,12 +110,14 @@ describe("a stack config key the provider does not read is warned with the close
       stderr.mockRestore();
     }
   }
-  const profiles = JSON.stringify({ other: { webhooksUrl: "http://127.0.0.1:9/webhooks", webhookUrl: "http://typo", maxConcurency: 4 }, ok: { webhooksUrl: "http://127.0.0.1:9/webhooks", zzzzzz: 1 } });
+  const profiles = JSON.stringify({ other: { webhooksUrl: "http://127.0.0.1:9/webhooks", webhookUrl: "http://typo", maxConcurency: 4 }, ok: { webhooksUrl: "http://127.0.0.1:9/webhooks", zzzzzz: 1 }, third: "http://127.0.0.1:9/webhooks" });
   // adv37f F5: a misspelt key inside a profile was ignored without a word, where a top-level one was warned.
   const EXPECTED = [
     "Stack config `svc:profiles.other.webhookUrl` is not a setting of a profile and is ignored: did you mean `svc:profiles.other.webhooksUrl`? (`pulumi config rm --path svc:profiles.other.webhookUrl`)",
     "Stack config `svc:profiles.other.maxConcurency` is not a setting of a profile and is ignored: did you mean `svc:profiles.other.maxConcurrency`? (`pulumi config rm --path svc:profiles.other.maxConcurency`)",
     expect.stringMatching(/^Stack config `svc:profiles\.ok\.zzzzzz` is not a setting of a profile and is ignored: a profile's settings are `webhooksUrl`, `webhooksApiKey`, .*`requestsPerSecond`\. \(`pulumi config rm --path svc:profiles\.ok\.zzzzzz`\)$/),
+    // adv37h H8: a profile that is no object of settings was ignored without a word; its value is not echoed.
+    expect.stringMatching(/^Stack config `svc:profiles\.third` is not an object of settings and is ignored: set a profile's settings with `pulumi config set --path svc:profiles\.third\.webhooksUrl \.\.\.` \(a profile's settings are `webhooksUrl`, .*\)\.$/),
   ];
 
   it("dynamic provider (a TypeScript program): at configure, once per process whichever kinds it configures", async () => {
