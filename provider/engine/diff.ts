@@ -11,13 +11,14 @@ import { containsUnknown } from "./unknown";
 
 
 /**
- * The value a declared input stands for: an omitted field means its default (Check fills it in; a refresh's diff
- * compares the stored inputs unchecked, such as an import's), else null (clear) unless unmanaged.
+ * The value a declared input stands for: an omitted field means null (clear) unless unmanaged; an omitted setting of
+ * the provider's own (`local`) means its default, as Check fills it in (a refresh's diff compares the stored inputs
+ * unchecked: an import's declare none).
  */
 export function declared(spec: FieldSpec, news: Props, name: string): { managed: boolean; value: unknown } {
   const value = news[name];
   if (value === undefined && spec.whenOmitted === "unmanaged") return { managed: false, value: undefined };
-  return { managed: true, value: value ?? spec.default ?? null };
+  return { managed: true, value: value ?? (spec.mode === "local" ? spec.default : undefined) ?? null };
 }
 
 /** Are two values of a field the same (the field's own equality, else structural JSON)? */

@@ -122,9 +122,9 @@ describe("diff", () => {
     expect(d.deleteBeforeReplace).toBe(dbr);
   });
 
-  it("an omitted field with a default is its default (a refresh's diff compares unchecked inputs, such as an import's)", () => {
-    expect(diffFields(widget, olds, { name: "a", region: "eu", size: 5, token: "t1" }).changed).toEqual([]);
-    expect(diffFields(widget, { ...olds, wait: 30, tags: [{ tagName: "t" }] }, { name: "a", region: "eu", size: 5, token: "t1" }).changed).toEqual(["tags", "wait"]);
+  it("an omitted local setting with a default is its default (a refresh's diff compares unchecked inputs, such as an import's)", () => {
+    expect(diffFields(widget, olds, { name: "a", region: "eu", size: 5, tags: [], token: "t1" }).changed).toEqual([]);
+    expect(diffFields(widget, { ...olds, wait: 30 }, { name: "a", region: "eu", size: 5, tags: [], token: "t1" }).changed).toEqual(["wait"]);
   });
 });
 
