@@ -27,12 +27,19 @@ import { containsUnknown } from "../engine/unknown";
 
 const quotaPath = (service: string) => `/api/v1/quota/${encodeURIComponent(service)}`;
 
-/** `<service>` or `<service>/<region>` (what `pulumi import` is given too): any other shape is refused, naming what an id is. */
+/** The services with quotas to limit. */
+const LIMITED_SERVICES = Object.keys(QUOTA_SERVICES).filter((service) => Object.keys(QUOTA_SERVICES[service]!).length > 0);
+const notAnId = (id: string) => `QuotaLimits id ${JSON.stringify(id)} is not \`<service>\` or \`<service>/<region>\` (e.g. \`compute\`, \`compute/us-east-1\`), with a service of ${LIMITED_SERVICES.join(", ")}`;
+
+/**
+ * The service and region of an id, `<service>` or `<service>/<region>`. An id of another shape that an earlier release
+ * stored (it imported ids as given) is read by its first two parts, so that its stack is still managed; `pulumi
+ * import` refuses such ids (`importedInputs`). An unknown service is no quota anybody holds: refused.
+ */
 function parseId(id: string): { service: string; region: string | undefined } {
-  const [service = "", region, ...rest] = id.split("/");
-  if (!(service in QUOTA_SERVICES) || rest.length > 0 || region === "")
-    throw new Error(`QuotaLimits id ${JSON.stringify(id)} is not \`<service>\` or \`<service>/<region>\` (e.g. \`compute\`, \`compute/us-east-1\`), with a service of ${Object.keys(QUOTA_SERVICES).join(", ")}.`);
-  return { service, region };
+  const [service = "", region] = id.split("/");
+  if (!(service in QUOTA_SERVICES)) throw new Error(`${notAnId(id)}.`);
+  return { service, region: region || undefined };
 }
 
 /** `GET /api/v1/quota/{service}` (in a region) of the key's own project, once per operation per connection; undefined when unreadable. */
@@ -126,7 +133,7 @@ async function claimedTwice(inputs: QuotaLimitsInputs, ctx: OperationContext): P
   const project = await projectAccount(ctx, service, regionKnown ? region : undefined, projectId);
   const twin = claimQuotas(ctx.operation, resourceName, ["infra:QuotaLimits", project, service], regionKnown ? region : undefined, names);
   if (!twin) return [];
-  const scope = QUOTA_SCOPES[twin.name] === "project" ? "project-wide (one figure for every region)" : `of region ${typeof region === "string" ? region : "the default region"}`;
+  const scope = QUOTA_SCOPES[twin.name] === "project" ? "project-wide (one figure for every region)" : `of region ${String(countedRegion(twin.name, region))}`;
   return [
     {
       property: `limits.${twin.name}`,
@@ -146,7 +153,7 @@ const quotaLimitsFields = {
   // The key's project when omitted (a key acts on its own project only).
   projectId: { mode: "createOnly", api: "project_id", input: z.string().min(1), whenOmitted: "unmanaged", description: "Omit for the key's project." },
   // The default region when omitted; null for a service with only project-wide quotas.
-  region: { mode: "createOnly", api: "region", input: z.string().min(1), whenOmitted: "unmanaged", outputType: z.string().nullable(), description: "Region of the per-region quotas (e.g. `vms`); omit for the default region (or a service with only project-wide quotas). Project-wide quotas (`vcpu`, `ram_gb`, `block_storage_gb`, ...) are one figure whatever the region: two QuotaLimits of a program setting the same one fail the preview." },
+  region: { mode: "createOnly", api: "region", input: z.string().min(1).regex(/^[^/]+$/, "A region name holds no `/`."), whenOmitted: "unmanaged", outputType: z.string().nullable(), description: "Region of the per-region quotas (e.g. `vms`); omit for the default region (or a service with only project-wide quotas). Project-wide quotas (`vcpu`, `ram_gb`, `block_storage_gb`, ...) are one figure whatever the region: two QuotaLimits of a program setting the same one fail the preview." },
   limits: {
     mode: "patch",
     api: "limits",
@@ -180,7 +187,8 @@ export const quotaLimitsDefinition = defineResource({
     create: "/api/v1/quota",
     item: (id) => {
       const { service, region } = parseId(id);
-      return `${quotaPath(service)}${region ? `?region=${encodeURIComponent(region)}` : ""}`;
+      // A region means nothing to a service whose quotas are all project-wide (an earlier release imported `dns/<region>`).
+      return `${quotaPath(service)}${region && hasRegionalQuota(service) ? `?region=${encodeURIComponent(region)}` : ""}`;
     },
   },
   adoptHint: "Quota limits always exist: running `pulumi up` again writes the declared ones.",
@@ -256,7 +264,8 @@ export const quotaLimitsDefinition = defineResource({
     // per-region quotas only (`network`) holds them under `<service>` too: those of the default region.
     importedInputs(inputs, id) {
       const { service, region } = parseId(id);
-      if (Object.keys(QUOTA_SERVICES[service]!).length === 0) throw new Error(`QuotaLimits id ${JSON.stringify(id)}: ${service} has no quotas to limit.`);
+      if (!LIMITED_SERVICES.includes(service)) throw new Error(`QuotaLimits id ${JSON.stringify(id)}: ${service} has no quotas to limit.`);
+      if (id.split("/").length > 2 || id.endsWith("/")) throw new Error(`${notAnId(id)}.`);
       if (region !== undefined && !hasRegionalQuota(service))
         throw new Error(`QuotaLimits id ${JSON.stringify(id)}: the quotas of ${service} are project-wide (one figure for every region): import it as \`${service}\`.`);
       const scope = region === undefined ? "project" : "region";

@@ -12,6 +12,7 @@ import { PartialFailure, closeSharedDispatcher, providers } from "../../provider
 import { newOperation } from "../support/operation";
 import { UNKNOWN } from "../../provider/engine/unknown";
 import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
+import { quotaLimitsDefinition } from "../../provider/infra/quota-limits";
 import { configure, Driver, type Workspace } from "./support";
 
 const provider = providers["infra:QuotaLimits"]!;
@@ -159,7 +160,7 @@ describe("QuotaLimits: import by scope", () => {
 describe("QuotaLimits: import ids", () => {
   // adv37h H1, H7: these were imported (a junk id stored, a region sent to dns, an empty object-storage resource).
   it.each([
-    ["compute/", /QuotaLimits id "compute\/" is not `<service>` or `<service>\/<region>`.*with a service of compute, block-storage, network, dns, iam, object-storage/],
+    ["compute/", /QuotaLimits id "compute\/" is not `<service>` or `<service>\/<region>`.*with a service of compute, block-storage, network, dns, iam\.$/],
     ["compute/us-east-1/x", /QuotaLimits id "compute\/us-east-1\/x" is not `<service>` or `<service>\/<region>`/],
     ["Compute", /QuotaLimits id "Compute" is not/],
     ["dns/us-east-1", /QuotaLimits id "dns\/us-east-1": the quotas of dns are project-wide \(one figure for every region\): import it as `dns`/],
@@ -168,6 +169,20 @@ describe("QuotaLimits: import ids", () => {
     const { result, writes } = await d().calls(() => provider.read!(id).catch((e: Error) => e));
     expect((result as Error).message).toMatch(message);
     expect(writes).toEqual([]);
+  });
+});
+
+describe("QuotaLimits: ids an earlier release stored", () => {
+  // adv37i I1, I2: earlier releases imported ids as given; refusing them at every read left such a stack unable to
+  // refresh, change or delete anything, and a project-wide service's region was sent to the service.
+  it("are still read and written by their service and region: `compute/` as `compute`, `dns/eu-west-1` with no region", async () => {
+    expect(quotaLimitsDefinition.paths.item("compute/")).toBe("/api/v1/quota/compute");
+    expect(quotaLimitsDefinition.paths.item("compute/eu-west-1/x")).toBe("/api/v1/quota/compute?region=eu-west-1");
+    expect(quotaLimitsDefinition.paths.item("dns/eu-west-1")).toBe("/api/v1/quota/dns");
+    const stored = (await provider.read!("compute")).props!;
+    const read = await provider.read!("compute/", stored);
+    expect(read.id).toBe("compute/");
+    expect(read.props).toMatchObject({ service: "compute", limits: stored.limits });
   });
 });
 
@@ -207,11 +222,18 @@ describe("QuotaLimits: refusals", () => {
     expect(failures).toEqual([{ property: "limits.vms", reason: expect.stringMatching(/QuotaLimits "a" of this program also sets vms of compute, which is of region eu-west-1/) }]);
   });
 
+  // adv37i I4: it was refused as an id the program never wrote.
+  it("preview: a region holding `/` is refused on the property", async () => {
+    const { failures } = await d().check({ service: "block-storage", region: "eu/west", limits: { snapshots: 222 }, resourceName: "a" });
+    expect(failures).toEqual([{ property: "region", reason: expect.stringContaining("A region name holds no `/`.") }]);
+  });
+
   // adv37h H1: `network` and `network/us-east-1` wrote the same figures and passed the preview.
   it("preview: no region and the default region are one region", async () => {
-    expect((await d().check({ service: "network", limits: { floating_ips: 30 }, resourceName: "a" })).failures).toEqual([]);
-    const { failures } = await d().check({ service: "network", region: "us-east-1", limits: { floating_ips: 40 }, resourceName: "b" });
-    expect(failures).toEqual([{ property: "limits.floating_ips", reason: expect.stringMatching(/QuotaLimits "a" of this program also sets floating_ips of network/) }]);
+    expect((await d().check({ service: "network", region: "us-east-1", limits: { floating_ips: 30 }, resourceName: "a" })).failures).toEqual([]);
+    const { failures } = await d().check({ service: "network", limits: { floating_ips: 40 }, resourceName: "b" });
+    // The region named, not "of region the default region" (adv37i I3).
+    expect(failures).toEqual([{ property: "limits.floating_ips", reason: expect.stringMatching(/QuotaLimits "a" of this program also sets floating_ips of network, which is of region us-east-1:/) }]);
   });
 
   it("preview: projectId omitted and projectId set to the key's project are one project", async () => {
