@@ -120,10 +120,10 @@ export async function invoke(token: string, args: Props): Promise<Props> {
   return Array.isArray(answer) ? { items: answer } : answer;
 }
 
-/** A setting the connection needs is missing (the provider's MissingSettingError): its config key and variable. */
-export function missingSettingOf(err: unknown): { configKey: string; envVar: string } | undefined {
+/** A setting the connection needs is missing (the provider's MissingSettingError): what it is, its config key and variable. */
+export function missingSettingOf(err: unknown): { what: string; configKey: string; envVar: string } | undefined {
   if (!loaded || !(err instanceof loaded.MissingSettingError)) return undefined;
-  return { configKey: err.configKey, envVar: err.envVar };
+  return { what: err.what, configKey: err.configKey, envVar: err.envVar };
 }
 
 /** A failure after the object was made: it exists with `properties` (the provider's PartialFailure). */

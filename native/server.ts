@@ -252,7 +252,7 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
       const { id, profile } = importing ? importTarget(req.getId()) : { id: req.getId(), profile: undefined };
       const r = await ops.read(token, id, profile === undefined ? state.props : { profile }, secretNames).catch((err: unknown) => {
         const missing = importing && configuredFromState ? ops.missingSettingOf(err) : undefined;
-        throw missing ? new Error(staleImportConfigMessage((err as Error).message, missing)) : err;
+        throw missing ? new Error(staleImportConfigMessage(missing)) : err;
       });
       if (!r) return new provproto.ReadResponse();
       if (importing) {
@@ -372,9 +372,9 @@ function plaintextKeysMessage(keys: string[]): string {
  * A setting missing from the provider configuration an import read with, which is the one the stack's last update
  * stored (`configuredFromState`): a setting added to the stack's config since is not in it, and `pulumi up` stores it.
  */
-function staleImportConfigMessage(missing: string, setting: { configKey: string; envVar: string }): string {
+function staleImportConfigMessage(setting: { what: string; configKey: string; envVar: string }): string {
   return (
-    `${missing.replace(/: set stack config .*$/s, "")} in the provider configuration this import read with: \`pulumi import\` uses the stack's provider as its last update stored it, ` +
+    `Missing ${setting.what} in the provider configuration this import read with: \`pulumi import\` uses the stack's provider as its last update stored it, ` +
     `not the stack's config now, so a setting added since (\`${setting.configKey}\`) is not seen. Run \`pulumi up\` first (it stores the stack's config as it is now), then import again. ` +
     `If the stack's config lacks it too, set it (${configSetCommand(setting.configKey, "...")}) and run \`pulumi up\`, or set the environment variable ${setting.envVar} for the import.`
   );

@@ -40,7 +40,8 @@ export class MissingSettingError extends Error {
   constructor(
     readonly configKey: string,
     readonly envVar: string,
-    what: string,
+    /** What is missing, e.g. `address of webhooks for profile "other"`. */
+    readonly what: string,
   ) {
     super(`Missing ${what}: set stack config \`${configKey}\` (e.g. ${configSetCommand(configKey, "...")}) or the environment variable ${envVar}.`);
     this.name = "MissingSettingError";

@@ -40,23 +40,22 @@ async function keepingProvider<T>(news: Props, call: Promise<T>): Promise<T> {
   }
 }
 
-/** The warnings said in this process: the plugin configures the provider of each kind it meets, all with one stack config. */
-const warnedConfigKeys = new Set<string>();
+/** The stack configs already judged: the plugin configures the provider of each kind it meets, all with one config (its `rawConfig`). */
+const judgedConfigs = new WeakSet<object>();
 
 /**
- * The stack config's keys the provider does not read (a misspelt `svc:` key, or one inside a profile), each warned once
- * per process, as the native plugin's CheckConfig does. The `svc:` keys are listed from the config the dynamic-provider
- * plugin gives (`@pulumi/pulumi` cmd/dynamic-provider: its `rawConfig`, every namespace's keys); without it, a
- * profile's keys alone are judged.
+ * The stack config's keys the provider does not read (a misspelt `svc:` key, or one inside a profile), warned once per
+ * configuration, as the native plugin's CheckConfig does. The `svc:` keys are listed from the config the dynamic-provider
+ * plugin gives (`@pulumi/pulumi` cmd/dynamic-provider: its `rawConfig`, every namespace's keys, one object for every
+ * kind); without it, a profile's keys alone are judged.
  */
 function warnUnknownConfigKeys(config: { get(key: string): string | undefined }): void {
   const raw = (config as { rawConfig?: unknown }).rawConfig;
-  const keys = raw && typeof raw === "object" ? Object.keys(raw).filter((key) => key.startsWith("svc:")).map((key) => key.slice("svc:".length)) : [];
-  for (const message of unknownConfigKeyWarnings(keys, (key) => config.get(`svc:${key}`))) {
-    if (warnedConfigKeys.has(message)) continue;
-    warnedConfigKeys.add(message);
-    note(message);
-  }
+  const judged = raw && typeof raw === "object" ? raw : config;
+  if (judgedConfigs.has(judged)) return;
+  judgedConfigs.add(judged);
+  const keys = judged === raw ? Object.keys(raw).filter((key) => key.startsWith("svc:")).map((key) => key.slice("svc:".length)) : [];
+  for (const message of unknownConfigKeyWarnings(keys, (key) => config.get(`svc:${key}`))) note(message);
 }
 
 /** The dynamic provider of a kind, and the typed operations it calls (the native plugin's way in: provider/index.ts). */

@@ -36,10 +36,10 @@ const notAnId = (id: string) => `QuotaLimits id ${JSON.stringify(id)} is not \`<
  * stored (it imported ids as given) is read by its first two parts, so that its stack is still managed; `pulumi
  * import` refuses such ids (`importedInputs`). An unknown service is no quota anybody holds: refused.
  */
-function parseId(id: string): { service: string; region: string | undefined } {
-  const [service = "", region] = id.split("/");
+function parseId(id: string): { service: string; region: string | undefined; wellFormed: boolean } {
+  const [service = "", region, ...rest] = id.split("/");
   if (!(service in QUOTA_SERVICES)) throw new Error(`${notAnId(id)}.`);
-  return { service, region: region || undefined };
+  return { service, region: region || undefined, wellFormed: rest.length === 0 && region !== "" };
 }
 
 /** `GET /api/v1/quota/{service}` (in a region) of the key's own project, once per operation per connection; undefined when unreadable. */
@@ -263,9 +263,9 @@ export const quotaLimitsDefinition = defineResource({
     // that region's per-region quotas, `<service>` the project-wide ones (no region: they have none). A service with
     // per-region quotas only (`network`) holds them under `<service>` too: those of the default region.
     importedInputs(inputs, id) {
-      const { service, region } = parseId(id);
+      const { service, region, wellFormed } = parseId(id);
       if (!LIMITED_SERVICES.includes(service)) throw new Error(`QuotaLimits id ${JSON.stringify(id)}: ${service} has no quotas to limit.`);
-      if (id.split("/").length > 2 || id.endsWith("/")) throw new Error(`${notAnId(id)}.`);
+      if (!wellFormed) throw new Error(`${notAnId(id)}.`);
       if (region !== undefined && !hasRegionalQuota(service))
         throw new Error(`QuotaLimits id ${JSON.stringify(id)}: the quotas of ${service} are project-wide (one figure for every region): import it as \`${service}\`.`);
       const scope = region === undefined ? "project" : "region";
