@@ -64,3 +64,10 @@ export function assertMayChangeWorkspaceWide(principal: Principal, what: string)
 
 /** The one rule-to-422 helper lives in the core; re-exported for the Webhooks routes. */
 export { throwViolations } from "../core/violations";
+
+/**
+ * Records newest first, by `created_at`; records made in the same millisecond stay newest first too (the
+ * store keeps insertion order, and the sort is stable).
+ */
+export const newestFirst = <T extends { created_at: string }>(records: T[]): T[] =>
+  records.reverse().sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));

@@ -12,7 +12,7 @@ import { newId, type Workspace } from "../core/store";
 import type { EndpointRecord } from "./endpoint-store";
 import type { Principal } from "./common";
 import { notFound } from "../core/errors";
-import { visible } from "./common";
+import { newestFirst, visible } from "./common";
 import { dict } from "../core/dict";
 
 export const DELIVERY_STATES = ["queued", "sending", "sent", "failed", "dead"] as const;
@@ -83,9 +83,7 @@ export function deliverySettings(ctx: EmulatorContext): DeliverySettings {
 
 /** Deliveries matching `pred`, newest first. */
 export function findDeliveries(ctx: EmulatorContext, pred: (d: DeliveryRecord) => boolean): DeliveryRecord[] {
-  return Object.values(deliveriesState(ctx).byId)
-    .filter(pred)
-    .sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
+  return newestFirst(Object.values(deliveriesState(ctx).byId).filter(pred));
 }
 
 export function deliveryOr404(ctx: EmulatorContext, principal: Principal, id: string): DeliveryRecord {

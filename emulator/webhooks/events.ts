@@ -13,7 +13,7 @@ import { conflict, notFound, quotaExceeded } from "../core/errors";
 import { newId } from "../core/store";
 import { offsetPage, offsetPageQuery, parse } from "../core/validation";
 import { subscriptionMatches } from "../../rules/endpoint";
-import { assertProjectVisible, auth, resolveProject, visible, type Principal } from "./common";
+import { assertProjectVisible, auth, newestFirst, resolveProject, visible, type Principal } from "./common";
 import { checkPublish } from "./event-types";
 import { endpointOr404, endpointsOfWorkspace, suspensionCause, type EndpointRecord } from "./endpoint-store";
 import { createDelivery, deliveriesThisPeriod, deliveryView, findDeliveries } from "./delivery-store";
@@ -211,9 +211,7 @@ export function registerEvents(app: FastifyInstance, ctx: EmulatorContext): void
     const principal = auth(ctx, req, "read");
     const q = parse(listQuery, req.query, "query");
     if (q.project_id) assertProjectVisible(ctx, principal, q.project_id);
-    const items = Object.values(eventsState(ctx).byId)
-      .filter((e) => visible(principal, e) && (!q.event_type || e.event_type === q.event_type) && (!q.project_id || e.project_id === q.project_id))
-      .sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
+    const items = newestFirst(Object.values(eventsState(ctx).byId).filter((e) => visible(principal, e) && (!q.event_type || e.event_type === q.event_type) && (!q.project_id || e.project_id === q.project_id)));
     return offsetPage(items.map((e) => eventView(e, false)), q);
   });
 
