@@ -203,10 +203,12 @@ export interface ResourceHooks<F extends Fields = Fields> {
   /** A read answer that means the object is gone (a withdrawn quota request): refresh drops it like a 404. */
   goneWhen?(remote: Props): boolean;
   /**
-   * The inputs of a read with no state (`pulumi import`, what its generated code declares; a `get`) from those the
-   * read rebuilt, given the id it was asked: e.g. only the figures of the id's scope. Default: every rebuilt input.
+   * What a read declares of the inputs it rebuilt from the service's answer: with no state (`pulumi import`, what its
+   * generated code declares; a `get`; `stored` undefined) by the id it was asked, e.g. only the figures of the id's
+   * scope; with state (a refresh), by the stored outputs, e.g. only the figures the resource manages, so that refresh
+   * shows none of the others as drift. Default: every rebuilt input.
    */
-  importedInputs?(inputs: InputsOf<F>, id: string): InputsOf<F>;
+  readInputs?(inputs: InputsOf<F>, id: string, stored: OutputsOf<F> | undefined): InputsOf<F>;
 }
 
 export type Operation = "check" | "create" | "read" | "update" | "delete" | "adopt";

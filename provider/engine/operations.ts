@@ -567,8 +567,8 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
       const learnt = writeOnlyAsRead(def, remote, previous);
       const outputs = completeOutputs(def, { ...keptValues(def, previous), ...previous, ...remoteFields(def, remote), ...learnt });
       const inputs = rebuildInputs(def, remote, { ...previous, ...learnt });
-      // With no state, the inputs are what an import's generated code is to declare.
-      return { gone: false, id, outputs, inputs: noState && def.hooks?.importedInputs ? def.hooks.importedInputs(inputs as InputsOf<F>, id) : inputs };
+      // With no state, the inputs are what an import's generated code is to declare; with state, what refresh shows.
+      return { gone: false, id, outputs, inputs: def.hooks?.readInputs ? def.hooks.readInputs(inputs as InputsOf<F>, id, noState ? undefined : (previous as OutputsOf<F>)) : inputs };
     },
 
     async update({ id, olds: previous, news: next }) {

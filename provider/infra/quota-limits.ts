@@ -17,7 +17,7 @@
  * quotas only: a project-wide one (`vcpu`, `ram_gb`, ...) is one figure whatever the
  * region. Two QuotaLimits of a program setting one quota fail the preview. So an import
  * declares one scope's figures: `<service>/<region>` that region's per-region quotas,
- * `<service>` the project-wide ones (`importedInputs`).
+ * `<service>` the project-wide ones (`readInputs`).
  */
 import { z } from "zod";
 import { countedRegion, hasRegionalQuota, QUOTA_SCOPES, QUOTA_SERVICES, quotaLimitsViolations, serviceViolations } from "../../rules/quota";
@@ -34,7 +34,7 @@ const notAnId = (id: string) => `QuotaLimits id ${JSON.stringify(id)} is not \`<
 /**
  * The service and region of an id, `<service>` or `<service>/<region>`. An id of another shape that an earlier release
  * stored (it imported ids as given) is read by its first two parts, so that its stack is still managed; `pulumi
- * import` refuses such ids (`importedInputs`). An unknown service is no quota anybody holds: refused.
+ * import` refuses such ids (`readInputs`). An unknown service is no quota anybody holds: refused.
  */
 function parseId(id: string): { service: string; region: string | undefined; wellFormed: boolean } {
   const [service = "", region, ...rest] = id.split("/");
@@ -259,10 +259,18 @@ export const quotaLimitsDefinition = defineResource({
       return { ...outputs, limitsBefore: { limits: Object.fromEntries(names.map((name) => [name, name in kept ? kept[name] : current[name]])) } };
     },
 
-    // An import holds the figures of its id's scope alone, so that every figure is one resource's: `<service>/<region>`
-    // that region's per-region quotas, `<service>` the project-wide ones (no region: they have none). A service with
-    // per-region quotas only (`network`) holds them under `<service>` too: those of the default region.
-    importedInputs(inputs, id) {
+    // A refresh declares the names the resource manages (`limitsBefore`'s: every declared name), so that it shows none
+    // of the service's other figures as drift, nor a later change's preview them as removed. An import holds the figures
+    // of its id's scope alone, so that every figure is one resource's: `<service>/<region>` that region's per-region
+    // quotas, `<service>` the project-wide ones (no region: they have none). A service with per-region quotas only
+    // (`network`) holds them under `<service>` too: those of the default region.
+    readInputs(inputs, id, stored) {
+      if (stored) {
+        const managed = Object.keys(before(stored));
+        const all = limitsOf(inputs.limits);
+        // A state of 0.1.0 whose declared names all held their earlier values knows none of them (its upgrader): all kept.
+        return managed.length === 0 ? inputs : { ...inputs, limits: Object.fromEntries(managed.filter((name) => name in all).map((name) => [name, all[name]])) };
+      }
       const { service, region, wellFormed } = parseId(id);
       if (!LIMITED_SERVICES.includes(service)) throw new Error(`QuotaLimits id ${JSON.stringify(id)}: ${service} has no quotas to limit.`);
       if (!wellFormed) throw new Error(`${notAnId(id)}.`);

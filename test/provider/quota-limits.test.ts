@@ -115,6 +115,20 @@ describe("QuotaLimits: lifecycle and call counts", () => {
     expect(warned.join("")).toContain("limits.vms holds 90, not what this resource wrote, and would have been put back to 50");
   });
 
+  it("refresh declares the managed names alone: an admin's change to one of them shows, the service's other figures never do", async () => {
+    const { id, outs } = await d().create({ ...declared, limits: { vms: 120, ram_gb: 1000 } });
+    await call(emu(), "PATCH", "/infra/api/v1/quota/compute", { key: ws.infra.admin, body: { limits: { vms: 90, vcpu: 250 }, region: "eu-west-1" } });
+    newOperation();
+    const read = await provider.read!(id, outs);
+    expect(read.inputs.limits).toEqual({ vms: 90, ram_gb: 1000 });
+    // The outputs keep every figure the service reports.
+    expect(read.props!.limits).toEqual({ vms: 90, vcpu: 250, ram_gb: 1000 });
+    // A name added later is managed too, and one removed no longer shows.
+    const { outs: changed } = await d().update(id, read.props!, { ...declared, limits: { vms: 120, vcpu: 300 } });
+    newOperation();
+    expect((await provider.read!(id, changed)).inputs.limits).toEqual({ vms: 120, vcpu: 300 });
+  });
+
   it("a project-wide service takes no region: id is the service", async () => {
     const { id, outs } = await d().create({ service: "dns", limits: { dns_zones: 80 } });
     expect(id).toBe("dns");
