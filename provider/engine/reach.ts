@@ -44,7 +44,7 @@ import { isApiError } from "../client";
 import { apiKeysIn, PRODUCTS, profileOf, profileTable, settingNames, type ConfigSource, type Product } from "../config";
 import { keyProject } from "../infra/quota-limits";
 import { contextOrNone, operationContext, type Reach } from "./engine-operation";
-import { missingPathMessage, note } from "./errors";
+import { missingPathMessage, note, PartialFailure } from "./errors";
 import type { OperationContext, Props, ResourceDefinition } from "./fields";
 import { CREATED_IN_KEY, WORKSPACE_KEY } from "./internal-keys";
 import type { Operations } from "./operations";
@@ -379,12 +379,18 @@ export function reaching(ops: Operations): Operations {
       return diff;
     },
     async create(req) {
-      const res = await ops.create(req);
-      if (whereRecorded(def, res.outputs) !== undefined) return res;
       // Where its Check found the key reaching (the same key: one operation); else read after the create (an Inboxes
       // workspace's first create writes its first audit entry).
       const checked = req.inputs[CREATED_IN_KEY] as Reach | undefined;
-      return { ...res, outputs: recorded(res.outputs, checked?.workspace ?? knownWorkspace(await reachOf(def, ctxOf(req.inputs), req.inputs))) };
+      const where = async () => checked?.workspace ?? knownWorkspace(await reachOf(def, ctxOf(req.inputs), req.inputs));
+      try {
+        const res = await ops.create(req);
+        return whereRecorded(def, res.outputs) !== undefined ? res : { ...res, outputs: recorded(res.outputs, await where()) };
+      } catch (err) {
+        // A partial failure is a state entry too (an object made part way, an open question's placeholder): where it lives with it.
+        if (err instanceof PartialFailure && whereRecorded(def, err.properties) === undefined) Object.assign(err.properties, recorded(err.properties, await where()));
+        throw err;
+      }
     },
     read,
     async update(req) {

@@ -131,16 +131,28 @@ describe("rule 2: an unproven candidate is a question the state keeps", () => {
     expect((await listed("/v1/endpoints")).map((e) => e.id)).toEqual([candidate!.id]);
   });
 
-  it("the same for an event type: the replacement's preview names the entry that holds the name (adoptExisting)", async () => {
+  it("the same for an event type: the replacement's preview names the entry that holds the name (adoptExisting); adopting it answers the question", async () => {
     const d = new Driver(emu(), eventTypes);
     const named = { name: "orders.placed", description: "an order was placed", [RESOURCE_KEY]: "dev::shop::placed" };
     await control(emu(), "POST", "/faults", { method: "POST", path: "/webhooks/v1/event-types", drop_after_response: true, count: 1 });
-    const lost = await eventTypes.create(await d.checked(named)).catch((e) => e);
+    const first = await d.checked(named);
+    const lost = await eventTypes.create(first).catch((e) => e);
     expect(lost.id).toMatch(/^unresolved-create-/);
     expect(lost.message).toContain("workspace/orders.placed");
+    const entry = { id: lost.id as string, outs: lost.properties as Props };
     newOperation();
     const { failures } = await d.check(named);
     expect(failures).toEqual([{ property: "name", reason: expect.stringMatching(/already registered workspace-wide.*adoptExisting: true/) }]);
+    // As the message says: adoptExisting. The replacement adopts it, and the placeholder's delete passes with no write
+    // (an entry known by its name is changed only where the state says it lives: the placeholder says so too).
+    newOperation();
+    const adopting = { ...named, adoptExisting: true };
+    await eventTypes.diff!(entry.id, entry.outs, (await d.check(adopting, first)).inputs);
+    const adopted = await eventTypes.create(await d.checked(adopting));
+    expect(adopted.id).toBe("workspace/orders.placed");
+    const deleted = await d.calls(() => eventTypes.delete!(entry.id, entry.outs));
+    expect(deleted.writes).toEqual([]);
+    expect((await listed("/v1/event-types")).map((e) => e.name)).toEqual(["orders.placed"]);
   });
 
   it("marked (no description declared): the lost create's own entry is taken by its mark, and reads with no description", async () => {
