@@ -62,7 +62,7 @@ export class EngineOperation {
   /** Address and key → `connection N`, so no key is kept in what names a connection. */
   private readonly connectionIds = new Map<string, string>();
   private readonly contexts = new WeakMap<Connection, OperationContext>();
-  private readonly kinds = new Map<SvcClient, Map<string, KindClaims>>();
+  private readonly kinds = new Map<string, Map<string, KindClaims>>();
   /** The new objects counted so far, per account and allocation metric, over the first usage read of the account. */
   private readonly allocations = new Map<string, { live: number; planned: number }>();
   private readonly keyClaims = new Map<string, string>();
@@ -123,10 +123,13 @@ export class EngineOperation {
     return ctx;
   }
 
-  /** What this operation knows of a kind's objects on one connection (a client is one address and key). */
-  claims(client: SvcClient, kind: string): KindClaims {
-    let byKind = this.kinds.get(client);
-    if (!byKind) this.kinds.set(client, (byKind = new Map()));
+  /**
+   * What this operation knows of a kind's objects on one connection: its address and key (`connectionId`), whichever
+   * profile chose it, so that a resource moved between two profiles of one key is seen by both.
+   */
+  claims({ connectionId }: Pick<OperationContext, "connectionId">, kind: string): KindClaims {
+    let byKind = this.kinds.get(connectionId);
+    if (!byKind) this.kinds.set(connectionId, (byKind = new Map()));
     let claims = byKind.get(kind);
     if (!claims) byKind.set(kind, (claims = new KindClaims()));
     return claims;

@@ -31,11 +31,12 @@ export const MAX_LISTED = 2_000;
  * The object `id` as the current listing of its kind shows it, or undefined when the
  * read should be a GET (no burst, no listing, not listed, or listing failed).
  */
-export async function readFromListing(def: ResourceDefinition, { operation, client }: OperationContext, id: string): Promise<Props | undefined> {
+export async function readFromListing(def: ResourceDefinition, ctx: OperationContext, id: string): Promise<Props | undefined> {
   // SVC_BATCHED_READS=0 turns batching off (one GET per read, as before; the benchmark's "before").
   // Only kinds listed at their create path in offset pages (no own `reconcile.list`) are batched.
   if (def.reconcile?.list || def.singleton || process.env.SVC_BATCHED_READS === "0") return undefined;
-  const s = operation.claims(client, def.kind).reads;
+  const { client } = ctx;
+  const s = ctx.operation.claims(ctx, def.kind).reads;
   if (s.unlistable) return undefined;
   const now = Date.now();
   let listing = s.listing;

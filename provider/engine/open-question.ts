@@ -54,7 +54,7 @@ export async function askAgain(def: ResourceDefinition, ctx: OperationContext, q
   // resource of this operation (one that adopted a candidate comes first), with the declared values `declared`.
   const body = createBody(def, declared);
   const items = await listObjects(def, ctx.client, body, declared);
-  const left = candidates(def, items, ctx.operation.claims(ctx.client, def.kind).held, body, declared, Date.parse(question.since));
+  const left = candidates(def, items, ctx.operation.claims(ctx, def.kind).held, body, declared, Date.parse(question.since));
   if (left.length === 0) return;
   const what =
     doing === "create"

@@ -74,7 +74,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
 
   const withItem = (ctx: OperationContext, id: string): ApplyContext => ({ ...ctx, id, def, itemPath: def.paths.item(id) });
   /** What the operation knows of this kind's objects on the context's connection (claims.ts). */
-  const claimsIn = (ctx: OperationContext) => ctx.operation.claims(ctx.client, def.kind);
+  const claimsIn = (ctx: OperationContext) => ctx.operation.claims(ctx, def.kind);
   /** Every id the engine names is held by a resource of the stack: never another create's candidate (claims.ts). */
   const applyContext = (id: string, props: Props | undefined): ApplyContext => {
     const ctx = operationContext(def, profileOf(props));
@@ -539,11 +539,14 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
       const fields = diffFields(def, olds, news);
       const d = def.hooks?.adjustDiff ? def.hooks.adjustDiff(fields, olds, news, id, ctx) : fields;
       holdNamedId(id, olds, news, d.replaces.length > 0);
-      // A setting replaced in its scope is deleted first (a profile change): its create's Check, which comes
-      // before that delete puts the value found back, must not read it (`checkFound`).
-      if (def.singleton && ctx && d.replaces.length > 0) claimsIn(ctx).replaced.add(id);
+      // A setting replaced in its own scope (a profile change) is deleted first: its delete puts back the value it found,
+      // then the replacement takes the setting over and finds that value. Created first, the replacement's write would
+      // be undone by that delete wherever the two are not known to be one setting (another profile's key), and what it
+      // found would be the old resource's write. Its create's Check, before the delete, must not read it (`checkFound`).
+      const inScope = def.singleton !== undefined && d.replaces.length > 0 && !containsUnknown(news) && def.singleton.idOf(news) === id;
+      if (inScope && ctx) claimsIn(ctx).replaced.add(id);
       const diffs = [...new Set([...d.changed, ...d.replaces])];
-      return { changes: diffs.length > 0, diffs, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
+      return { changes: diffs.length > 0, diffs, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace || inScope };
     },
 
     create,

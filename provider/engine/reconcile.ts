@@ -61,8 +61,9 @@ export class UnresolvedCreate extends Error {
  * and only when nothing was made sends it again, at most CREATE_RESENDS.afterLostAnswer
  * times after lost answers and CREATE_RESENDS.after5xx after 5xx answers.
  */
-export async function createReconciled(def: ResourceDefinition, { operation, client }: OperationContext, body: Props, inputs: Props): Promise<Created> {
-  const claims = operation.claims(client, def.kind);
+export async function createReconciled(def: ResourceDefinition, ctx: OperationContext, body: Props, inputs: Props): Promise<Created> {
+  const { client } = ctx;
+  const claims = ctx.operation.claims(ctx, def.kind);
   for (let resends = 0, failedAnswers = 0; ; resends++) {
     const sentAt = Date.now();
     let lost: SvcUnknownOutcomeError;

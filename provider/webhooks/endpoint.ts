@@ -254,7 +254,7 @@ async function maxAttemptsFailures(maxAttempts: unknown, oldMaxAttempts: unknown
 }
 
 /** A Diff of this operation replaced the endpoint: its delete is the replacement's (claims.ts `replaced`). */
-const replacedInRun = (ctx: ApplyContext) => ctx.operation.claims(ctx.client, ctx.def.kind).replaced.has(ctx.id);
+const replacedInRun = (ctx: ApplyContext) => ctx.operation.claims(ctx, ctx.def.kind).replaced.has(ctx.id);
 
 /**
  * What a delete knows of its endpoint, one record per delete (its context), never shared

@@ -58,6 +58,11 @@ describe("QuotaLimits: lifecycle and call counts", () => {
     const diff = async (news: Record<string, unknown>) => provider.diff!(id, outs, (await d().check(news)).inputs);
     expect(await diff({ ...declared, region: "us-east-1" })).toMatchObject({ changes: true, replaces: ["region"] });
     expect(await diff({ ...declared, service: "network", limits: { networks: 20 } })).toMatchObject({ changes: true, replaces: ["service"] });
+    // Another region is another setting: created first. Another profile keeps the setting: deleted first (it puts back
+    // what it found, and the replacement finds that), whatever key the profile holds (adv14a F9).
+    expect(await diff({ ...declared, region: "us-east-1" })).toMatchObject({ deleteBeforeReplace: false });
+    await configure(provider, { "svc:infraUrl": emu().infraUrl, "svc:infraApiKey": ws.infra.admin, "svc:profiles": JSON.stringify({ adminB: { infraUrl: emu().infraUrl, infraApiKey: ws.infra.admin } }) });
+    expect(await diff({ ...declared, profile: "adminB" })).toMatchObject({ changes: true, replaces: ["profile"], deleteBeforeReplace: true });
   });
 
   it("delete writes back the declared names' earlier values with one PATCH in its region; other names and regions keep theirs", async () => {

@@ -7,8 +7,8 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { closeSharedDispatcher, providers } from "../../provider";
 import { newOperation } from "../support/operation";
-import { useEmulator } from "../support/emulator";
-import { Driver, useWorkspace, type Workspace } from "./support";
+import { control, useEmulator } from "../support/emulator";
+import { configure, Driver, useWorkspace, type Workspace } from "./support";
 
 const provider = providers["webhooks:WorkspaceSettings"]!;
 const emu = useEmulator();
@@ -45,6 +45,34 @@ describe("WorkspaceSettings", () => {
     const change = await d().calls(() => d().update(id, outs, { endpointVerification: "optional" }));
     expect(change.writes).toEqual(["PATCH /v1/workspace"]);
     expect(change.result.outs).toMatchObject({ endpointVerification: "optional", previous: { endpointVerification: "optional" } });
+  });
+
+  it("moved to a profile of another key of the workspace: replaced deleting first, so the declared value stays and the value found first is kept", async () => {
+    const { id, outs } = await d().create({ endpointVerification: "required" });
+    const other = (await control<{ key: string }>(emu(), "POST", "/keys", { product: "webhooks", scope: "admin", workspace_id: ws.workspace_id })).key;
+    await configure(provider, { "svc:webhooksUrl": emu().webhooksUrl, "svc:webhooksApiKey": ws.webhooks.admin, "svc:profiles": JSON.stringify({ other: { webhooksUrl: emu().webhooksUrl, webhooksApiKey: other } }) });
+    newOperation();
+    const news = { endpointVerification: "required", profile: "other" };
+    expect(await provider.diff!(id, outs, (await d().check(news, outs)).inputs)).toMatchObject({ replaces: ["profile"], deleteBeforeReplace: true });
+    // As the engine orders a delete-first replacement: the second Check (no old inputs), the delete, the create.
+    const inputs = await d().checked(news);
+    await provider.delete!(id, outs);
+    const replaced = await provider.create(inputs);
+    expect(await verification()).toBe("required");
+    expect(replaced.outs).toMatchObject({ endpointVerification: "required", previous: { endpointVerification: "optional" } });
+    await provider.delete!(replaced.id, replaced.outs);
+    expect(await verification()).toBe("optional");
+  });
+
+  it("renamed without an alias onto a profile of the same key: the old resource's delete (after the new one's take-over) leaves the setting as the new one declares", async () => {
+    const old = await d().create({ endpointVerification: "required" });
+    await configure(provider, { "svc:webhooksUrl": emu().webhooksUrl, "svc:webhooksApiKey": ws.webhooks.admin, "svc:profiles": JSON.stringify({ other: { webhooksUrl: emu().webhooksUrl, webhooksApiKey: ws.webhooks.admin } }) });
+    newOperation();
+    // The engine creates the new resource, then deletes the one the program no longer declares.
+    await d().create({ endpointVerification: "required", profile: "other" });
+    const del = await d().calls(() => provider.delete!(old.id, old.outs));
+    expect(del.writes).toEqual([]);
+    expect(await verification()).toBe("required");
   });
 
   it("not_entitled for optional_endpoint_verification: explained at apply, and at preview when the plan is known not to have it", async () => {
