@@ -323,6 +323,12 @@ export interface SingletonSpec<F extends Fields = Fields> {
    * when none. Default: none, the holder manages the whole setting.
    */
   notHeldBy?(prior: Props, holderFound: Props): Props | undefined;
+  /**
+   * The part of the value found before (`olds`' prior field) that an update's `news` no longer declare: put back after
+   * the update's writes as a delete puts it back (only where the service still holds what this resource wrote; the
+   * rest left, with a note), e.g. a quota name removed from `limits`. Default: none.
+   */
+  givenBack?(olds: OutputsOf<F>, news: InputsOf<F>): Props | undefined;
 }
 
 /** A setting changed since the resource wrote it: what the service holds, and what delete would have put back. */

@@ -393,9 +393,8 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
    * may have set it since, and putting back an older value would undo theirs). Nothing
    * is put back under another resource of the run that holds the setting now.
    */
-  async function restore(ctx: ApplyContext, previous: Props): Promise<void> {
+  async function restore(ctx: ApplyContext, previous: Props, prior: unknown = previous[def.singleton!.priorField]): Promise<void> {
     const singleton = def.singleton!;
-    const prior = previous[singleton.priorField];
     // Read with Resource.get, or state from before the take-over was recorded: nothing to put back.
     if (!prior || typeof prior !== "object") return;
     const claims = claimsIn(ctx);
@@ -578,7 +577,10 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
       const ctx = applyContext(id, next);
       // Provider-side settings take effect without a call.
       const outputs = { ...previous, ...keptValues(def, next, (n) => roles.providerSide.has(n)) };
-      return { outputs: await converge(ctx, planUpdate(def, previous, next), previous, next, outputs, "update", false) };
+      const updated = await converge(ctx, planUpdate(def, previous, next), previous, next, outputs, "update", false);
+      const givenBack = def.singleton?.givenBack?.(previous as OutputsOf<F>, next as InputsOf<F>);
+      if (givenBack) await restore(ctx, previous, givenBack);
+      return { outputs: updated };
     },
 
     async delete({ id, outputs: previous }) {

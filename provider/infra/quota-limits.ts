@@ -7,7 +7,7 @@
  * manages only the quota names it declares, in its own region and project:
  * `limitsBefore` keeps what each declared name was before the resource first wrote it,
  * and delete (or a name removed from `limits`) PATCHes those values back, in that
- * region and project alone; on delete, only the names that still hold what the resource
+ * region and project alone, only for the names that still hold what the resource
  * wrote (another stack's or an admin's value since is left, with a warning). `POST .../reset` is never sent: it drops every override of
  * the service in every region (other resources' limits, an admin's raise, approved
  * quota requests). `limits` in the outputs is every limit of the service in the
@@ -217,6 +217,11 @@ export const quotaLimitsDefinition = defineResource({
       const rest = Object.entries(limitsOf(prior.limits)).filter(([name]) => !(name in theirs));
       return rest.length > 0 ? { limits: Object.fromEntries(rest) } : undefined;
     },
+    // A name removed from `limits`: its earlier value, put back as delete puts it back.
+    givenBack(olds, news) {
+      const names = givenBack(olds, news);
+      return Object.keys(names).length > 0 ? { limits: names } : undefined;
+    },
     // Per declared name: put back only those that still hold what this resource wrote (`limits` in the outputs).
     unchangedSince(prior, outputs, remote) {
       const now = limitsOf(remote.limits);
@@ -242,9 +247,9 @@ export const quotaLimitsDefinition = defineResource({
       return { ...diff, changed: [...diff.changed, "limits"] };
     },
 
-    // One PATCH with only the changed entries and the names given back, in the declared project and region.
+    // One PATCH with only the changed entries, in the declared project and region (the names given back: `givenBack`).
     adjustPlan(calls, olds, news) {
-      const limits = { ...givenBack(olds, news), ...changedEntries(news.limits, olds.limits) };
+      const limits = changedEntries(news.limits, olds.limits);
       const patch: PlannedCall = { kind: "patch", method: "PATCH", path: "", fields: ["limits"], safeToRepeat: true, label: "PATCH", body: { limits, ...scopeBody(news) } };
       const others = calls.filter((call) => call.kind !== "patch");
       return Object.keys(limits).length > 0 ? [patch, ...others] : others;
@@ -260,24 +265,24 @@ export const quotaLimitsDefinition = defineResource({
     },
 
     // A refresh declares the names the resource manages (`limitsBefore`'s: every declared name), so that it shows none
-    // of the service's other figures as drift, nor a later change's preview them as removed. An import holds the figures
-    // of its id's scope alone, so that every figure is one resource's: `<service>/<region>` that region's per-region
-    // quotas, `<service>` the project-wide ones (no region: they have none). A service with per-region quotas only
+    // of the service's other figures as drift, nor a later change's preview them as removed. Where none is known (an
+    // import; a 0.1.0 state whose declared names all held their earlier values) it declares its id's scope, as an
+    // import does, so that every figure is one resource's: `<service>/<region>` that region's per-region quotas,
+    // `<service>` the project-wide ones (no region: they have none). A service with per-region quotas only
     // (`network`) holds them under `<service>` too: those of the default region.
     readInputs(inputs, id, stored) {
-      if (stored) {
-        const managed = Object.keys(before(stored));
-        const all = limitsOf(inputs.limits);
-        // A state of 0.1.0 whose declared names all held their earlier values knows none of them (its upgrader): all kept.
-        return managed.length === 0 ? inputs : { ...inputs, limits: Object.fromEntries(managed.filter((name) => name in all).map((name) => [name, all[name]])) };
-      }
-      const { service, region, wellFormed } = parseId(id);
-      if (!LIMITED_SERVICES.includes(service)) throw new Error(`QuotaLimits id ${JSON.stringify(id)}: ${service} has no quotas to limit.`);
-      if (!wellFormed) throw new Error(`${notAnId(id)}.`);
-      if (region !== undefined && !hasRegionalQuota(service))
-        throw new Error(`QuotaLimits id ${JSON.stringify(id)}: the quotas of ${service} are project-wide (one figure for every region): import it as \`${service}\`.`);
-      const scope = region === undefined ? "project" : "region";
       const all = limitsOf(inputs.limits);
+      const managed = stored ? Object.keys(before(stored)).filter((name) => name in all) : [];
+      if (managed.length > 0) return { ...inputs, limits: Object.fromEntries(managed.map((name) => [name, all[name]])) };
+      const { service, region, wellFormed } = parseId(id);
+      // Only `pulumi import` refuses an id: one an earlier release stored is still managed (`parseId`).
+      if (!stored) {
+        if (!LIMITED_SERVICES.includes(service)) throw new Error(`QuotaLimits id ${JSON.stringify(id)}: ${service} has no quotas to limit.`);
+        if (!wellFormed) throw new Error(`${notAnId(id)}.`);
+        if (region !== undefined && !hasRegionalQuota(service))
+          throw new Error(`QuotaLimits id ${JSON.stringify(id)}: the quotas of ${service} are project-wide (one figure for every region): import it as \`${service}\`.`);
+      }
+      const scope = region === undefined || !hasRegionalQuota(service) ? "project" : "region";
       const names = Object.keys(all).filter((name) => QUOTA_SCOPES[name] === scope);
       if (names.length === 0) return inputs;
       const limits = Object.fromEntries(names.map((name) => [name, all[name]]));

@@ -11,6 +11,7 @@ import * as svc from "../../sdk";
 import { PartialFailure, closeSharedDispatcher, providers } from "../../provider";
 import { newOperation } from "../support/operation";
 import { UNKNOWN } from "../../provider/engine/unknown";
+import { setNoteSink } from "../../provider/engine/errors";
 import { call, control, lastSeq, requestsSince, useEmulator } from "../support/emulator";
 import { quotaLimitsDefinition } from "../../provider/infra/quota-limits";
 import { configure, Driver, type Workspace } from "./support";
@@ -51,6 +52,23 @@ describe("QuotaLimits: lifecycle and call counts", () => {
     expect(writes).toEqual(["PATCH /api/v1/quota/compute"]);
     expect(result.outs.limits).toEqual({ vms: 130, vcpu: 250, ram_gb: 1000 });
     expect(result.outs.limitsBefore).toEqual({ limits: { vms: 50, ram_gb: 800 } });
+  });
+
+  it("a name removed from limits is written back only where it still holds what the resource wrote; an admin's value since is left, with a warning", async () => {
+    const { id, outs } = await d().create({ ...declared, limits: { vms: 120, ram_gb: 1000, vcpu: 300 } });
+    await call(emu(), "PATCH", "/infra/api/v1/quota/compute", { key: ws.infra.admin, body: { limits: { ram_gb: 1100 }, region: "eu-west-1" } });
+    newOperation();
+    const warnings: string[] = [];
+    setNoteSink((m) => warnings.push(m));
+    try {
+      const { writes, result } = await d().calls(() => d().update(id, outs, { ...declared, limits: { vms: 120 } }));
+      expect(result.diff).toMatchObject({ changes: true, replaces: [] });
+      expect(writes).toEqual(["PATCH /api/v1/quota/compute"]);
+    } finally {
+      setNoteSink((m) => void process.stderr.write(`warning: ${m}\n`));
+    }
+    expect(await quota("compute", "eu-west-1")).toEqual({ ...DEFAULTS, vms: 120, ram_gb: 1100 });
+    expect(warnings).toEqual([expect.stringMatching(/limits\.ram_gb holds 1100, not what this resource wrote, and would have been put back to 800\. Left as it is/)]);
   });
 
   it("service or region changes replace", async () => {
@@ -166,6 +184,10 @@ describe("QuotaLimits: import by scope", () => {
     expect(imports.project.inputs).toEqual({ service: "compute", projectId: ws.project_id, limits: { vcpu: 320, ram_gb: 800 } });
     // The outputs are every limit the service reports, as for a created resource.
     expect(imports.west.outs.limits).toEqual({ vms: 73, vcpu: 320, ram_gb: 800 });
+    // A refresh of the imported entries declares their scope still (adv14a F2: every figure, and a region for the project-wide one).
+    newOperation();
+    expect((await provider.read!("compute", imports.project.outs)).inputs).toEqual(imports.project.inputs);
+    expect((await provider.read!("compute/eu-west-1", imports.west.outs)).inputs).toEqual(imports.west.inputs);
   });
 
   it("a service with quotas of one scope only holds them under its id: `dns` its project-wide ones, `network/<region>` that region's", async () => {
