@@ -297,6 +297,17 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     return { ...news, [owner.name]: ownerMark(token) };
   }
 
+  /**
+   * An update that clears the owner field the program leaves unset (a person wrote text there since, which refresh
+   * showed) writes this resource's mark there again, which reads show as unset: else the object would stay unmarked.
+   */
+  function remarked(calls: PlannedCall[], news: Inputs): PlannedCall[] {
+    const owner = ownerField(def);
+    const token = ownerTokenOf(news);
+    if (!owner?.rewritable || !token || (news[owner.name] !== undefined && news[owner.name] !== null)) return calls;
+    return calls.map((call) => (call.fields.includes(owner.name) ? { ...call, body: { ...(call.body as Props), [owner.api]: ownerMark(token) } } : call));
+  }
+
   /** What an adoption tells the user about ownership: an object another resource marked, or one it cannot mark. */
   function adoptionNotes(id: string, remote: Props, news: Inputs, marks: boolean): void {
     const owner = ownerField(def);
@@ -577,7 +588,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
       const ctx = applyContext(id, next);
       // Provider-side settings take effect without a call.
       const outputs = { ...previous, ...keptValues(def, next, (n) => roles.providerSide.has(n)) };
-      const updated = await converge(ctx, planUpdate(def, previous, next), previous, next, outputs, "update", false);
+      const updated = await converge(ctx, remarked(planUpdate(def, previous, next), next), previous, next, outputs, "update", false);
       const givenBack = def.singleton?.givenBack?.(previous as OutputsOf<F>, next as InputsOf<F>);
       if (givenBack) await restore(ctx, previous, givenBack);
       return { outputs: updated };

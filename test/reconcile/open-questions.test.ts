@@ -189,6 +189,23 @@ describe("rule 5: an adoption marks the object; the old holder's delete leaves i
     expect(destroyed.writes).toEqual([`DELETE /v1/endpoints/${old.id}`]);
   });
 
+  it("text a person wrote over the mark, shown by refresh: the up that clears it as the program declares writes the mark again", async () => {
+    const d = new Driver(emu(), endpoints);
+    const made = await d.create({ url: "https://hooks.example.com/edited" });
+    await call(emu(), "PATCH", `/webhooks/v1/endpoints/${made.id}`, { key: ws.webhooks.admin, body: { description: "a note from the dashboard" } });
+    newOperation();
+    const refreshed = await endpoints.read!(made.id, made.outs);
+    expect(refreshed.props!.description).toBe("a note from the dashboard");
+    const result = await d.update(made.id, refreshed.props!, { url: "https://hooks.example.com/edited" });
+    expect(result.diff).toMatchObject({ changes: true, diffs: ["description"] });
+    expect(result.outs.description).toBeNull();
+    const [shown] = await listed("/v1/endpoints");
+    expect(shown!.description).toBe(`managed by pulumi-svc (owner ${String(made.inputs.__owner)})`);
+    // And nothing more to do.
+    newOperation();
+    expect(await endpoints.diff!(made.id, result.outs, (await d.check({ url: "https://hooks.example.com/edited" }, made.inputs)).inputs)).toMatchObject({ changes: false });
+  });
+
   it("the mark cleared by a person: the adoption marks the object again (its owner field is free), and the old holder's delete leaves it", async () => {
     const d = new Driver(emu(), endpoints);
     const old = await d.create({ url: "https://hooks.example.com/cleared" });
