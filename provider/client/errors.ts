@@ -79,6 +79,9 @@ export class SvcApiError extends Error {
   }
 }
 
+/** A request sent and then unanswered may have been acted on (an action such as rotate-secret, which is not sent twice). */
+const mayHaveActed = (maybeSent: boolean) => (maybeSent ? " It was sent: the service may have acted on it, and the next run sees what it did." : "");
+
 /** A request that never got an answer: connection refused, timed out or dropped. */
 export class SvcConnectionError extends Error {
   constructor(
@@ -90,14 +93,14 @@ export class SvcConnectionError extends Error {
     readonly maybeSent: boolean,
     readonly requestId: string,
   ) {
-    super(`${method} ${path}: no answer from the service (${failure}); request id ${requestId}. Check the address and the network, then run again.`);
+    super(`${method} ${path}: no answer from the service (${failure}); request id ${requestId}.${mayHaveActed(maybeSent)} Check the address and the network, then run again.`);
     this.name = "SvcConnectionError";
   }
 
   /** The same error naming the address tried and the setting that holds it (`svc:webhooksUrl` or `SVC_WEBHOOKS_URL`). */
   at(baseUrl: string, setting: string): SvcConnectionError {
     const err = new SvcConnectionError(this.method, this.path, this.failure, this.maybeSent, this.requestId);
-    err.message = `${this.method} ${this.path}: no answer from the service (${this.failure}) at ${baseUrl.replace(/\/+$/, "")}${this.path}; request id ${this.requestId}. Check ${setting} and the network, then run again.`;
+    err.message = `${this.method} ${this.path}: no answer from the service (${this.failure}) at ${baseUrl.replace(/\/+$/, "")}${this.path}; request id ${this.requestId}.${mayHaveActed(this.maybeSent)} Check ${setting} and the network, then run again.`;
     return err;
   }
 }

@@ -119,6 +119,16 @@ describe("Endpoint: lifecycle and call counts", () => {
     expect(result.outs.secretRotation).toBe(2);
   });
 
+  it("a rotate-secret whose answer was lost (not sent twice) says the service may have rotated; the next up converges", async () => {
+    const declared = { url: url(), secretRotation: 1 };
+    const { id, outs } = await d().create(declared);
+    await control(emu(), "POST", "/faults", { method: "POST", path: `/webhooks/v1/endpoints/${id}/rotate-secret`, drop_after_response: true, count: 1 });
+    const err = await d().update(id, outs, { ...declared, secretRotation: 2 }).catch((e: Error) => e);
+    expect((err as Error).message).toMatch(/rotate-secret: no answer from the service \(.+\).*It was sent: the service may have acted on it, and the next run sees what it did\./);
+    const again = await d().calls(() => d().update(id, outs, { ...declared, secretRotation: 2 }));
+    expect(again.writes).toEqual([`POST /v1/endpoints/${id}/rotate-secret`]);
+  });
+
   it("delete, and delete again (already gone)", async () => {
     const { id, outs } = await d().create({ url: url() });
     const { writes } = await d().calls(() => provider.delete!(id, outs));
