@@ -166,7 +166,7 @@ export function outOfReach(def: ResourceDefinition, reach: Reach | undefined, id
   const recorded = whereRecorded(def, outputs);
   if (!reach || recorded === undefined) return undefined;
   const key = keyOf(def, outputs);
-  const fix = `set the right key in \`${key}\` (or in \`${settingNames(def.product, "ApiKey", profileOf(outputs)).envVar}\`, where the key comes from the environment), or, if these objects were really moved or deleted, remove them from the state with \`pulumi state delete <urn>\` (\`pulumi stack --show-urns\` lists them). Nothing was changed or forgotten.`;
+  const fix = `set the right key in \`${key}\` (or in \`${settingNames(def.product, "ApiKey", profileOf(outputs)).envVar}\`, where the key comes from the environment), or, if these objects were really moved or deleted, remove them from the state with \`pulumi state delete <urn>\` (\`pulumi stack --show-urns\` lists them). \`pulumi refresh\` and \`pulumi destroy\` use the keys the last \`pulumi up\` stored, a failed one too: once the key is right, run \`pulumi up\` (or \`pulumi refresh --run-program\`). Nothing was changed or forgotten.`;
   if (recorded !== reach.workspace)
     return `The key of \`${key}\` belongs to ${named(reach.workspace)}; this stack's ${def.noun} ${id} lives in ${named(recorded)}: ${fix}`;
   const project = projectOf(outputs!);

@@ -87,7 +87,7 @@ describe.each(families)("$kind: a key of another workspace", (f) => {
     const workspaceB = (await d().create(f.inputs)).outs[WORKSPACE_KEY] as string;
     await useKeyOf(b);
     const name = (w: string) => escaped(w.startsWith("audit:") ? `the workspace whose oldest audit entry is ${w.slice(6)}` : `workspace ${w}`);
-    return new RegExp(`The key of \`${escaped(f.setting)}\` belongs to ${name(workspaceB)}; this stack's ${f.noun} ${escaped(created.id)} lives in ${name(workspaceA)}: set the right key in \`${escaped(f.setting)}\` \\(or in \`${f.envVar}\`, where the key comes from the environment\\)`);
+    return new RegExp(`The key of \`${escaped(f.setting)}\` belongs to ${name(workspaceB)}; this stack's ${f.noun} ${escaped(created.id)} lives in ${name(workspaceA)}: set the right key in \`${escaped(f.setting)}\` \\(or in \`${f.envVar}\`, where the key comes from the environment\\).*\`pulumi refresh\` and \`pulumi destroy\` use the keys the last \`pulumi up\` stored, a failed one too: once the key is right, run \`pulumi up\``);
   };
 
   it("create records the workspace; B's differs", async () => {
