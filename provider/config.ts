@@ -95,9 +95,10 @@ export function resolveConnection(source: ConfigSource, product: Product, profil
       throw new MissingSettingError(names.configKey, names.envVar, what);
     }
     usedEnv ||= configured === undefined;
-    if (setting === "Url" && !isHttpUrl(value)) {
+    const problem = setting === "Url" ? addressProblem(value, product) : undefined;
+    if (problem) {
       const where = configured !== undefined ? `Stack config \`${names.configKey}\`` : `The environment variable ${names.envVar}`;
-      throw new InvalidSettingError(`${where} is ${JSON.stringify(value)}; it must be an http:// or https:// URL of the ${product} service (e.g. https://api.example.com/${product}).`);
+      throw new InvalidSettingError(`${where} ${problem}`);
     }
     return value;
   };
@@ -114,12 +115,18 @@ export function resolveConnection(source: ConfigSource, product: Product, profil
   return conn;
 }
 
-function isHttpUrl(value: string): boolean {
-  try {
-    return ["http:", "https:"].includes(new URL(value).protocol);
-  } catch {
-    return false;
-  }
+/**
+ * Why a service address is not one (undefined: it is). A user name, password or query would be sent on every request
+ * and printed in every message that names the address, and a query breaks the paths appended to it: refused, without
+ * repeating them (the key goes in the ApiKey setting).
+ */
+function addressProblem(value: string, product: Product): string | undefined {
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (!url || !["http:", "https:"].includes(url.protocol))
+    return `is ${JSON.stringify(value)}; it must be an http:// or https:// URL of the ${product} service (e.g. https://api.example.com/${product}).`;
+  if (url.username || url.password || url.search || url.hash)
+    return `holds ${url.username || url.password ? "a user name or password" : "a query or fragment"} (not shown here); it must be the ${product} service's base URL alone, e.g. ${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, "")}: the API key goes in the ${product}ApiKey setting.`;
+  return undefined;
 }
 
 /** A setting with a value it cannot take: names the key (or variable), the value and the limit. */

@@ -18,7 +18,8 @@ export function stringLeaves(value: unknown, out: string[]): void {
 
 /** A secret as a message may spell it: as is, JSON-escaped, URL-encoded; for a URL also its query values and password. */
 export function formsOf(secret: string): string[] {
-  const forms = [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)];
+  // As an environment variable's name spells it too (a secret profile name in `SVC_PROFILE_<NAME>_...`).
+  const forms = [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret), secret.replace(/[^A-Za-z0-9]/g, "_").toUpperCase()];
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(secret)) {
     try {
       const url = new URL(secret);

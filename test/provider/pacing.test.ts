@@ -104,6 +104,18 @@ describe("ceilings in config", () => {
     expect(() => resolveConnection(source({ webhooksApiKey: "k" }), "webhooks", undefined, { SVC_WEBHOOKS_URL: "localhost:4857/webhooks" })).toThrow(/The environment variable SVC_WEBHOOKS_URL is "localhost:4857\/webhooks"; it must be an http:\/\/ or https:\/\/ URL/);
   });
 
+  it("an address holding a password or a query is refused without repeating it (adv14b F11)", () => {
+    for (const [webhooksUrl, what] of [["http://user:PW_secret1@127.0.0.1:4857/webhooks", "a user name or password"], ["http://127.0.0.1:4857/webhooks?token=TOKEN_secret1", "a query or fragment"]]) {
+      let message = "";
+      try {
+        resolveConnection(source({ ...base, webhooksUrl }), "webhooks", undefined, {});
+      } catch (err) {
+        message = (err as Error).message;
+      }
+      expect(message).toBe(`Stack config \`svc:webhooksUrl\` holds ${what} (not shown here); it must be the webhooks service's base URL alone, e.g. http://127.0.0.1:4857/webhooks: the API key goes in the webhooksApiKey setting.`);
+    }
+  });
+
   it("fail at preview: check reports the setting", async () => {
     const provider = providers["webhooks:Endpoint"]!;
     await configure(provider, { "svc:webhooksUrl": emu().webhooksUrl, "svc:webhooksApiKey": key(), "svc:requestsPerSecond": "fast" });

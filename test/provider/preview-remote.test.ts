@@ -113,6 +113,14 @@ describeWithCli("errors about the connection name the address and the setting", 
     }
   });
 
+  it("a profile the program marked secret is named by no message, not even in its environment variable's name (adv14b F8)", async () => {
+    await configure(endpoint, { "svc:webhooksUrl": emu().webhooksUrl, "svc:webhooksApiKey": ws.webhooks.admin });
+    const checked = await endpoint.check!({}, { url: "https://x.example.com/in", profile: "topsecret-prof", __secretInputs: ["profile"] });
+    const reasons = (checked.failures ?? []).map((f) => f.reason).join("\n");
+    expect(reasons).toContain("SVC_PROFILE_[secret]_WEBHOOKS_URL");
+    expect(reasons.toLowerCase()).not.toContain("topsecret");
+  });
+
   it("a URL missing its product path: read fails (the resource is not dropped), delete fails (not counted as gone)", async () => {
     await configure(endpoint, { "svc:webhooksUrl": emu().url, "svc:webhooksApiKey": ws.webhooks.admin });
     const read = await endpoint.read!("ep_1", { url: "https://x.example.com/in" }).then(() => undefined, (e: Error) => e);
