@@ -287,16 +287,31 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
   } as Partial<provrpc.IResourceProviderServer> as provrpc.IResourceProviderServer;
 }
 
+/** A shown value longer than this is cut (a 5 MB URL once printed 10 MB). */
+const SHOWN_TEXT = 80;
+
 /**
  * A check failure as the engine shows it. The engine prints a failure's property with the value of the top-level
- * input of that name (`property limits.vms value {<nil>}` for a nested one): a nested property is said in the reason
- * instead, with its value (or `[secret]` inside a secret input), and the engine names the resource.
+ * input of that name, in Go's notation and whole (`property limits.vms value {<nil>}` for a nested one; `property
+ * subscriptions value {[{map[eventType:{a.e0}]} ...` for a list): so the property is said in the reason instead, with
+ * its own value short (or `[secret]` inside a secret input, or `missing`), wherever that print would mislead or flood:
+ * a nested property, an object, a list, a missing value, a long text. The engine names the resource.
  */
 function checkFailure(f: CheckFailure, inputs: Record<string, unknown>, secretNames: readonly string[]): provproto.CheckFailure {
   const path = propertyPath(f.property);
-  if (path.length < 2) return new provproto.CheckFailure().setProperty(f.property).setReason(f.reason);
-  const value = secretNames.includes(String(path[0])) ? "[secret]" : JSON.stringify(path.reduce<unknown>((v, seg) => (v && typeof v === "object" ? (v as Record<string, unknown>)[seg] : undefined), inputs)) ?? "missing";
-  return new provproto.CheckFailure().setReason(`property ${f.property} is ${value}: ${f.reason}`);
+  const value = path.reduce<unknown>((v, seg) => (v && typeof v === "object" ? (v as Record<string, unknown>)[seg] : undefined), inputs);
+  const scalar = typeof value === "number" || typeof value === "boolean" || (typeof value === "string" && value.length <= SHOWN_TEXT);
+  if (path.length === 0 || (path.length === 1 && scalar)) return new provproto.CheckFailure().setProperty(f.property).setReason(f.reason);
+  const text = secretNames.includes(String(path[0]))
+    ? " is [secret]"
+    : value === undefined || value === null
+      ? " is missing"
+      : scalar
+        ? ` is ${JSON.stringify(value)}`
+        : typeof value === "string"
+          ? ` is ${JSON.stringify(value.slice(0, SHOWN_TEXT))}... (${value.length} characters)`
+          : "";
+  return new provproto.CheckFailure().setReason(`property ${f.property}${text}: ${f.reason}`);
 }
 
 /** The segments of a property path as the provider writes it (`limits.vms`, `subscriptions[0].eventType`, `customHeaders["X-A"]`). */

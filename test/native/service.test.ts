@@ -91,6 +91,18 @@ describe("pulumi-resource-svc Check", () => {
     expect((await check("svc:webhooks:Endpoint", { url: "http://hooks.example.com/a" })).map((f) => f.property)).toEqual(["url"]);
   });
 
+  it("a list, an object, a missing value or a long text is not left to the engine to print whole (adv14b F4)", async () => {
+    const subscriptions = Array.from({ length: 101 }, (_, i) => ({ eventType: `a.e${i}` }));
+    const [list] = await check("svc:webhooks:Endpoint", { url: "https://hooks.example.com/a", subscriptions });
+    expect(list).toEqual({ property: "", reason: expect.stringMatching(/^property subscriptions: /) });
+    expect(list!.reason).not.toContain("a.e100");
+    const [missing] = await check("svc:webhooks:EventType", { description: "no name" });
+    expect(missing).toEqual({ property: "", reason: expect.stringMatching(/^property name is missing: /) });
+    const [long] = await check("svc:webhooks:Endpoint", { url: `https://hooks.example.com/${"a".repeat(5000)}` });
+    expect(long).toEqual({ property: "", reason: expect.stringMatching(/^property url is "https:\/\/hooks\.example\.com\/a+"\.\.\. \(5026 characters\): /) });
+    expect(long!.reason.length).toBeLessThan(400);
+  });
+
   it("a nested value inside a secret input is never printed", async () => {
     const failures = await check("svc:webhooks:Endpoint", { url: "https://hooks.example.com/a", customHeaders: SECRET({ "X-Team": "s3cr3t", "X-Count": 5 }) });
     expect(failures).toEqual([{ property: "", reason: 'property customHeaders["X-Count"] is [secret]: Invalid input: expected string, received number (type, expected string, given number)' }]);
