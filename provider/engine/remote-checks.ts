@@ -1,6 +1,6 @@
 /**
  * Preview's checks that read the service (plan ceilings and features, allocations,
- * names already taken, open quota requests). A key the service refuses, a service that
+ * names already taken, open quota requests, the object an `adoptId` names: adoption.ts). A key the service refuses, a service that
  * does not answer, or an address missing its product path fails the preview, naming
  * the setting and the address (never the key): a preview that passes while its checks
  * were silently skipped fails at `up` instead. Users who preview offline say so with
@@ -9,6 +9,7 @@
  */
 import { SvcApiError, SvcConnectionError } from "../client";
 import { pluginConfigSource, profileOf, settingNames } from "../config";
+import { missingToAdopt } from "./adoption";
 import { addressOf, missingPathMessage, note } from "./errors";
 import type { CheckFailure, OperationContext, Props, ResourceDefinition } from "./fields";
 
@@ -55,19 +56,18 @@ export async function readForCheck<T>(ctx: OperationContext, key: string, load: 
 
 /** The definition's remote checks, or the failure saying why they could not run. */
 export async function remoteCheckFailures(def: ResourceDefinition, inputs: Props, ctx: OperationContext, olds: Props): Promise<CheckFailure[]> {
-  if (!def.hooks?.checkRemote) return [];
   const skip = skipSetting();
   if (skip !== false) {
     if (skip !== true) return [skip];
     // One warning per kind and operation (a message, no result).
     if (!ctx.operation.notedSkips.has(def.kind)) {
       ctx.operation.notedSkips.add(def.kind);
-      note(`${SKIP_REMOTE_CHECKS.configKey} is set: preview did not read the service to check ${def.noun} resources (plan ceilings and features, allocations, names already taken); the service judges them at update.`);
+      note(`${SKIP_REMOTE_CHECKS.configKey} is set: preview did not read the service to check ${def.noun} resources (plan ceilings and features, allocations, names already taken, objects to adopt); the service judges them at update.`);
     }
     return [];
   }
   try {
-    return await def.hooks.checkRemote(inputs, ctx, olds);
+    return [...(await missingToAdopt(def, inputs, ctx, olds)), ...((await def.hooks?.checkRemote?.(inputs, ctx, olds)) ?? [])];
   } catch (err) {
     if (!isUnreachable(err)) throw err;
     return [{ property: "", reason: unreachableMessage(def, err as Error, profileOf(inputs)) }];

@@ -58,7 +58,8 @@ describe("OperationalEndpoint", () => {
     const existing = await d().raw("POST", "/v1/operational-endpoints", ws.webhooks.admin, { url: declared.url, event_types: declared.eventTypes, description: "on call" });
     const id = existing.body.id as string;
     const { calls } = await d().calls(() => d().create({ ...declared, adoptId: id }));
-    expect(calls).toEqual([`GET /v1/operational-endpoints/${id}`]);
+    // The check's read (is it there? engine/adoption.ts), then the create's own.
+    expect(calls).toEqual([`GET /v1/operational-endpoints/${id}`, `GET /v1/operational-endpoints/${id}`]);
     const err = await d().create({ ...declared, url: "https://elsewhere.example.com/h", adoptId: id }).catch((e) => e);
     expect(err.message).toMatch(/cannot change without replacing it/);
   });
