@@ -5,6 +5,9 @@
  *   `expiresInMinutes`: create-only and write-only, from the field table) given together
  *   with `adoptId`; an `adoptId` that names no object (one GET of it at the preview of a new
  *   resource), and its refusal at apply naming the code and the request id.
+ * - a Webhooks key whose scope may not write (`read`, `publish`), which `GET /v1/auth/me`
+ *   answers: the preview of a resource that would write fails naming the setting, the
+ *   scope it has and the one it needs; one that writes nothing passes.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { closeSharedDispatcher, providers } from "../../provider";
@@ -15,6 +18,7 @@ import { configure, Driver, useWorkspace, type Workspace } from "./support";
 const endpoint = providers["webhooks:Endpoint"]!;
 const inbox = providers["inboxes:Inbox"]!;
 const eventType = providers["webhooks:EventType"]!;
+const settings = providers["webhooks:WorkspaceSettings"]!;
 const emu = useEmulator();
 afterAll(() => closeSharedDispatcher());
 
@@ -110,5 +114,55 @@ describe("adoption: what the create would refuse fails the preview", () => {
     newOperation();
     const { failures } = await new Driver(emu(), eventType).check({ name: "fresh.type", adoptExisting: true });
     expect(failures).toEqual([]);
+  });
+});
+
+describe("a Webhooks key whose scope may not write fails the preview of a resource that would write", () => {
+  const readKeyWorkspace = async (scope: "read" | "publish") => {
+    const ws = await useWorkspace(emu(), endpoint);
+    await configure(endpoint, { "svc:webhooksUrl": emu().webhooksUrl, "svc:webhooksApiKey": ws.webhooks[scope] });
+    return ws;
+  };
+
+  it("a new endpoint with a read key: names the setting, the scope it has and the one it needs", async () => {
+    await readKeyWorkspace("read");
+    newOperation();
+    const { failures } = await ep().check({ url: "https://new.example.com/h" });
+    expect(failures).toEqual([
+      {
+        property: "",
+        reason:
+          "The webhooks API key in svc:webhooksApiKey (or SVC_WEBHOOKS_API_KEY) has the read scope, which may only read; creating this endpoint needs the admin scope, and the service would refuse it (403 forbidden, reason scope). Set a key with the admin scope in svc:webhooksApiKey (or SVC_WEBHOOKS_API_KEY).",
+      },
+    ]);
+  });
+
+  it("a publish key too; a change of an existing endpoint says changing", async () => {
+    await readKeyWorkspace("publish");
+    newOperation();
+    const olds = { url: "https://old.example.com/h", description: "a" };
+    const { failures } = await ep().check({ ...olds, description: "b" }, olds);
+    expect(failures).toEqual([{ property: "", reason: expect.stringMatching(/has the publish scope, which may only publish events; changing this endpoint needs the admin scope/) }]);
+  });
+
+  it("an existing endpoint declared as before writes nothing: its preview passes with a read key", async () => {
+    await readKeyWorkspace("read");
+    newOperation();
+    const olds = { url: "https://old.example.com/h", description: "a" };
+    expect((await ep().check(olds, olds)).failures).toEqual([]);
+  });
+
+  it("a named profile's key is named; a setting's take-over says so", async () => {
+    const ws = await control<Workspace>(emu(), "POST", "/workspaces", { plan: "pro" });
+    await configure(settings, { "svc:profiles": JSON.stringify({ ops: { webhooksUrl: emu().webhooksUrl, webhooksApiKey: ws.webhooks.read } }) });
+    newOperation();
+    const { failures } = await new Driver(emu(), settings).check({ profile: "ops", endpointVerification: "required" });
+    expect(failures).toContainEqual({ property: "", reason: expect.stringMatching(/^The webhooks API key in svc:profiles\.ops\.webhooksApiKey \(or SVC_PROFILE_OPS_WEBHOOKS_API_KEY\) has the read scope, which may only read; taking over the workspace settings needs the admin scope/) });
+  });
+
+  it("an admin key passes", async () => {
+    await useWorkspace(emu(), endpoint);
+    newOperation();
+    expect((await ep().check({ url: "https://new.example.com/h" })).failures).toEqual([]);
   });
 });
