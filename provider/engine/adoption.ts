@@ -4,16 +4,18 @@
  * - what the inputs alone show: a field only a create takes and the service never shows
  *   (create-only and write-only, e.g. an endpoint's `secret`) cannot be applied to an
  *   object that exists. Derived from the field table, never listed per kind.
- * - whether the object is there: at the preview of a new resource, one GET of the id per
- *   operation and connection (the context's cache); a 404 fails the preview, naming the
- *   id, the key's setting and what to do. An id not known yet is judged at update.
+ * - whether the object is there, and holds the create-only fields as declared: at the
+ *   preview of a new resource, one GET of the id per operation and connection (the
+ *   context's cache); a 404 fails the preview, naming the id, the key's setting and what
+ *   to do; a differing field names both values. An id not known yet is judged at update.
  */
 import { isApiError, type SvcApiError } from "../client";
 import { profileOf, settingNames } from "../config";
-import { declared } from "./diff";
+import { declared, fieldEqual } from "./diff";
 import { explainApiError } from "./errors";
 import { fieldEntries, type ApplyContext, type CheckFailure, type OperationContext, type Props, type ResourceDefinition } from "./fields";
 import { containsUnknown } from "./unknown";
+import { remoteFields } from "./values";
 
 /** The id to adopt: the definition's own rule, else the `adoptId` input (undefined: a create). */
 export function adoptionIdOf(def: ResourceDefinition, inputs: Props): string | undefined {
@@ -89,29 +91,47 @@ export async function readToAdopt(ctx: ApplyContext, inputs: Props): Promise<Pro
   }
 }
 
+/** Why a create-only field declared other than the object holds it stops the adoption, and what to declare. */
+export function differsMessage(def: ResourceDefinition, id: string, name: string, holds: unknown, declaredValue: unknown): string {
+  return `${adoptionInputOf(def)} ${id}: the ${def.noun} has ${name} ${JSON.stringify(holds)} but ${JSON.stringify(declaredValue)} is declared, and ${name} cannot change without replacing it. Declare ${JSON.stringify(holds)} to adopt it.`;
+}
+
 /**
- * Preview of a new resource that adopts: does the object exist? One GET of the id per
- * operation and connection. A 404 fails naming it; a service that cannot be reached, or a
- * key it refuses (401), is rethrown (the remote checks say so); any other refusal (a 403
- * for another project's object) leaves it to the create, which explains it.
+ * Preview of a new resource that adopts: does the object exist, and does it hold the
+ * create-only fields as declared? One GET of the id per operation and connection. A 404
+ * fails on the adoption input, a create-only field the object holds otherwise on that
+ * field (unless the kind replaces it then: `replaceWhenDifferent`); a service that cannot
+ * be reached, or a key it refuses (401), is rethrown (the remote checks say so); any other
+ * refusal (a 403 for another project's object) leaves it to the create, which explains it.
  */
-export async function missingToAdopt(def: ResourceDefinition, inputs: Props, ctx: OperationContext, olds: Props): Promise<CheckFailure[]> {
+export async function adoptionFailures(def: ResourceDefinition, inputs: Props, ctx: OperationContext, olds: Props): Promise<CheckFailure[]> {
   const id = adoptionIdOf(def, inputs);
   // An existing resource's object was adopted already; an id not known yet is judged at update.
   if (Object.keys(olds).length > 0 || id === undefined || containsUnknown(id) || def.singleton || def.adoption?.createWhenMissing) return [];
   const at: ApplyContext = { ...ctx, id, def, itemPath: def.paths.item(id) };
-  // The 404 is the answer, cached as one (a failed read is not: engine-operation.ts).
-  const missing = await ctx.cached(`adopt:${def.kind}:${id}`, () =>
-    readToAdopt(at, inputs).then(
-      () => undefined,
-      (err: unknown) => {
-        if (isApiError(err) && err.status === 404 && !err.missingPath) return err.message;
-        throw err;
-      },
-    ),
-  ).catch((err: unknown) => {
-    if (!isApiError(err) || err.status === 401 || err.missingPath) throw err;
-    return undefined;
+  // The 404 is an answer, cached as one (a failed read is not: engine-operation.ts).
+  type Found = { remote?: Props; missing?: string };
+  const found = await ctx
+    .cached(`adopt:${def.kind}:${id}`, () =>
+      readToAdopt(at, inputs).then(
+        (remote): Found => ({ remote }),
+        (err: unknown): Found => {
+          if (isApiError(err) && err.status === 404 && !err.missingPath) return { missing: err.message };
+          throw err;
+        },
+      ),
+    )
+    .catch((err: unknown): Found => {
+      if (!isApiError(err) || err.status === 401 || err.missingPath) throw err;
+      return {};
+    });
+  if (found.missing !== undefined) return [{ property: adoptionInputOf(def), reason: found.missing }];
+  if (!found.remote || def.adoption?.replaceWhenDifferent) return [];
+  const holds = remoteFields(def, found.remote);
+  return fieldEntries(def).flatMap(([name, spec]) => {
+    if (spec.mode !== "createOnly" || !spec.api || spec.writeOnly) return [];
+    const { managed, value } = declared(spec, inputs, name);
+    if (!managed || value === null || containsUnknown(value) || fieldEqual(spec, value, holds[name])) return [];
+    return [{ property: name, reason: differsMessage(def, id, name, holds[name], value) }];
   });
-  return missing === undefined ? [] : [{ property: adoptionInputOf(def), reason: missing }];
 }

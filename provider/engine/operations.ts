@@ -15,7 +15,7 @@
 import { isApiError } from "../client";
 import { InvalidSettingError, MissingSettingError, profileOf, reconcileWindowSeconds } from "../config";
 import { canonicalJson } from "../../rules/event-schema";
-import { adoptionIdOf, notOnExistingMessage, readToAdopt } from "./adoption";
+import { adoptionIdOf, differsMessage, notOnExistingMessage, readToAdopt } from "./adoption";
 import { checkInputs } from "./check";
 import { named } from "./claims";
 import { declared, diffFields, fieldChanged, fieldEqual } from "./diff";
@@ -269,7 +269,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
         await deleteItem(ctx, olds);
         return createNew(news);
       }
-      throw new Error(`adoptId ${id}: the ${def.noun} has ${name} ${JSON.stringify(olds[name])} but ${JSON.stringify(value)} is declared, and ${name} cannot change without replacing it. Declare ${JSON.stringify(olds[name])} to adopt it.`);
+      throw new Error(differsMessage(def, id, name, olds[name], value));
     }
     const marked = marking(remote, news);
     const outs = await converge(ctx, planUpdate(def, olds, marked), olds, news, olds, "adopt", false);

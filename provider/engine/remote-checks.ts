@@ -11,7 +11,7 @@
 import { SvcApiError, SvcConnectionError } from "../client";
 import { pluginConfigSource, profileOf, settingNames, type Product } from "../config";
 import { webhooksWriteShortfall } from "../webhooks/key-scope";
-import { missingToAdopt } from "./adoption";
+import { adoptionFailures } from "./adoption";
 import { addressOf, missingPathMessage, note } from "./errors";
 import { fieldEntries, isInputField, type CheckFailure, type OperationContext, type Props, type ResourceDefinition } from "./fields";
 import { jsonEqual } from "./json";
@@ -110,7 +110,7 @@ export async function remoteCheckFailures(def: ResourceDefinition, inputs: Props
     return [];
   }
   try {
-    const generic = [...(await scopeFailures(def, inputs, ctx, olds)), ...(await missingToAdopt(def, inputs, ctx, olds))];
+    const generic = [...(await scopeFailures(def, inputs, ctx, olds)), ...(await adoptionFailures(def, inputs, ctx, olds))];
     return [...generic, ...((await def.hooks?.checkRemote?.(inputs, ctx, olds)) ?? [])];
   } catch (err) {
     if (!isUnreachable(err)) throw err;

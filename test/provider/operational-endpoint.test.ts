@@ -60,7 +60,10 @@ describe("OperationalEndpoint", () => {
     const { calls } = await d().calls(() => d().create({ ...declared, adoptId: id }));
     // The check's read (is it there? engine/adoption.ts), then the create's own.
     expect(calls).toEqual([`GET /v1/operational-endpoints/${id}`, `GET /v1/operational-endpoints/${id}`]);
-    const err = await d().create({ ...declared, url: "https://elsewhere.example.com/h", adoptId: id }).catch((e) => e);
+    // The preview says so (engine/adoption.ts), the create too.
+    const differing = { ...declared, url: "https://elsewhere.example.com/h", adoptId: id };
+    expect((await d().check(differing)).failures).toEqual([{ property: "url", reason: expect.stringMatching(/cannot change without replacing it/) }]);
+    const err = await provider.create(differing).catch((e) => e);
     expect(err.message).toMatch(/cannot change without replacing it/);
   });
 

@@ -4,7 +4,8 @@
  * - adoption: a field only a create takes and the service never shows (`secret`,
  *   `expiresInMinutes`: create-only and write-only, from the field table) given together
  *   with `adoptId`; an `adoptId` that names no object (one GET of it at the preview of a new
- *   resource), and its refusal at apply naming the code and the request id.
+ *   resource), and its refusal at apply naming the code and the request id; a create-only
+ *   field the object holds otherwise, named with both values (the same GET).
  * - a Webhooks key whose scope may not write (`read`, `publish`), which `GET /v1/auth/me`
  *   answers: the preview of a resource that would write fails naming the setting, the
  *   scope it has and the one it needs; one that writes nothing passes.
@@ -97,6 +98,18 @@ describe("adoption: what the create would refuse fails the preview", () => {
     newOperation();
     const { failures } = await ib().check({ transport: "http", adoptId: "inb_doesnotexist" });
     expect(failures).toEqual([{ property: "adoptId", reason: expect.stringMatching(/^adoptId inb_doesnotexist: no inbox with this id is visible to the API key in svc:inboxesApiKey .*404 not_found/) }]);
+  });
+
+  it("Inbox: a create-only field the object holds otherwise (transport, whose default is email) fails the preview naming both values", async () => {
+    const ws = await inboxesWorkspace();
+    newOperation();
+    const id = (await call(emu(), "POST", "/inboxes/v1/inboxes", { key: ws.inboxes.admin, body: { label: "bin", transport: "http" } })).body.id as string;
+    const { failures } = await ib().check({ label: "bin", adoptId: id });
+    expect(failures).toEqual([{ property: "transport", reason: `adoptId ${id}: the inbox has transport "http" but "email" is declared, and transport cannot change without replacing it. Declare "http" to adopt it.` }]);
+    // Declared as it is: no failure, and no second read in the operation.
+    const again = await ib().calls(() => ib().check({ label: "bin", transport: "http", adoptId: id }));
+    expect(again.result.failures).toEqual([]);
+    expect(again.calls.filter((c) => c.includes(id))).toEqual([]);
   });
 
   it("an existing resource's check does not read the adopted object again", async () => {
