@@ -91,7 +91,7 @@ export const CONFIG_KEYS: ConfigKeyDoc[] = [
     secret: false,
     default: "false: preview reads the service, and fails when the key is refused or the service does not answer",
     description:
-      "`true` previews offline: the checks that read the service (plan ceilings and features, allocations, names already taken, open quota requests) are skipped with a warning naming them; the service still judges them at `up`.",
+      "`true` previews offline: the checks that read the service (plan ceilings and features, allocations, names already taken, open quota requests, the object an `adoptId` names, a Webhooks key's scope) are skipped with a warning naming them; the service still judges them at `up`.",
   },
 ];
 

@@ -5,6 +5,7 @@
  */
 import type { z } from "zod";
 import { didYouMean } from "../../rules/names";
+import { adoptionConflicts } from "./adoption";
 import type { RuleViolation } from "../../rules/types";
 import { apiPathToProperty, asIs, fieldEntries, formatPropertyPath, isInputField, type CheckFailure, type Props, type ResourceDefinition } from "./fields";
 import { markShapedOwnerField } from "./owner";
@@ -41,6 +42,8 @@ export function checkInputs(def: ResourceDefinition, news: Props): { inputs: Pro
     }
   }
   failures.push(...markShapedOwnerField(def, inputs));
+  // A field only a create takes, given with adoption: the inputs alone show the create would refuse it.
+  failures.push(...adoptionConflicts(def, inputs));
   failures.push(...missingRequired(def, inputs, failures));
   return { inputs, failures };
 }

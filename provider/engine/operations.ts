@@ -15,6 +15,7 @@
 import { isApiError } from "../client";
 import { InvalidSettingError, MissingSettingError, profileOf, reconcileWindowSeconds } from "../config";
 import { canonicalJson } from "../../rules/event-schema";
+import { adoptionIdOf, differsMessage, notOnExistingMessage, readToAdopt } from "./adoption";
 import { checkInputs } from "./check";
 import { named } from "./claims";
 import { declared, diffFields, fieldChanged, fieldEqual } from "./diff";
@@ -192,10 +193,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
   }
 
   /** The id to adopt: the definition's own rule, else the `adoptId` input. */
-  function adoptionId(news: Inputs): string | undefined {
-    if (def.adoption) return def.adoption.idFrom(news);
-    return typeof news.adoptId === "string" && news.adoptId !== "" ? news.adoptId : undefined;
-  }
+  const adoptionId = (news: Inputs): string | undefined => adoptionIdOf(def, news);
 
   async function create({ inputs: news }: CreateRequest): Promise<Created> {
     if (def.singleton) return takeOver(news);
@@ -255,23 +253,23 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
   /** Bring an existing object (adoptId) to the declared state with PATCH/PUT instead of POST. */
   async function adopt(id: string, news: Inputs): Promise<Created> {
     const ctx = applyContext(id, news);
-    const remote = await getItem(ctx, "adopt", news);
-    if (!remote && def.adoption?.createWhenMissing) return createNew(news);
-    if (!remote) throw new Error(`adoptId ${id}: no ${def.noun} with this id is visible to the API key in use. Check the id and the profile.`);
+    // A 404 fails naming the id, the key's setting, the code and the request id (adoption.ts), unless the kind creates it then.
+    const remote = await readToAdopt(ctx, news);
+    if (!remote) return createNew(news);
     const olds: Props = { ...remoteFields(def, remote), ...keptValues(def, news, (n) => def.fields[n]!.mode !== "createOnly" && !def.fields[n]!.writeOnly) };
     for (const [name, spec] of fieldEntries(def)) {
       if (spec.mode !== "createOnly" || !spec.api) continue;
       const { managed, value } = declared(spec, news, name);
       if (!managed || (value === null && !def.adoption?.replaceWhenDifferent)) continue;
-      if (spec.writeOnly)
-        throw new Error(`adoptId ${id}: \`${name}\` cannot be applied to an existing ${def.noun} (it is only accepted on create). Remove \`${name}\` from the resource to adopt it.`);
+      // Check refuses it first (adoption.ts `adoptionConflicts`).
+      if (spec.writeOnly) throw new Error(notOnExistingMessage(def, id, name));
       if (fieldEqual(spec, value, olds[name])) continue;
       if (def.adoption?.replaceWhenDifferent) {
         // No update route for it: the adopted object is deleted and created as declared.
         await deleteItem(ctx, olds);
         return createNew(news);
       }
-      throw new Error(`adoptId ${id}: the ${def.noun} has ${name} ${JSON.stringify(olds[name])} but ${JSON.stringify(value)} is declared, and ${name} cannot change without replacing it. Declare ${JSON.stringify(olds[name])} to adopt it.`);
+      throw new Error(differsMessage(def, id, name, olds[name], value));
     }
     const marked = marking(remote, news);
     const outs = await converge(ctx, planUpdate(def, olds, marked), olds, news, olds, "adopt", false);

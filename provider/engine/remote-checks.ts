@@ -1,6 +1,7 @@
 /**
  * Preview's checks that read the service (plan ceilings and features, allocations,
- * names already taken, open quota requests). A key the service refuses, a service that
+ * names already taken, open quota requests, the object an `adoptId` names: adoption.ts;
+ * a Webhooks key's scope: webhooks/key-scope.ts). A key the service refuses, a service that
  * does not answer, or an address missing its product path fails the preview, naming
  * the setting and the address (never the key): a preview that passes while its checks
  * were silently skipped fails at `up` instead. Users who preview offline say so with
@@ -8,9 +9,13 @@
  * was not checked.
  */
 import { SvcApiError, SvcConnectionError } from "../client";
-import { pluginConfigSource, profileOf, settingNames } from "../config";
+import { pluginConfigSource, profileOf, settingNames, type Product } from "../config";
+import { webhooksWriteShortfall } from "../webhooks/key-scope";
+import { adoptionFailures } from "./adoption";
 import { addressOf, missingPathMessage, note } from "./errors";
-import type { CheckFailure, OperationContext, Props, ResourceDefinition } from "./fields";
+import { fieldEntries, isInputField, type CheckFailure, type OperationContext, type Props, type ResourceDefinition } from "./fields";
+import { jsonEqual } from "./json";
+import { containsUnknown } from "./unknown";
 
 export const SKIP_REMOTE_CHECKS = { configKey: "svc:skipRemoteChecks", envVar: "SVC_SKIP_REMOTE_CHECKS" } as const;
 
@@ -53,21 +58,60 @@ export async function readForCheck<T>(ctx: OperationContext, key: string, load: 
   }
 }
 
+/**
+ * Products whose key answers what it may do: the key's scope when it may not write
+ * resources. Webhooks answers its scope (`auth/me`). Inboxes keys (`admin` or `read`)
+ * and Infrastructure keys (service scopes such as `iam:write`) have no read-back of
+ * their own scope in the spec: the apply's refusal names the scope needed.
+ */
+const WRITE_SHORTFALL: Partial<Record<Product, (ctx: OperationContext) => Promise<{ has: string; may: string; needs: string } | undefined>>> = {
+  webhooks: webhooksWriteShortfall,
+};
+
+/**
+ * Would the apply write for these inputs? A new resource is created (or takes a setting
+ * over); an existing one writes when a field the service holds, or the profile (a
+ * replacement), is declared other than before (an old input left out stands for its
+ * default, as check fills it in). A value not known yet is not counted.
+ */
+function wouldWrite(def: ResourceDefinition, inputs: Props, olds: Props): boolean {
+  if (Object.keys(olds).length === 0) return true;
+  return fieldEntries(def).some(([name, spec]) => (spec.api !== undefined || name === "profile") && isInputField(spec) && spec.mode !== "local" && !containsUnknown(inputs[name]) && !jsonEqual(inputs[name] ?? null, olds[name] ?? spec.default ?? null));
+}
+
+/** A key whose scope may not write, for a resource that would write: preview fails naming the setting, the scope it has and the one it needs. */
+async function scopeFailures(def: ResourceDefinition, inputs: Props, ctx: OperationContext, olds: Props): Promise<CheckFailure[]> {
+  const shortfall = WRITE_SHORTFALL[def.product];
+  if (!shortfall || !wouldWrite(def, inputs, olds)) return [];
+  const found = await shortfall(ctx).catch(unlessUnreachable);
+  if (!found) return [];
+  const key = settingNames(def.product, "ApiKey", profileOf(inputs));
+  const what = Object.keys(olds).length === 0 ? (def.singleton ? `taking over the ${def.noun}` : `creating this ${def.noun}`) : `changing this ${def.noun}`;
+  return [
+    {
+      property: "",
+      reason:
+        `The ${def.product} API key in ${key.configKey} (or ${key.envVar}) has the ${found.has} scope, which may ${found.may}; ${what} needs the ${found.needs} scope, and the service would refuse it (403 forbidden, reason scope). ` +
+        `Set a key with the ${found.needs} scope in ${key.configKey} (or ${key.envVar}).`,
+    },
+  ];
+}
+
 /** The definition's remote checks, or the failure saying why they could not run. */
 export async function remoteCheckFailures(def: ResourceDefinition, inputs: Props, ctx: OperationContext, olds: Props): Promise<CheckFailure[]> {
-  if (!def.hooks?.checkRemote) return [];
   const skip = skipSetting();
   if (skip !== false) {
     if (skip !== true) return [skip];
     // One warning per kind and operation (a message, no result).
     if (!ctx.operation.notedSkips.has(def.kind)) {
       ctx.operation.notedSkips.add(def.kind);
-      note(`${SKIP_REMOTE_CHECKS.configKey} is set: preview did not read the service to check ${def.noun} resources (plan ceilings and features, allocations, names already taken); the service judges them at update.`);
+      note(`${SKIP_REMOTE_CHECKS.configKey} is set: preview did not read the service to check ${def.noun} resources (plan ceilings and features, allocations, names already taken, objects to adopt, the key's scope); the service judges them at update.`);
     }
     return [];
   }
   try {
-    return await def.hooks.checkRemote(inputs, ctx, olds);
+    const generic = [...(await scopeFailures(def, inputs, ctx, olds)), ...(await adoptionFailures(def, inputs, ctx, olds))];
+    return [...generic, ...((await def.hooks?.checkRemote?.(inputs, ctx, olds)) ?? [])];
   } catch (err) {
     if (!isUnreachable(err)) throw err;
     return [{ property: "", reason: unreachableMessage(def, err as Error, profileOf(inputs)) }];

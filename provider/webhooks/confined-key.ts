@@ -9,12 +9,13 @@
  * `projectId` names another project than the key's.
  */
 import type { CheckFailure, OperationContext } from "../engine/fields";
-import { readForCheck } from "../engine/remote-checks";
+import { unlessUnreachable } from "../engine/remote-checks";
 import { containsUnknown } from "../engine/unknown";
+import { authMe } from "./key-scope";
 
 /** The project the key is confined to; undefined for a workspace key, or when it cannot be read. */
 async function confinedProject(ctx: OperationContext): Promise<string | undefined> {
-  const me = await readForCheck(ctx, "webhooks:auth-me", async () => (await ctx.client.request<{ project_id?: unknown }>({ method: "GET", path: "/v1/auth/me" })).body);
+  const me = await authMe(ctx).catch(unlessUnreachable);
   return typeof me?.project_id === "string" && me.project_id !== "" ? me.project_id : undefined;
 }
 

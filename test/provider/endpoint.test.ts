@@ -163,15 +163,16 @@ describe("Endpoint: lifecycle and call counts", () => {
     const declared = { url: "https://new.example.com/h", description: "new", subscriptions: [{ eventType: "x.*" }], adoptId: id };
     const { calls, result } = await d().calls(() => d().create(declared));
     expect(result.id).toBe(id);
-    expect(calls).toEqual([`GET /v1/endpoints/${id}`, `PATCH /v1/endpoints/${id}`, `PUT /v1/endpoints/${id}/subscriptions`]);
+    // The check's read (is it there? engine/adoption.ts), then the create's own.
+    expect(calls).toEqual([`GET /v1/endpoints/${id}`, `GET /v1/endpoints/${id}`, `PATCH /v1/endpoints/${id}`, `PUT /v1/endpoints/${id}/subscriptions`]);
     expect(result.outs).toMatchObject({ url: declared.url, description: "new", subscriptions: [{ eventType: "x.*" }], adoptId: id });
     const again = await d().calls(() => d().update(id, result.outs, declared));
     expect(again.writes).toEqual([]);
   });
 
-  it("adoptId of a missing endpoint fails naming it", async () => {
-    const err = await d().create({ url: url(), adoptId: "ep_missing" }).catch((e) => e);
-    expect(err.message).toMatch(/adoptId ep_missing: no endpoint/);
+  it("adoptId of a missing endpoint fails the preview naming it (test/provider/predictable-refusals.test.ts has the words)", async () => {
+    const { failures } = await d().check({ url: url(), adoptId: "ep_missing" });
+    expect(failures).toEqual([{ property: "adoptId", reason: expect.stringMatching(/^adoptId ep_missing: no endpoint/) }]);
   });
 });
 

@@ -58,8 +58,12 @@ describe("OperationalEndpoint", () => {
     const existing = await d().raw("POST", "/v1/operational-endpoints", ws.webhooks.admin, { url: declared.url, event_types: declared.eventTypes, description: "on call" });
     const id = existing.body.id as string;
     const { calls } = await d().calls(() => d().create({ ...declared, adoptId: id }));
-    expect(calls).toEqual([`GET /v1/operational-endpoints/${id}`]);
-    const err = await d().create({ ...declared, url: "https://elsewhere.example.com/h", adoptId: id }).catch((e) => e);
+    // The check's read (is it there? engine/adoption.ts), then the create's own.
+    expect(calls).toEqual([`GET /v1/operational-endpoints/${id}`, `GET /v1/operational-endpoints/${id}`]);
+    // The preview says so (engine/adoption.ts), the create too.
+    const differing = { ...declared, url: "https://elsewhere.example.com/h", adoptId: id };
+    expect((await d().check(differing)).failures).toEqual([{ property: "url", reason: expect.stringMatching(/cannot change without replacing it/) }]);
+    const err = await provider.create(differing).catch((e) => e);
     expect(err.message).toMatch(/cannot change without replacing it/);
   });
 
