@@ -73,6 +73,11 @@ describe("check: endpoint with the shared rules", () => {
     { name: "timeout far above the clamp", news: { ...ok, deliveryTimeoutMs: 2 ** 64 }, want: [["deliveryTimeoutMs", /limit 60000/]] },
     { name: "unknown url skipped", news: { url: UNKNOWN }, want: [] },
     { name: "unknown header value: other rules still judged", news: { ...ok, customHeaders: { "X-A": UNKNOWN, Host: "h" } }, want: [["customHeaders", /webhooks.custom_header_forbidden/]] },
+    // adv14b F1: the secret map is one unknown at preview once any value is; the names the SDK lists are still judged.
+    { name: "whole header map unknown: the listed names judged", news: { ...ok, customHeaders: UNKNOWN, declaredHeaderNames: ["X-A", "Content-Type"] }, want: [["customHeaders", /Header 'Content-Type' is set by the service.*webhooks.custom_header_managed/]] },
+    { name: "whole header map unknown: names past the count limit", news: { ...ok, customHeaders: UNKNOWN, declaredHeaderNames: Array.from({ length: 21 }, (_, i) => `X-${i}`) }, want: [["customHeaders", /At most 20 custom headers/]] },
+    { name: "whole header map unknown, names unknown too: skipped", news: { ...ok, customHeaders: UNKNOWN, declaredHeaderNames: UNKNOWN }, want: [] },
+    { name: "a listed name serialization dropped (__proto__) is judged", news: { ...ok, customHeaders: { "X-A": "a" }, declaredHeaderNames: ["X-A", "__proto__"] }, want: [["customHeaders", /Header name '__proto__' is a JavaScript prototype key/]] },
     { name: "wrong type reported once", news: { ...ok, retrySchedule: "soon" }, want: [["retrySchedule", /expected array/]] },
     // A mark copied from the dashboard would make the object read as that token's: the provider would leave it at destroy.
     { name: "owner mark as the program's own description", news: { ...ok, description: `managed by pulumi-svc (owner ${"a".repeat(26)})` }, want: [["description", /is an owner mark: .*Leave description unset/]] },
