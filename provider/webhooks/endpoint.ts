@@ -279,7 +279,7 @@ type AfterRefusal = "enabled" | Error | "replaced" | "disabledBefore";
  * state kept: for a replacement's old object, no value the program sets now reaches it.
  */
 function pendingDeliveriesMessage(id: string, count: number, drainSeconds: number, afterRefusal?: AfterRefusal): string {
-  const pending = `Endpoint ${id} was not deleted: ${count} deliveries are still pending (queued, sending or waiting for a retry)${drainSeconds > 0 ? ` after waiting ${drainSeconds} s` : ""}.`;
+  const pending = `Endpoint ${id} was not deleted: ${count === 1 ? "1 delivery is" : `${count} deliveries are`} still pending (queued, sending or waiting for a retry)${drainSeconds > 0 ? ` after waiting ${drainSeconds} s` : ""}.`;
   const drained = `Once they have finished (delivered, or dead after their last retry; let their receiver answer), run`;
   if (afterRefusal === "replaced")
     return (

@@ -12,6 +12,11 @@ import { planUpdate } from "../../provider/engine/plan";
 import { UNKNOWN } from "../../provider/engine/unknown";
 import { quotaLimitsDefinition } from "../../provider/infra/quota-limits";
 import { endpointDefinition as endpoint } from "../../provider/webhooks/endpoint";
+import { sourceDefinition } from "../../provider/webhooks/source";
+import { workspaceSettingsDefinition } from "../../provider/webhooks/workspace-settings";
+import { inboxDefinition } from "../../provider/inboxes/inbox";
+import { explainApiError } from "../../provider/engine/errors";
+import { SvcApiError } from "../../provider/client";
 
 /** A small resource using every mode, to test the engine apart from any real one. */
 const widget: ResourceDefinition = {
@@ -184,5 +189,37 @@ describe("helpers", () => {
     expect(toPlainJson({ a: undefined, d: new Date(0), n: [1, undefined], f: () => 1 })).toEqual({ a: null, d: "1970-01-01T00:00:00.000Z", n: [1, null] });
     expect(jsonEqual({ a: null }, {})).toBe(true);
     expect(jsonEqual([1, 2], [2, 1])).toBe(false);
+  });
+});
+
+// adv14b F13: the messages' grammar: the article by the noun, no dangling clause.
+describe("messages: articles and clauses", () => {
+  const refusal = (status: number, code: string, details: Record<string, unknown>) =>
+    new SvcApiError({ status, method: "PUT", path: "/v1/endpoints/ep_1/subscriptions", body: { code, details }, requestId: "req-1" });
+
+  it.each([
+    { def: endpoint, want: /^unknown argument zzzzzzzz \(known: .*\)\. An endpoint takes url, / },
+    { def: sourceDefinition, want: /\. A source takes / },
+    { def: quotaLimitsDefinition, want: /\. Quota limits take / },
+  ])("an unknown argument of $def.noun: the sentence that lists the arguments", ({ def, want }) => {
+    const failure = checkInputs(def, { zzzzzzzz: 1 }).failures.find((f) => f.property === "zzzzzzzz");
+    expect(failure?.reason).toMatch(want);
+  });
+
+  it.each([
+    { def: endpoint, want: "cannot create an endpoint: it needs the admin scope" },
+    { def: sourceDefinition, want: "cannot create a source: it needs the admin scope" },
+    { def: inboxDefinition, want: "cannot create an inbox: it needs the admin scope" },
+    { def: workspaceSettingsDefinition, want: "cannot update workspace settings: it needs the admin scope" },
+  ])("a key without the scope: $want", ({ def, want }) => {
+    const operation = want.includes("update") ? "update" : "create";
+    expect(explainApiError(def, refusal(403, "forbidden", { reason: "scope", required: "admin" }), operation, {}).message).toContain(want);
+  });
+
+  it("a 5xx after the retries: no dangling clause, with or without details", () => {
+    expect(explainApiError(endpoint, refusal(500, "internal", {}), "update", {}).message).toBe(
+      "The service failed (500 internal) after the retries allowed. Run again later. (PUT /v1/endpoints/ep_1/subscriptions → 500 internal, request id req-1)",
+    );
+    expect(explainApiError(endpoint, refusal(503, "unavailable", { shard: "s2" }), "update", {}).message).toMatch(/^The service failed \(503 unavailable\) after the retries allowed: shard="s2"\. Run again later\. \(PUT /);
   });
 });
