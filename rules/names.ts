@@ -28,3 +28,6 @@ export const isPluralNoun = (noun: string): boolean => noun.endsWith("s");
 
 /** "an endpoint", "a source", "quota limits": a kind's noun with its indefinite article. */
 export const withArticle = (noun: string): string => (isPluralNoun(noun) ? noun : `${/^[aeiou]/i.test(noun) ? "an" : "a"} ${noun}`);
+
+/** The text with its first letter upper-cased, to begin a sentence ("An endpoint takes ..."). */
+export const sentenceCase = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);

@@ -4,7 +4,7 @@
  * Values preview does not know yet are skipped, never guessed.
  */
 import type { z } from "zod";
-import { didYouMean, isPluralNoun, withArticle } from "../../rules/names";
+import { didYouMean, isPluralNoun, sentenceCase, withArticle } from "../../rules/names";
 import type { RuleViolation } from "../../rules/types";
 import { apiPathToProperty, asIs, fieldEntries, formatPropertyPath, isInputField, type CheckFailure, type Props, type ResourceDefinition } from "./fields";
 import { markShapedOwnerField } from "./owner";
@@ -73,7 +73,6 @@ function unknownArguments(def: ResourceDefinition, news: Props): CheckFailure[] 
   return failures;
 }
 
-const sentenceCase = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 const inputNames = (def: ResourceDefinition) => fieldEntries(def).filter(([, spec]) => isInputField(spec)).map(([name]) => name);
 
 /** A rule violation as a check failure: the camelCase property, the message, the API's entry type and limit. */

@@ -136,7 +136,7 @@ export interface EndpointState {
   profile?: string;
 }
 
-/** A endpoint as the service reports it (values it never returns are not here). */
+/** An endpoint as the service reports it (values it never returns are not here). */
 export interface EndpointInfo {
   /** The endpoint's id. */
   id: string;

@@ -2,6 +2,8 @@
  * The generic engine as tables: check (schemas, shared rules, unknowns), diff
  * (changes, replaces, delete-before-replace) and the update's calls.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { checkInputs } from "../../provider/engine/check";
@@ -214,6 +216,13 @@ describe("messages: articles and clauses", () => {
   ])("a key without the scope: $want", ({ def, want }) => {
     const operation = want.includes("update") ? "update" : "create";
     expect(explainApiError(def, refusal(403, "forbidden", { reason: "scope", required: "admin" }), operation, {}).message).toContain(want);
+  });
+
+  it("the schema's Info types: 'An endpoint as the service reports it', never 'A endpoint'", () => {
+    const schema = JSON.parse(readFileSync(join(__dirname, "..", "..", "schema.json"), "utf8")) as { types: Record<string, { description?: string }> };
+    const infos = Object.values(schema.types).map((t) => t.description ?? "").filter((d) => d.includes("as the service reports it ("));
+    expect(infos).toContain("An endpoint as the service reports it (values it never returns are not here).");
+    expect(infos.filter((d) => /^A [aeiou]/i.test(d))).toEqual([]);
   });
 
   it("a 5xx after the retries: no dangling clause, with or without details", () => {
