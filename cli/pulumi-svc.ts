@@ -16,6 +16,7 @@
  * are never printed.
  */
 import { spawnSync } from "node:child_process";
+import { withArticle } from "../rules/names";
 import { isApiError } from "../provider/client";
 import { profileOf, reconcileWindowSeconds, type ConfigSource } from "../provider/config";
 import { operationContext } from "../provider/engine/engine-operation";
@@ -198,7 +199,7 @@ async function resolveCreate(def: ResourceDefinition, op: PendingOp, held: Map<s
   const objects = await listObjects(def, client, body, inputs);
   // An object another entry of the state holds is that entry's, never a candidate.
   const candidates = objects.filter((o) => sameDeclaredFields(def, o, body)).map((o) => objectId(def, o)).filter((id) => !held.has(id));
-  const why = def.ownerField ? `the program sets ${def.ownerField}, so the create could not mark its object` : `a ${def.noun} cannot carry an owner mark`;
+  const why = def.ownerField ? `the program sets ${def.ownerField}, so the create could not mark its object` : `${withArticle(def.noun)} cannot carry an owner mark`;
   const lines = [`${urn}: the interrupted create's object cannot be proven (${why}).`];
   if (candidates.length === 0) lines.push(`  No ${def.noun} has its declared fields: the create most likely made nothing. To drop it: ${DROP_COMMAND}`);
   else {

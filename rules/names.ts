@@ -22,3 +22,12 @@ export function didYouMean(name: string, known: readonly string[]): string {
   const guess = closestName(name, known);
   return guess ? `; did you mean ${guess}?` : known.length ? ` (known: ${known.join(", ")})` : "";
 }
+
+/** A kind's noun in the messages; the plural ones ("quota limits", "workspace settings") take no article and a plural verb. */
+export const isPluralNoun = (noun: string): boolean => noun.endsWith("s");
+
+/** "an endpoint", "a source", "quota limits": a kind's noun with its indefinite article. */
+export const withArticle = (noun: string): string => (isPluralNoun(noun) ? noun : `${/^[aeiou]/i.test(noun) ? "an" : "a"} ${noun}`);
+
+/** The text with its first letter upper-cased, to begin a sentence ("An endpoint takes ..."). */
+export const sentenceCase = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);

@@ -23,6 +23,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { CONFIG_KEYS } from "../provider/config-keys";
+import { sentenceCase, withArticle } from "../rules/names";
 import { fieldEntries, isInputField, type FieldSpec, type ResourceDefinition } from "../provider/engine/fields";
 import { READ_FUNCTIONS, type ReadFunction } from "../provider/functions";
 import { DEFINITIONS } from "../provider/registry";
@@ -293,7 +294,7 @@ function functionSpecs(resources: Record<string, ResourceSpec>, typesOf: (module
       properties: { id: { type: "string", description: `The ${def.noun}'s id.` }, ...Object.fromEntries(shown.map(([field]) => [field, resource.properties[field]!])) },
       required: ["id", ...shown.map(([field]) => field).filter((field) => resource.required?.includes(field))],
     };
-    typesOf(module).types[`${PACKAGE}:${module}:${typeName}Info`] = { type: "object", description: `A ${def.noun} as the service reports it (values it never returns are not here).`, ...info };
+    typesOf(module).types[`${PACKAGE}:${module}:${typeName}Info`] = { type: "object", description: `${sentenceCase(withArticle(def.noun))} as the service reports it (values it never returns are not here).`, ...info };
     out[`${PACKAGE}:${name}`] =
       fn.shape === "one"
         ? {

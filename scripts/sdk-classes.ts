@@ -153,6 +153,8 @@ export function renderSdkClass(kind: ResourceKind, def: ResourceDefinition, sche
   }
   out.push("", `  constructor(name: string, args: ${type}Args${required === 0 ? " = {}" : ""}, opts?: pulumi.CustomResourceOptions) {`);
   out.push("    const { module, type } = moduleAndType(KIND);");
+  // JavaScript (or a cast) may pass no args: the provider's check then names each required argument missing.
+  if (required > 0) out.push(`    args ??= {} as ${type}Args;`);
   const list = (names: string[]) => `[${names.map((n) => JSON.stringify(n)).join(", ")}]`;
   out.push(`    const props = resourceProps(name, args, ${list(args)}, ${list(outputsOnly)});`);
   // Present either way, so the output resolves (null after `get`).

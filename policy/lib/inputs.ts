@@ -41,6 +41,8 @@ export interface EndpointInputs {
   resourceName: Value<string>;
   /** Names (never values) of the custom headers the program gave as plain, non-secret values. Every value is stored as a secret regardless; policy packs read this to flag credentials written in plaintext in the program. */
   plaintextHeaderNames: Value<Value<string>[]>;
+  /** Names (never values) of every custom header the program gives. The map is one secret value, not known at preview while any of its values is not: the preview judges the names from this list (a managed or invalid name fails it). */
+  declaredHeaderNames: Value<Value<string>[]>;
   /** Connection profile: which workspace (address and key) to use. Omit for the stack's `svc:webhooksUrl` / `svc:webhooksApiKey` (or `SVC_WEBHOOKS_URL` / `SVC_WEBHOOKS_API_KEY`); a name picks `svc:profiles.<name>` (or `SVC_PROFILE_<NAME>_WEBHOOKS_URL` / `..._API_KEY`). Changing it REPLACES the endpoint. Limits: not empty. */
   profile: Value<string>;
 }

@@ -4,13 +4,13 @@
  * Values preview does not know yet are skipped, never guessed.
  */
 import type { z } from "zod";
-import { didYouMean } from "../../rules/names";
+import { didYouMean, isPluralNoun, sentenceCase, withArticle } from "../../rules/names";
 import { adoptionConflicts } from "./adoption";
 import type { RuleViolation } from "../../rules/types";
 import { apiPathToProperty, asIs, fieldEntries, formatPropertyPath, isInputField, type CheckFailure, type Props, type ResourceDefinition } from "./fields";
 import { markShapedOwnerField } from "./owner";
 import { OWNER_KEY, PROVIDER_KEY, RESOURCE_KEY, SECRET_INPUTS_KEY } from "./internal-keys";
-import { isUnknown, neutraliseUnknowns, touchesUnknown, unknownPaths, type PathSegment } from "./unknown";
+import { isUnknown, neutraliseUnknowns, touchesUnknown, unknownPaths, UNKNOWN, type PathSegment } from "./unknown";
 
 /** Keys the SDK and the front ends add to the inputs besides the fields. */
 const INTERNAL_KEYS: ReadonlySet<string> = new Set([PROVIDER_KEY, SECRET_INPUTS_KEY, RESOURCE_KEY, OWNER_KEY]);
@@ -71,7 +71,7 @@ function unknownArguments(def: ResourceDefinition, news: Props): CheckFailure[] 
   const failures: CheckFailure[] = [];
   for (const key of Object.keys(news)) {
     if (Object.hasOwn(def.fields, key) || INTERNAL_KEYS.has(key)) continue;
-    failures.push({ property: key, reason: `unknown argument ${key}${didYouMean(key, inputNames(def))}. A ${def.noun} takes ${inputNames(def).join(", ")}` });
+    failures.push({ property: key, reason: `unknown argument ${key}${didYouMean(key, inputNames(def))}. ${sentenceCase(withArticle(def.noun))} ${isPluralNoun(def.noun) ? "take" : "takes"} ${inputNames(def).join(", ")}` });
   }
   return failures;
 }
@@ -167,7 +167,7 @@ function apiBodyForRules(def: ResourceDefinition, inputs: Props, refused: Set<st
   const unknowns: PathSegment[][] = [];
   for (const [name, spec] of fieldEntries(def)) {
     if (!spec.api || !isInputField(spec) || refused.has(name)) continue;
-    const value = inputs[name];
+    const value = withListedKeys(inputs[name], spec.keysIn === undefined ? undefined : inputs[spec.keysIn]);
     if (value === undefined || value === null) continue;
     if (isUnknown(value)) {
       unknowns.push([spec.api]);
@@ -178,4 +178,21 @@ function apiBodyForRules(def: ResourceDefinition, inputs: Props, refused: Set<st
     body[spec.api] = neutraliseUnknowns(apiValue);
   }
   return { body, unknowns };
+}
+
+/**
+ * A map with the keys its SDK listed (`keysIn`) that it lacks, their values unknown: the whole map when it is
+ * unknown (a secret map with one unknown value), or a key serialization lost (`__proto__`). Names only, so the
+ * rules judge the names (and counts and sizes as lower bounds), never a value.
+ */
+function withListedKeys(value: unknown, keys: unknown): unknown {
+  if (!Array.isArray(keys) || !keys.every((k): k is string => typeof k === "string" && !isUnknown(k))) return value;
+  const known = isUnknown(value) ? {} : value;
+  if (known === undefined || known === null || typeof known !== "object" || Array.isArray(known)) return value;
+  const missing = keys.filter((k) => !Object.hasOwn(known, k));
+  if (missing.length === 0) return value;
+  const out: Props = { ...(known as Props) };
+  // defineProperty: an assignment of "__proto__" would set the prototype, not a key.
+  for (const k of missing) Object.defineProperty(out, k, { value: UNKNOWN, enumerable: true, writable: true, configurable: true });
+  return out;
 }

@@ -2,6 +2,7 @@
  * Refusals turned into messages that name the reason and the fix. Resource files
  * add their own (hooks.explainError); what every resource shares lives here.
  */
+import { withArticle } from "../../rules/names";
 import { describeDetails, SvcApiError } from "../client";
 import { profileOf, settingNames } from "../config";
 import { connectionOf } from "./engine-operation";
@@ -70,7 +71,7 @@ function genericExplanation(def: ResourceDefinition, err: SvcApiError, operation
       return `The API key for ${def.product} (${key.configKey} or ${key.envVar}) is not recognised. Replace it with a current key; retrying never helps.`;
     case "forbidden":
       if (err.reason === "scope")
-        return `The API key in ${key.configKey} (or ${key.envVar}) cannot ${operation} a ${noun}: it needs the ${String(d.required ?? "admin")} scope. Use a key with that scope.`;
+        return `The API key in ${key.configKey} (or ${key.envVar}) cannot ${operation} ${withArticle(noun)}: it needs the ${String(d.required ?? "admin")} scope. Use a key with that scope.`;
       if (err.reason === "project")
         return `The API key cannot reach the ${noun}'s project${inputs?.projectId ? ` ${String(inputs.projectId)}` : ""}. Use a key with access to it, or another projectId.`;
       return `The API key in ${key.configKey} may not ${operation} this ${noun} (${err.reason ?? "forbidden"}).`;
@@ -95,7 +96,10 @@ function genericExplanation(def: ResourceDefinition, err: SvcApiError, operation
         return `The key reaches several projects: set projectId on the ${noun} (one of ${JSON.stringify(d.projects ?? [])}).`;
       return undefined;
     default:
-      if (err.status >= 500) return `The service failed (${err.status} ${err.code}) after the retries allowed. Run again later; ${describeDetails(d)}`;
+      if (err.status >= 500) {
+        const details = describeDetails(d);
+        return `The service failed (${err.status} ${err.code}) after the retries allowed${details ? `: ${details}` : ""}. Run again later.`;
+      }
       return undefined;
   }
 }

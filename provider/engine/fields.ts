@@ -96,6 +96,14 @@ export interface FieldSpec {
    */
   checkOnly?: boolean;
   /**
+   * A map field whose keys the SDK also lists in this `checkOnly` field. A secret map
+   * reaches the provider as one value, unknown at preview as a whole once any value in it
+   * is (an SDK wraps it in one secret Output), and a key named like a prototype key is
+   * lost in serialization: the rules judge the listed keys too (values unknown), so a
+   * refused key fails the preview.
+   */
+  keysIn?: string;
+  /**
    * The TypeScript SDK's class does not make this field's prop itself: the hand-written
    * sdk/<product>/<kind>.extra.ts beside the generated class does (`extraProps`), for
    * what a generator cannot say (a `Map` of headers taken as its entries, names derived

@@ -49,14 +49,41 @@ const BUGS = [TypeError, ReferenceError, RangeError, SyntaxError];
 /**
  * The dynamic-provider plugin prints `${err}: ${err.stack}` for a failed check, diff,
  * read or delete, which the CLI shows as `info:` lines: the provider's message is the
- * whole story (a refusal, what to do), so it is printed once, without the provider's
- * file paths. A bug keeps its trace.
+ * whole story (a refusal, what to do), so it is printed without the provider's file
+ * paths, and in the plugin's process not at all (`quietRepeatedErrors`): the engine shows
+ * it already as the resource's error. A bug keeps its trace.
  */
 function withoutTrace<T>(err: T): T {
   if (!(err instanceof Error) || BUGS.some((bug) => err instanceof bug)) return err;
   Object.defineProperty(err, "stack", { value: err.message, configurable: true, writable: true });
   Object.defineProperty(err, "toString", { value: () => "pulumi-svc", configurable: true, writable: true });
+  if (quietening) {
+    repeated.add(`${String(err)}: ${err.stack ?? ""}`);
+    // Create and update errors are not printed (the plugin answers them otherwise): keep the newest few.
+    if (repeated.size > 32) repeated.delete(repeated.values().next().value!);
+  }
   return err;
+}
+
+/** The lines the dynamic-provider plugin would print for the errors of the calls guarded since quietRepeatedErrors. */
+const repeated = new Set<string>();
+let quietening = false;
+const QUIET = Symbol.for("pulumi-svc.quietRepeatedErrors");
+
+/**
+ * In the dynamic-provider plugin's process (its configure): `console.error` drops the line the plugin prints for a
+ * failed call whose error this guard passed on (adv14b F13: a refused delete's message was shown twice, the second
+ * time as a stack-level `pulumi-svc: ...` line); every other line is printed as before.
+ */
+export function quietRepeatedErrors(): void {
+  quietening = true;
+  if ((console.error as { [QUIET]?: true })[QUIET]) return;
+  const print = console.error;
+  const quiet = (...args: unknown[]): void => {
+    if (args.length === 1 && typeof args[0] === "string" && repeated.delete(args[0])) return;
+    print.apply(console, args);
+  };
+  console.error = Object.assign(quiet, { [QUIET]: true as const });
 }
 
 /** The API key the call uses (never in a message, but hidden should one echo it). */

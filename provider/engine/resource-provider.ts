@@ -12,7 +12,7 @@ import { unknownConfigKeyWarnings } from "../config-keys";
 import { keepingDeclared } from "./declared-inputs";
 import { note, PartialFailure } from "./errors";
 import type { Props, ResourceDefinition } from "./fields";
-import { guarded } from "./guard";
+import { guarded, quietRepeatedErrors } from "./guard";
 import { PROVIDER_KEY } from "./internal-keys";
 import { operationsFor, type Operations } from "./operations";
 import { reaching } from "./reach";
@@ -68,6 +68,7 @@ export function makeResourceProvider(def: ResourceDefinition): DynamicProvider {
     operations: ops,
 
     async configure(req) {
+      quietRepeatedErrors();
       setPluginConfig(req.config);
       warnUnknownConfigKeys(req.config);
     },

@@ -53,7 +53,7 @@ export interface InboxState {
   profile?: string;
 }
 
-/** A inbox as the service reports it (values it never returns are not here). */
+/** An inbox as the service reports it (values it never returns are not here). */
 export interface InboxInfo {
   /** The inbox's id. */
   id: string;

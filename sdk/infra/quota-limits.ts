@@ -76,6 +76,7 @@ export class QuotaLimits extends dynamic.Resource {
 
   constructor(name: string, args: QuotaLimitsArgs, opts?: pulumi.CustomResourceOptions) {
     const { module, type } = moduleAndType(KIND);
+    args ??= {} as QuotaLimitsArgs;
     const props = resourceProps(name, args, ["service", "projectId", "region", "limits", "profile"], ["resourceName", "limitsBefore"]);
     props.resourceName = programName(name, opts);
     super(providerShim(KIND), name, props, opts, module, type);

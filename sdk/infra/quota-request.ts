@@ -101,6 +101,7 @@ export class QuotaRequest extends dynamic.Resource {
 
   constructor(name: string, args: QuotaRequestArgs, opts?: pulumi.CustomResourceOptions) {
     const { module, type } = moduleAndType(KIND);
+    args ??= {} as QuotaRequestArgs;
     const props = resourceProps(name, args, ["service", "projectId", "region", "limits", "justification", "waitForDecision", "adoptId", "profile"], ["resourceName", "state", "adminMessage", "decidedAt", "requestedBy", "createdAt", "updatedAt"]);
     props.resourceName = programName(name, opts);
     super(providerShim(KIND), name, props, opts, module, type);

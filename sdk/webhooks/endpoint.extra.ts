@@ -1,45 +1,62 @@
 /**
  * What the generated `Endpoint` class (./endpoint.ts) cannot say: its `customHeaders`
  * argument also takes a `Map` (which Pulumi would serialize as `{}`, dropping every
- * header), a header named like a prototype key is refused with the rules' message, and
- * the names of the headers given in plaintext are handed to policy packs
- * (`plaintextHeaderNames`). Fields marked `sdk.extraProps` in provider/webhooks/endpoint.ts.
+ * header); the names of the headers are handed to the provider's check
+ * (`declaredHeaderNames`: the secret map is unknown at preview as a whole while any value
+ * in it is, and serialization drops a header named `__proto__`), and those given in
+ * plaintext to policy packs (`plaintextHeaderNames`). Fields marked `sdk.extraProps` in
+ * provider/webhooks/endpoint.ts. A value of the wrong type (an array, a string) is passed
+ * on as given, for the provider's check to name: nothing here throws.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { PROTOTYPE_KEY_NAMES, prototypeKeyHeaderMessage } from "../../rules/endpoint";
 import type { EndpointArgs } from "./endpoint";
 
 type HeadersArg = NonNullable<EndpointArgs["customHeaders"]>;
 
 export function extraProps(args: EndpointArgs, props: Record<string, unknown>): void {
-  const customHeaders = args.customHeaders === undefined ? undefined : headersInput(args.customHeaders);
+  const given: unknown = args.customHeaders;
+  // null: taken as left out (no headers: the service's map is cleared); nothing to hide or name.
+  if (given === undefined || given === null) {
+    props.customHeaders = undefined;
+    props.declaredHeaderNames = props.plaintextHeaderNames = undefined;
+    return;
+  }
+  const customHeaders = headersInput(given);
   // Secrets in the program's hands stay secrets in the state and the CLI output.
-  props.customHeaders = customHeaders === undefined ? undefined : pulumi.secret(customHeaders);
-  props.plaintextHeaderNames = customHeaders === undefined ? undefined : namesGivenInPlaintext(customHeaders);
+  props.customHeaders = pulumi.secret(customHeaders);
+  props.declaredHeaderNames = isHeaderMap(customHeaders) ? namesOf(customHeaders) : undefined;
+  props.plaintextHeaderNames = isHeaderMap(customHeaders) ? namesGivenInPlaintext(customHeaders) : undefined;
 }
 
-/**
- * Custom headers as a plain object of name → value. A Map is taken as its entries; a
- * header named like a prototype key (which serialization drops) is refused.
- */
-function headersInput(headers: unknown): HeadersArg {
+/** A plain object or a `Map` of headers, or an Output or promise of one (whose type is known only later). */
+const isHeaderMap = (headers: unknown): headers is HeadersArg => pulumi.Output.isInstance(headers) || isPlainMap(headers);
+const isPlainMap = (headers: unknown): boolean => headers instanceof Map || (!!headers && typeof headers === "object" && !Array.isArray(headers) && !(headers instanceof Promise));
+
+/** Custom headers as a plain object of name → value (a Map taken as its entries); anything else as given. */
+function headersInput(headers: unknown): unknown {
   if (pulumi.Output.isInstance(headers) || headers instanceof Promise) {
-    const later = pulumi.output(headers as pulumi.Input<Record<string, string>>);
-    return later.apply(plainHeaders) as unknown as HeadersArg;
+    return (pulumi.output(headers as pulumi.Input<object>) as pulumi.Output<unknown>).apply(plainHeaders);
   }
-  return plainHeaders(headers) as HeadersArg;
+  return plainHeaders(headers);
 }
 
 function plainHeaders(headers: unknown): unknown {
-  const entries = headers instanceof Map ? [...headers.entries()] : headers && typeof headers === "object" ? Object.entries(headers) : undefined;
-  if (!entries) return headers;
+  if (!isPlainMap(headers)) return headers;
+  const entries = headers instanceof Map ? [...(headers as Map<unknown, unknown>).entries()] : Object.entries(headers as object);
   const out: Record<string, unknown> = {};
-  for (const [name, value] of entries) {
-    if (PROTOTYPE_KEY_NAMES.includes(String(name).toLowerCase())) throw new Error(`customHeaders[${JSON.stringify(name)}]: ${prototypeKeyHeaderMessage(String(name))}`);
-    // defineProperty: a plain assignment of "__proto__" would set the prototype instead of a key.
-    Object.defineProperty(out, String(name), { value, enumerable: true, writable: true, configurable: true });
-  }
+  // defineProperty: a plain assignment of "__proto__" would set the prototype instead of a key.
+  for (const [name, value] of entries) Object.defineProperty(out, String(name), { value, enumerable: true, writable: true, configurable: true });
   return out;
+}
+
+/**
+ * Every header name, for the provider's check: known at preview whenever the program wrote the map itself (not
+ * one Output of it), whatever its values are. Names only: the result is not secret.
+ */
+function namesOf(headers: HeadersArg): pulumi.Output<string[] | undefined> | string[] {
+  if (!pulumi.Output.isInstance(headers)) return Object.keys(headers).sort();
+  const names = (headers as pulumi.Output<unknown>).apply((h) => (isPlainMap(h) ? Object.keys(h as object).sort() : undefined));
+  return pulumi.unsecret(names);
 }
 
 /**
@@ -51,7 +68,7 @@ function namesGivenInPlaintext(headers: HeadersArg): pulumi.Output<string[]> {
   if (pulumi.Output.isInstance(headers)) {
     // One Output for the whole map: all plaintext or all secret.
     const map = headers as pulumi.Output<Record<string, pulumi.Input<string>>>;
-    const names = map.apply((h) => Object.keys(h ?? {}).sort());
+    const names = map.apply((h) => (isPlainMap(h) ? Object.keys(h).sort() : []));
     // Names are not sensitive: unsecret them even when derived from a secret map.
     return pulumi.unsecret(pulumi.all([pulumi.isSecret(map), names]).apply(([secret, list]) => (secret ? [] : list)));
   }

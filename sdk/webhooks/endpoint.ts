@@ -136,7 +136,7 @@ export interface EndpointState {
   profile?: string;
 }
 
-/** A endpoint as the service reports it (values it never returns are not here). */
+/** An endpoint as the service reports it (values it never returns are not here). */
 export interface EndpointInfo {
   /** The endpoint's id. */
   id: string;
@@ -227,6 +227,12 @@ export class Endpoint extends dynamic.Resource {
    * plaintext in the program.
    */
   declare readonly plaintextHeaderNames: pulumi.Output<string[] | null>;
+  /**
+   * Names (never values) of every custom header the program gives. The map is one secret value,
+   * not known at preview while any of its values is not: the preview judges the names from this
+   * list (a managed or invalid name fails it).
+   */
+  declare readonly declaredHeaderNames: pulumi.Output<string[] | null>;
   /** The connection profile used (null: the default one). */
   declare readonly profile: pulumi.Output<string | null>;
   /** True once the URL passed verification; false again after a URL change. */
@@ -248,7 +254,8 @@ export class Endpoint extends dynamic.Resource {
 
   constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {
     const { module, type } = moduleAndType(KIND);
-    const props = resourceProps(name, args, ["url", "subscriptions", "secret", "maxAttempts", "retrySchedule", "projectId", "description", "customHeaders", "deliveryTimeoutMs", "status", "secretRotation", "verify", "drainTimeoutSeconds", "adoptId", "profile"], ["resourceName", "plaintextHeaderNames", "verified", "customHeaderNames", "suspension", "createdAt", "updatedAt", "signingSecret"]);
+    args ??= {} as EndpointArgs;
+    const props = resourceProps(name, args, ["url", "subscriptions", "secret", "maxAttempts", "retrySchedule", "projectId", "description", "customHeaders", "deliveryTimeoutMs", "status", "secretRotation", "verify", "drainTimeoutSeconds", "adoptId", "profile"], ["resourceName", "plaintextHeaderNames", "declaredHeaderNames", "verified", "customHeaderNames", "suspension", "createdAt", "updatedAt", "signingSecret"]);
     props.resourceName = programName(name, opts);
     props.secret = args.secret === undefined ? undefined : pulumi.secret(args.secret);
     extraProps(args, props);

@@ -64,6 +64,7 @@ export class EventTypePolicy extends dynamic.Resource {
 
   constructor(name: string, args: EventTypePolicyArgs, opts?: pulumi.CustomResourceOptions) {
     const { module, type } = moduleAndType(KIND);
+    args ??= {} as EventTypePolicyArgs;
     const props = resourceProps(name, args, ["policy", "projectId", "profile"], ["inherited", "previous"]);
     super(providerShim(KIND), name, props, opts, module, type);
   }

@@ -80,6 +80,7 @@ export class EventType extends dynamic.Resource {
 
   constructor(name: string, args: EventTypeArgs, opts?: pulumi.CustomResourceOptions) {
     const { module, type } = moduleAndType(KIND);
+    args ??= {} as EventTypeArgs;
     const props = resourceProps(name, args, ["name", "projectId", "description", "payloadSchema", "adoptExisting", "profile"], ["resourceName", "origin", "createdAt"]);
     props.resourceName = programName(name, opts);
     super(providerShim(KIND), name, props, opts, module, type);

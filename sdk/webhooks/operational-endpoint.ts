@@ -70,6 +70,7 @@ export class OperationalEndpoint extends dynamic.Resource {
 
   constructor(name: string, args: OperationalEndpointArgs, opts?: pulumi.CustomResourceOptions) {
     const { module, type } = moduleAndType(KIND);
+    args ??= {} as OperationalEndpointArgs;
     const props = resourceProps(name, args, ["url", "eventTypes", "projectId", "description", "adoptId", "profile"], ["resourceName", "createdAt"]);
     props.resourceName = programName(name, opts);
     super(providerShim(KIND), name, props, opts, module, type);

@@ -192,6 +192,7 @@ export class Source extends dynamic.Resource {
 
   constructor(name: string, args: SourceArgs, opts?: pulumi.CustomResourceOptions) {
     const { module, type } = moduleAndType(KIND);
+    args ??= {} as SourceArgs;
     const props = resourceProps(name, args, ["provider", "name", "projectId", "eventTypeSource", "eventTypeKey", "eventTypePrefix", "defaultEventType", "captureEnabled", "secret", "brokerIdentifier", "brokerHost", "brokerVhost", "brokerUser", "brokerExchange", "brokerTopic", "brokerPort", "brokerQueues", "status", "adoptId", "profile"], ["resourceName", "ingestUrl", "createdAt", "updatedAt", "generatedSecret"]);
     props.resourceName = programName(name, opts);
     props.secret = args.secret === undefined ? undefined : pulumi.secret(args.secret);

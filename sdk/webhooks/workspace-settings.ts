@@ -55,6 +55,7 @@ export class WorkspaceSettings extends dynamic.Resource {
 
   constructor(name: string, args: WorkspaceSettingsArgs, opts?: pulumi.CustomResourceOptions) {
     const { module, type } = moduleAndType(KIND);
+    args ??= {} as WorkspaceSettingsArgs;
     const props = resourceProps(name, args, ["endpointVerification", "profile"], ["workspaceId", "plan", "previous"]);
     super(providerShim(KIND), name, props, opts, module, type);
   }

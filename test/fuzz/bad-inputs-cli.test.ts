@@ -37,6 +37,8 @@ describeWithCli("through the engine: the same mistakes in a program", () => {
     { kase: "control-label", config: {}, expected: /property label value .* has a problem: String holds the control character U\+0007/s },
     { kase: "prototype-header", config: {}, expected: "Header name '__proto__' is a JavaScript prototype key" },
     { kase: "constructor-header", config: {}, expected: "Header name 'constructor' is a JavaScript prototype key" },
+    { kase: "unknown-managed-header", config: {}, expected: /property customHeaders .*Header 'Content-Type' is set by the service and cannot be customised/s },
+    { kase: "array-headers", config: {}, expected: /property customHeaders .*expected record, received array/s },
     { kase: "huge-quota", config: {}, expected: "less_than_equal, limit 1000000000" },
     // Offline: the plan's ceiling cannot be read, the bound still holds.
     { kase: "huge-attempts", config: { "svc:skipRemoteChecks": "true" }, expected: "less_than_equal, limit 100" },
@@ -45,6 +47,8 @@ describeWithCli("through the engine: the same mistakes in a program", () => {
     const r = await run("preview", kase, config);
     expect(r.ok).toBe(false);
     expect(errorsOf(r)).toMatch(expected);
+    // A check failure, never an exception in the program with its stack trace (adv14b F7).
+    expect(r.diagnostics.map((d) => d.message).join("\n")).not.toMatch(/^\s+at |\.[jt]s:\d+/m);
     expect((await requestsSince(emu(), since)).filter((c) => c.method !== "GET")).toEqual([]);
   });
 

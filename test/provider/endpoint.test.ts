@@ -322,6 +322,26 @@ describe("Endpoint: refusals mapped to the reason and the fix", () => {
     expect((await provider.read!(id, outs)).props!.status).toBe("enabled");
   });
 
+  // adv14b F13: the CLI showed a refused delete's message twice: as the resource's error, and again as the stack-level
+  // line the dynamic-provider plugin prints for a failed delete (`console.error(\`${e}: ${e.stack}\`)`, cmd/dynamic-provider).
+  it("a refused delete's message is printed once: the plugin's own print of the error is dropped, other lines are not", async () => {
+    const printed: unknown[][] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => void printed.push(args);
+    try {
+      const ws = await useWorkspace(emu(), provider); // configure: as the plugin configures the provider
+      const { id, outs } = await d().create({ url: url(), subscriptions: [{ eventType: "order.*" }] });
+      await d().raw("POST", "/v1/events", ws.webhooks.admin, { event_type: "order.created", payload: {} });
+      const e = await provider.delete!(id, outs).catch((err) => err);
+      expect(e.message).toMatch(/was not deleted: 1 delivery is still pending/);
+      console.error(`${e}: ${e.stack}`); // what the plugin does with it
+      console.error("pulumi-svc: another line");
+      expect(printed).toEqual([["pulumi-svc: another line"]]);
+    } finally {
+      console.error = original;
+    }
+  });
+
   it("delete with pending deliveries of an endpoint a Diff of this run replaced: not enabled again, the error names it the replaced one", async () => {
     const ws = await useWorkspace(emu(), provider);
     const declared = { url: url(), subscriptions: [{ eventType: "order.*" }], secret: "whsec_first_signing_secret_0001" };
@@ -332,7 +352,7 @@ describe("Endpoint: refusals mapped to the reason and the fix", () => {
     expect(diff.replaces).toEqual(["secret"]);
     const { result: err, writes } = await d().calls(() => provider.delete!(id, outs).catch((e) => e));
     expect(writes).toEqual([`DELETE /v1/endpoints/${id}`]);
-    expect(err.message).toMatch(/was not deleted: 1 deliveries are still pending .*old endpoint of a replacement.*left disabled/);
+    expect(err.message).toMatch(/was not deleted: 1 delivery is still pending .*old endpoint of a replacement.*left disabled/);
     expect(err.message).not.toContain("enabled again");
     expect((await d().raw("GET", `/v1/endpoints/${id}`, ws.webhooks.admin)).body.status).toBe("disabled");
   });
@@ -344,7 +364,7 @@ describe("Endpoint: refusals mapped to the reason and the fix", () => {
     await d().raw("PATCH", `/v1/endpoints/${id}`, ws.webhooks.admin, { status: "disabled" });
     const { result: err, calls } = await d().calls(() => provider.delete!(id, outs).catch((e) => e));
     expect(calls).toEqual([`GET /v1/endpoints/${id}`, `DELETE /v1/endpoints/${id}`]);
-    expect(err.message).toMatch(/was not deleted: 1 deliveries are still pending .*held it disabled before this delete.*left disabled/);
+    expect(err.message).toMatch(/was not deleted: 1 delivery is still pending .*held it disabled before this delete.*left disabled/);
     expect((await d().raw("GET", `/v1/endpoints/${id}`, ws.webhooks.admin)).body.status).toBe("disabled");
   });
 

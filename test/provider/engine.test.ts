@@ -2,6 +2,8 @@
  * The generic engine as tables: check (schemas, shared rules, unknowns), diff
  * (changes, replaces, delete-before-replace) and the update's calls.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { checkInputs } from "../../provider/engine/check";
@@ -12,6 +14,11 @@ import { planUpdate } from "../../provider/engine/plan";
 import { UNKNOWN } from "../../provider/engine/unknown";
 import { quotaLimitsDefinition } from "../../provider/infra/quota-limits";
 import { endpointDefinition as endpoint } from "../../provider/webhooks/endpoint";
+import { sourceDefinition } from "../../provider/webhooks/source";
+import { workspaceSettingsDefinition } from "../../provider/webhooks/workspace-settings";
+import { inboxDefinition } from "../../provider/inboxes/inbox";
+import { explainApiError } from "../../provider/engine/errors";
+import { SvcApiError } from "../../provider/client";
 
 /** A small resource using every mode, to test the engine apart from any real one. */
 const widget: ResourceDefinition = {
@@ -73,6 +80,11 @@ describe("check: endpoint with the shared rules", () => {
     { name: "timeout far above the clamp", news: { ...ok, deliveryTimeoutMs: 2 ** 64 }, want: [["deliveryTimeoutMs", /limit 60000/]] },
     { name: "unknown url skipped", news: { url: UNKNOWN }, want: [] },
     { name: "unknown header value: other rules still judged", news: { ...ok, customHeaders: { "X-A": UNKNOWN, Host: "h" } }, want: [["customHeaders", /webhooks.custom_header_forbidden/]] },
+    // adv14b F1: the secret map is one unknown at preview once any value is; the names the SDK lists are still judged.
+    { name: "whole header map unknown: the listed names judged", news: { ...ok, customHeaders: UNKNOWN, declaredHeaderNames: ["X-A", "Content-Type"] }, want: [["customHeaders", /Header 'Content-Type' is set by the service.*webhooks.custom_header_managed/]] },
+    { name: "whole header map unknown: names past the count limit", news: { ...ok, customHeaders: UNKNOWN, declaredHeaderNames: Array.from({ length: 21 }, (_, i) => `X-${i}`) }, want: [["customHeaders", /At most 20 custom headers/]] },
+    { name: "whole header map unknown, names unknown too: skipped", news: { ...ok, customHeaders: UNKNOWN, declaredHeaderNames: UNKNOWN }, want: [] },
+    { name: "a listed name serialization dropped (__proto__) is judged", news: { ...ok, customHeaders: { "X-A": "a" }, declaredHeaderNames: ["X-A", "__proto__"] }, want: [["customHeaders", /Header name '__proto__' is a JavaScript prototype key/]] },
     { name: "wrong type reported once", news: { ...ok, retrySchedule: "soon" }, want: [["retrySchedule", /expected array/]] },
     // A mark copied from the dashboard would make the object read as that token's: the provider would leave it at destroy.
     { name: "owner mark as the program's own description", news: { ...ok, description: `managed by pulumi-svc (owner ${"a".repeat(26)})` }, want: [["description", /is an owner mark: .*Leave description unset/]] },
@@ -179,5 +191,44 @@ describe("helpers", () => {
     expect(toPlainJson({ a: undefined, d: new Date(0), n: [1, undefined], f: () => 1 })).toEqual({ a: null, d: "1970-01-01T00:00:00.000Z", n: [1, null] });
     expect(jsonEqual({ a: null }, {})).toBe(true);
     expect(jsonEqual([1, 2], [2, 1])).toBe(false);
+  });
+});
+
+// adv14b F13: the messages' grammar: the article by the noun, no dangling clause.
+describe("messages: articles and clauses", () => {
+  const refusal = (status: number, code: string, details: Record<string, unknown>) =>
+    new SvcApiError({ status, method: "PUT", path: "/v1/endpoints/ep_1/subscriptions", body: { code, details }, requestId: "req-1" });
+
+  it.each([
+    { def: endpoint, want: /^unknown argument zzzzzzzz \(known: .*\)\. An endpoint takes url, / },
+    { def: sourceDefinition, want: /\. A source takes / },
+    { def: quotaLimitsDefinition, want: /\. Quota limits take / },
+  ])("an unknown argument of $def.noun: the sentence that lists the arguments", ({ def, want }) => {
+    const failure = checkInputs(def, { zzzzzzzz: 1 }).failures.find((f) => f.property === "zzzzzzzz");
+    expect(failure?.reason).toMatch(want);
+  });
+
+  it.each([
+    { def: endpoint, want: "cannot create an endpoint: it needs the admin scope" },
+    { def: sourceDefinition, want: "cannot create a source: it needs the admin scope" },
+    { def: inboxDefinition, want: "cannot create an inbox: it needs the admin scope" },
+    { def: workspaceSettingsDefinition, want: "cannot update workspace settings: it needs the admin scope" },
+  ])("a key without the scope: $want", ({ def, want }) => {
+    const operation = want.includes("update") ? "update" : "create";
+    expect(explainApiError(def, refusal(403, "forbidden", { reason: "scope", required: "admin" }), operation, {}).message).toContain(want);
+  });
+
+  it("the schema's Info types: 'An endpoint as the service reports it', never 'A endpoint'", () => {
+    const schema = JSON.parse(readFileSync(join(__dirname, "..", "..", "schema.json"), "utf8")) as { types: Record<string, { description?: string }> };
+    const infos = Object.values(schema.types).map((t) => t.description ?? "").filter((d) => d.includes("as the service reports it ("));
+    expect(infos).toContain("An endpoint as the service reports it (values it never returns are not here).");
+    expect(infos.filter((d) => /^A [aeiou]/i.test(d))).toEqual([]);
+  });
+
+  it("a 5xx after the retries: no dangling clause, with or without details", () => {
+    expect(explainApiError(endpoint, refusal(500, "internal", {}), "update", {}).message).toBe(
+      "The service failed (500 internal) after the retries allowed. Run again later. (PUT /v1/endpoints/ep_1/subscriptions → 500 internal, request id req-1)",
+    );
+    expect(explainApiError(endpoint, refusal(503, "unavailable", { shard: "s2" }), "update", {}).message).toMatch(/^The service failed \(503 unavailable\) after the retries allowed: shard="s2"\. Run again later\. \(PUT /);
   });
 });

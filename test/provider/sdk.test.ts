@@ -12,6 +12,9 @@ import * as svc from "../../sdk";
 import { closeSharedDispatcher } from "../../provider";
 import { control, useEmulator } from "../support/emulator";
 import type { Workspace } from "./support";
+import { checkInputs } from "../../provider/engine/check";
+import { UNKNOWN } from "../../provider/engine/unknown";
+import { endpointDefinition } from "../../provider/webhooks/endpoint";
 
 interface Registered {
   type: string;
@@ -86,6 +89,60 @@ describe("svc.webhooks.Endpoint plaintextHeaderNames (what policy packs read)", 
   it("lists nothing when the whole map is a secret, and everything when it is a plain output", async () => {
     expect((await namesOf("all-secret", pulumi.secret({ Authorization: "Bearer x" }))).names).toEqual([]);
     expect((await namesOf("all-plain", pulumi.output({ B: "1", A: "2" }))).names).toEqual(["A", "B"]);
+  });
+});
+
+// adv14b F1, F6, F7: whatever the program gives as customHeaders, the SDK throws nothing; the provider's check names
+// the problem on customHeaders, at preview.
+describe("svc.webhooks.Endpoint customHeaders: bad input reaches the provider's check", () => {
+  const inputsOf = async (name: string, args: unknown) => {
+    const ep = new svc.webhooks.Endpoint(name, args as svc.webhooks.EndpointArgs);
+    await value(ep.urn);
+    return registered.find((r) => r.name === name)!.inputs;
+  };
+  /** The inputs as the dynamic provider's check gets them: secrets unwrapped (the mocks keep the engine's envelope). */
+  const SECRET_SIG_KEY = "4dabf18193072939515e22adb298388d";
+  const revealed = (v: unknown): any =>
+    Array.isArray(v) ? v.map(revealed) : v && typeof v === "object" ? (SECRET_SIG_KEY in v ? revealed((v as { value?: unknown }).value) : Object.fromEntries(Object.entries(v).map(([k, i]) => [k, revealed(i)]))) : v;
+  const failuresOf = (inputs: Record<string, unknown>) => checkInputs(endpointDefinition, revealed(inputs)).failures;
+  /** An Output not known yet, as another resource's output is at preview. */
+  const notKnown = () => new (pulumi.Output as any)(new Set(), Promise.resolve(undefined), Promise.resolve(false), Promise.resolve(false), Promise.resolve(new Set())) as pulumi.Output<string>;
+
+  it("names every header, secret or not known yet, so a managed name fails the preview while the secret map as a whole is unknown", async () => {
+    const inputs = await inputsOf("hdr-unknown", { url: "https://example.com/h", customHeaders: { "X-A": notKnown(), "Content-Type": "x", Authorization: pulumi.secret("Bearer t") } });
+    expect(inputs.declaredHeaderNames).toEqual(["Authorization", "Content-Type", "X-A"]);
+    // At preview the engine hands the check the secret map as one unknown value; the names still reach it.
+    expect(failuresOf({ url: "https://example.com/h", customHeaders: UNKNOWN, declaredHeaderNames: inputs.declaredHeaderNames })).toEqual([
+      { property: "customHeaders", reason: "Header 'Content-Type' is set by the service and cannot be customised. (webhooks.custom_header_managed)" },
+    ]);
+  });
+
+  it("an array is passed on as given and refused as the wrong type, never sent as a header named \"0\"", async () => {
+    const inputs = await inputsOf("hdr-list", { url: "https://example.com/h", customHeaders: ["a"] });
+    expect(revealed(inputs.customHeaders)).toEqual(["a"]);
+    expect(inputs.declaredHeaderNames).toBeUndefined();
+    expect(inputs.plaintextHeaderNames).toBeUndefined();
+    expect(failuresOf(inputs)).toEqual([{ property: "customHeaders", reason: expect.stringMatching(/expected record, received array \(type, expected record, given array\)$/) }]);
+  });
+
+  it("null is taken as no headers, with no TypeError", async () => {
+    const inputs = await inputsOf("hdr-null", { url: "https://example.com/h", customHeaders: null });
+    expect(inputs.customHeaders ?? null).toBeNull();
+    expect(failuresOf(inputs)).toEqual([]);
+  });
+
+  it.each([
+    { name: "constructor", headers: { constructor: "x" } },
+    { name: "__proto__", headers: new Map([["__proto__", "x"]]) },
+  ])("a header named $name fails the check with the rules' message, not an exception in the program", async ({ name, headers }) => {
+    const inputs = await inputsOf(`hdr-proto-${name}`, { url: "https://example.com/h", customHeaders: headers });
+    expect(inputs.declaredHeaderNames).toEqual([name]);
+    expect(failuresOf(inputs)).toEqual([{ property: "customHeaders", reason: expect.stringContaining(`Header name '${name}' is a JavaScript prototype key`) }]);
+  });
+
+  it("no args at all: the check names the missing argument, with no TypeError in the program", async () => {
+    const inputs = await inputsOf("no-args", undefined);
+    expect(failuresOf(inputs)).toEqual([{ property: "url", reason: expect.stringMatching(/^missing required argument url\./) }]);
   });
 });
 
