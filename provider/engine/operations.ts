@@ -256,7 +256,9 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     // A 404 fails naming the id, the key's setting, the code and the request id (adoption.ts), unless the kind creates it then.
     const remote = await readToAdopt(ctx, news);
     if (!remote) return createNew(news);
-    const olds: Props = { ...remoteFields(def, remote), ...keptValues(def, news, (n) => def.fields[n]!.mode !== "createOnly" && !def.fields[n]!.writeOnly) };
+    // Kept from the inputs as a create keeps them, but a create-only value the service holds (compared below): the
+    // provider's own settings (`profile` too: else the next Diff replaced the adopted object) and the applied actions.
+    const olds: Props = { ...remoteFields(def, remote), ...keptValues(def, news, (n) => roles.providerSide.has(n) || (def.fields[n]!.mode !== "createOnly" && !def.fields[n]!.writeOnly)) };
     for (const [name, spec] of fieldEntries(def)) {
       if (spec.mode !== "createOnly" || !spec.api) continue;
       const { managed, value } = declared(spec, news, name);

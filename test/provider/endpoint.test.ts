@@ -170,6 +170,18 @@ describe("Endpoint: lifecycle and call counts", () => {
     expect(again.writes).toEqual([]);
   });
 
+  it("adoptId under a profile: the adopted endpoint keeps the profile, and the next up changes nothing (adv14c F1: every up replaced it)", async () => {
+    await configure(provider, { "svc:webhooksUrl": emu().webhooksUrl, "svc:webhooksApiKey": ws.webhooks.admin, "svc:profiles": JSON.stringify({ whA: { webhooksUrl: emu().webhooksUrl, webhooksApiKey: ws.webhooks.admin } }) });
+    const id = (await d().raw("POST", "/v1/endpoints", ws.webhooks.admin, { url: "https://old.example.com/p" })).body.id as string;
+    const declared = { url: "https://old.example.com/p", adoptId: id, profile: "whA" };
+    const { outs } = await d().create(declared);
+    expect(outs.profile).toBe("whA");
+    newOperation();
+    const again = await d().calls(() => d().update(id, outs, declared));
+    expect(again.result.diff).toMatchObject({ changes: false });
+    expect(again.writes).toEqual([]);
+  });
+
   it("adoptId of a missing endpoint fails the preview naming it (test/provider/predictable-refusals.test.ts has the words)", async () => {
     const { failures } = await d().check({ url: url(), adoptId: "ep_missing" });
     expect(failures).toEqual([{ property: "adoptId", reason: expect.stringMatching(/^adoptId ep_missing: no endpoint/) }]);

@@ -51,6 +51,17 @@ describe("EventType: lifecycle", () => {
     expect(await diffOf(id, read.props!, { name: "a.b", payloadSchema: SCHEMA, adoptExisting: true })).toMatchObject({ changes: true, replaces: [] });
   });
 
+  it("adoptExisting under a profile: the adopted event type keeps the profile, and the next diff shows no change (adv14c F1: every up replaced it)", async () => {
+    await configure(provider, { "svc:webhooksUrl": emu().webhooksUrl, "svc:webhooksApiKey": ws.webhooks.admin, "svc:profiles": JSON.stringify({ whA: { webhooksUrl: emu().webhooksUrl, webhooksApiKey: ws.webhooks.admin } }) });
+    await d().create({ name: "adopted.under.profile" });
+    newOperation();
+    const declared = { name: "adopted.under.profile", adoptExisting: true, profile: "whA" };
+    const { id, outs } = await d().create(declared);
+    expect(outs.profile).toBe("whA");
+    newOperation();
+    expect(await diffOf(id, outs, declared)).toMatchObject({ changes: false });
+  });
+
   it("a schema member whose value is null, which Go and YAML programs drop before the provider sees it, is no change (an import previews clean); a schema as JSON text is refused naming what it must be", async () => {
     const withNulls = { type: "object", properties: { note: { type: "string", default: null } }, required: ["note"] };
     const { id, outs } = await d().create({ name: "null.member", payloadSchema: withNulls });
