@@ -69,16 +69,22 @@ export function movedKeys(olds: (key: string) => string | undefined, news: (key:
   return provider().movedKeys(olds, news, recorded, explicitProvider);
 }
 
+/** The inputs with the resource's identity (RESOURCE_KEY), from its URN, as the TypeScript SDK sets it. */
+function identified(inputs: Props, urn: string): Props {
+  const [stackPart = "", project = "", , name = ""] = urn.split("::");
+  return { ...inputs, [RESOURCE_KEY]: resourceIdentity(stackPart.replace(/^urn:pulumi:/, ""), project, name) };
+}
+
 /**
- * `name`: the resource's name in the program (its URN's last part). A kind that tells two
- * resources of one program apart at preview (a `resourceName` field: two QuotaRequests
- * for one quota, an adoption of an object another resource holds) gets it as the
- * TypeScript SDK gives it.
+ * `urn`: the resource's URN. A kind that tells two resources of one program apart at preview (a `resourceName` field:
+ * two QuotaRequests for one quota, an adoption of an object another resource holds; two resources on one setting) gets
+ * its name and identity as the TypeScript SDK gives them.
  */
-export async function check(token: string, olds: Props, news: Props, secretNames: readonly string[], name?: string): Promise<{ inputs: Props; failures: CheckFailure[] }> {
+export async function check(token: string, olds: Props, news: Props, secretNames: readonly string[], urn: string): Promise<{ inputs: Props; failures: CheckFailure[] }> {
   const ops = operationsOf(token);
+  const name = urn.split("::").pop();
   const named = name && ops.definition.fields["resourceName"] && news["resourceName"] === undefined ? { ...news, resourceName: name } : news;
-  const result = await ops.check({ olds, news: withSecretNames(named, secretNames) });
+  const result = await ops.check({ olds, news: withSecretNames(identified(named, urn), secretNames) });
   return { inputs: plain(result.inputs), failures: result.failures };
 }
 
@@ -88,9 +94,7 @@ export async function diff(token: string, id: string, olds: Props, news: Props, 
 
 /** `urn`: the resource's URN, which says which resource the create is for (an open question's replacement: open-question.ts; the SDK sets the same key). */
 export async function create(token: string, inputs: Props, secretNames: readonly string[], urn: string): Promise<{ id: string; outputs: Props }> {
-  const [stackPart = "", project = "", , name = ""] = urn.split("::");
-  const identified = { ...inputs, [RESOURCE_KEY]: resourceIdentity(stackPart.replace(/^urn:pulumi:/, ""), project, name) };
-  const r = await operationsOf(token).create({ inputs: withSecretNames(identified, secretNames) });
+  const r = await operationsOf(token).create({ inputs: withSecretNames(identified(inputs, urn), secretNames) });
   return { id: r.id, outputs: plain(r.outputs) };
 }
 

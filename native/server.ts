@@ -210,7 +210,7 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
       const token = typeOf(req);
       const olds = unwrap(req.getOlds());
       const news = unwrap(req.getNews());
-      const { inputs, failures } = await ops.check(token, olds.props, news.props, news.secretNames, req.getUrn().split("::").pop());
+      const { inputs, failures } = await ops.check(token, olds.props, news.props, news.secretNames, req.getUrn());
       const res = new provproto.CheckResponse().setInputs(wrap(inputs, secretInputs(token, news.secretNames)));
       res.setFailuresList(failures.map((f) => checkFailure(f, news.props, news.secretNames)));
       return res;

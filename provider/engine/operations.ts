@@ -308,6 +308,22 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     return calls.map((call) => (call.fields.includes(owner.name) ? { ...call, body: { ...(call.body as Props), [owner.api]: ownerMark(token) } } : call));
   }
 
+  /**
+   * Two resources of the program on one whole setting (a singleton that manages all of it: not one that manages only the
+   * names it declares, `notHeldBy`, which checks its own names) through one connection: each up would write back the
+   * other's values and each delete put back what it found. Told apart by the SDK's resource identity (RESOURCE_KEY).
+   */
+  function settingTwins(ctx: OperationContext, inputs: Inputs): CheckFailure[] {
+    const resource = inputs[RESOURCE_KEY];
+    if (!def.singleton || def.singleton.notHeldBy || typeof resource !== "string" || containsUnknown(inputs)) return [];
+    const id = def.singleton.idOf(inputs);
+    const clash = ctx.operation.claimKeys(resource, [JSON.stringify([def.kind, ctx.connectionId, id])]);
+    const name = (identity: string) => identity.split("::").pop();
+    return clash
+      ? [{ property: "", reason: `\`${name(resource)}\` and \`${name(clash.by)}\` of this program both declare the ${def.noun} ${id}: each \`pulumi up\` would write back the other's values, and each delete put back what it found. Declare it in one resource.` }]
+      : [];
+  }
+
   /** What an adoption tells the user about ownership: an object another resource marked, or one it cannot mark. */
   function adoptionNotes(id: string, remote: Props, news: Inputs, marks: boolean): void {
     const owner = ownerField(def);
@@ -539,6 +555,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
         if (clash) failures.push({ property: adoptionInput, reason: clash });
       }
       if (ctx && failures.length === 0) failures.push(...(await remoteCheckFailures(def, inputs, ctx, olds)));
+      if (ctx && failures.length === 0) failures.push(...settingTwins(ctx, inputs));
       if (def.singleton) await checkFound(ctx, olds, inputs, failures);
       return { inputs, failures };
     },

@@ -75,6 +75,14 @@ describe("WorkspaceSettings", () => {
     expect(await verification()).toBe("required");
   });
 
+  it("two resources of one program on the workspace's settings fail the preview naming each other (adv14c F2); one resource checked twice does not", async () => {
+    const first = { endpointVerification: "required", __resource: "dev::shop::settings" };
+    expect((await d().check(first)).failures ?? []).toEqual([]);
+    expect((await d().check(first)).failures ?? []).toEqual([]);
+    const { failures } = await d().check({ endpointVerification: "optional", __resource: "dev::shop::settings-too" });
+    expect(failures).toEqual([{ property: "", reason: expect.stringMatching(/^`settings-too` and `settings` of this program both declare the workspace settings workspace: each `pulumi up` would write back the other's values/) }]);
+  });
+
   it("not_entitled for optional_endpoint_verification: explained at apply, and at preview when the plan is known not to have it", async () => {
     const strict = new Driver(strictEmu(), provider);
     ws = await useWorkspace(strictEmu(), provider, "free");
