@@ -124,7 +124,8 @@ function addressProblem(value: string, product: Product): string | undefined {
   const url = URL.canParse(value) ? new URL(value) : undefined;
   if (!url || !["http:", "https:"].includes(url.protocol))
     return `is ${JSON.stringify(value)}; it must be an http:// or https:// URL of the ${product} service (e.g. https://api.example.com/${product}).`;
-  if (url.username || url.password || url.search || url.hash)
+  // A bare `?` or `#` leaves `search` and `hash` empty: looked for in the text.
+  if (url.username || url.password || /[?#]/.test(value))
     return `holds ${url.username || url.password ? "a user name or password" : "a query or fragment"} (not shown here); it must be the ${product} service's base URL alone, e.g. ${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, "")}: the API key goes in the ${product}ApiKey setting.`;
   return undefined;
 }

@@ -56,6 +56,8 @@ export class KindClaims {
    * comes with no Diff: not known here.
    */
   readonly replaced = new Set<string>();
+  /** Objects a create of this operation made, by id: the name of the resource that made them (`adopting`). */
+  readonly made = new Map<string, string | undefined>();
   /** A burst of reads' listing (list-cache.ts). */
   readonly reads: ReadBurst = { recent: [] };
   private readonly keepers = new Map<string, Keeper[]>();
@@ -126,6 +128,7 @@ export class KindClaims {
   adopting(id: string, name: string | undefined): string | undefined {
     const holder = (this.keepers.get(id) ?? []).find((k) => !k.adopts);
     if (holder) return `it is held by ${named(holder.name)}, which the program still declares`;
+    if (this.made.has(id) && this.made.get(id) !== name) return `${named(this.made.get(id))} made it in this run`;
     const declared = this.adopters.get(id) ?? new Set();
     const twin = name === undefined ? undefined : [...declared].find((n) => n !== undefined && n !== name);
     if (twin !== undefined) return `${named(twin)} declares adopting it too`;

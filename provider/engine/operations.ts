@@ -15,7 +15,7 @@
 import { isApiError } from "../client";
 import { InvalidSettingError, MissingSettingError, profileOf, reconcileWindowSeconds } from "../config";
 import { canonicalJson } from "../../rules/event-schema";
-import { adoptionIdOf, differsMessage, notOnExistingMessage, readToAdopt } from "./adoption";
+import { adoptionIdOf, adoptionInputOf, differsMessage, notOnExistingMessage, readToAdopt } from "./adoption";
 import { checkInputs } from "./check";
 import { named } from "./claims";
 import { declared, diffFields, fieldChanged, fieldEqual } from "./diff";
@@ -173,7 +173,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
   }
 
   /** The input that asks for adoption, as errors name it. */
-  const adoptionInput = def.adoption?.input ?? "adoptId";
+  const adoptionInput = adoptionInputOf(def);
   const nameOf = (inputs: Props) => (typeof inputs.resourceName === "string" ? inputs.resourceName : undefined);
 
   /** One object, one resource (provider/README.md, "Ownership", the keepers' row). */
@@ -237,6 +237,9 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     const applyLater = (name: string) => def.fields[name]!.onCreate === false || (found && def.fields[name]!.writeOnly === true);
     const anyLater = found || roles.afterCreate.some(([name, spec]) => fieldChanged(spec, name, outputs, news));
     const later = anyLater ? planUpdate(def, outputs, news).filter((c) => c.fields.every(applyLater)) : [];
+    // This resource's now: another resource of the program adopting it in this run (an adoptId that is this one's
+    // output, known only at update) fails its check (claims.ts `adopting`), before any write.
+    claimsIn(ctx).made.set(id, nameOf(news));
     return { id, outputs: await converge(withItem(ctx, id), later, undefined, news, outputs, "create", true) };
   }
 
@@ -329,10 +332,10 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     const owner = ownerField(def);
     const marked = markedOwner(def, remote);
     if (marked !== undefined && marked !== ownerTokenOf(news))
-      note(`adoptId ${id}: the ${def.noun} carried the owner mark of another resource (owner ${marked}), now this one's. If that resource is of another stack, both stacks now manage the ${def.noun}: remove it from one with \`pulumi state delete <urn>\` (a rename within this stack needs nothing more).`);
+      note(`${adoptionInput} ${id}: the ${def.noun} carried the owner mark of another resource (owner ${marked}), now this one's. If that resource is of another stack, both stacks now manage the ${def.noun}: remove it from one with \`pulumi state delete <urn>\` (a rename within this stack needs nothing more).`);
     else if (!marks && marked === undefined) {
       const why = !owner ? `a ${def.noun} carries no owner mark` : !owner.rewritable ? `its ${owner.name} cannot be written again` : `its ${owner.name} holds the program's or a person's text`;
-      note(`adoptId ${id}: the ${def.noun} cannot be marked as this resource's (${why}), so a resource that held it before cannot tell it was adopted: its delete would delete it. Rename with \`aliases\` instead of adoption, or remove the old resource with \`pulumi state delete <urn>\` rather than destroying it.`);
+      note(`${adoptionInput} ${id}: the ${def.noun} cannot be marked as this resource's (${why}), so a resource that held it before cannot tell it was adopted: its delete would delete it. Rename with \`aliases\` instead of adoption, or remove the old resource with \`pulumi state delete <urn>\` rather than destroying it.`);
     }
   }
 

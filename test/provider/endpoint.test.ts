@@ -182,6 +182,12 @@ describe("Endpoint: lifecycle and call counts", () => {
     expect(again.writes).toEqual([]);
   });
 
+  it("an adoptId that is another resource's output, known only at up, of an endpoint that resource made in this run: refused before any write (adv14c F3)", async () => {
+    const made = await d().create({ url: url() });
+    const { failures } = await d().check({ url: url(), adoptId: made.id, resourceName: "adopter" });
+    expect(failures).toEqual([{ property: "adoptId", reason: expect.stringMatching(/would be held by two resources of this stack/) }]);
+  });
+
   it("adoptId of a missing endpoint fails the preview naming it (test/provider/predictable-refusals.test.ts has the words)", async () => {
     const { failures } = await d().check({ url: url(), adoptId: "ep_missing" });
     expect(failures).toEqual([{ property: "adoptId", reason: expect.stringMatching(/^adoptId ep_missing: no endpoint/) }]);

@@ -105,7 +105,7 @@ describe("ceilings in config", () => {
   });
 
   it("an address holding a password or a query is refused without repeating it (adv14b F11)", () => {
-    for (const [webhooksUrl, what] of [["http://user:PW_secret1@127.0.0.1:4857/webhooks", "a user name or password"], ["http://127.0.0.1:4857/webhooks?token=TOKEN_secret1", "a query or fragment"]]) {
+    for (const [webhooksUrl, what] of [["http://user:PW_secret1@127.0.0.1:4857/webhooks", "a user name or password"], ["http://127.0.0.1:4857/webhooks?token=TOKEN_secret1", "a query or fragment"], ["http://127.0.0.1:4857/webhooks?", "a query or fragment"]]) {
       let message = "";
       try {
         resolveConnection(source({ ...base, webhooksUrl }), "webhooks", undefined, {});

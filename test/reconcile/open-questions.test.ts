@@ -148,8 +148,11 @@ describe("rule 2: an unproven candidate is a question the state keeps", () => {
     newOperation();
     const adopting = { ...named, adoptExisting: true };
     await eventTypes.diff!(entry.id, entry.outs, (await d.check(adopting, first)).inputs);
-    const adopted = await eventTypes.create(await d.checked(adopting));
+    let adopted: { id: string } = { id: "" };
+    const warnings = await noted(async () => (adopted = await eventTypes.create(await d.checked(adopting))));
     expect(adopted.id).toBe("workspace/orders.placed");
+    // Named by the input the program set (adv14c F5: it said adoptId).
+    expect(warnings).toEqual([expect.stringMatching(/^adoptExisting workspace\/orders\.placed: the event type cannot be marked/)]);
     const deleted = await d.calls(() => eventTypes.delete!(entry.id, entry.outs));
     expect(deleted.writes).toEqual([]);
     expect((await listed("/v1/event-types")).map((e) => e.name)).toEqual(["orders.placed"]);
