@@ -69,6 +69,12 @@ export function movedKeys(olds: (key: string) => string | undefined, news: (key:
   return provider().movedKeys(olds, news, recorded, explicitProvider);
 }
 
+/** Do these values of a kind's field agree by the field's own equality (QuotaLimits' `limits`: the declared entries hold)? */
+export function fieldAgrees(token: string, key: string, declared: unknown, held: unknown): boolean {
+  const spec = operationsOf(token).definition.fields[key];
+  return spec !== undefined && provider().fieldEqual(spec, declared, held);
+}
+
 /** The inputs with the resource's identity (RESOURCE_KEY), from its URN, as the TypeScript SDK sets it. */
 function identified(inputs: Props, urn: string): Props {
   const [stackPart = "", project = "", , name = ""] = urn.split("::");

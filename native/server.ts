@@ -218,7 +218,8 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
     diff: unary(async (req: provproto.DiffRequest) => {
       const olds = unwrap(req.getOlds());
       const news = unwrap(req.getNews());
-      const d = await ops.diff(typeOf(req), req.getId(), olds.props, news.props, news.secretNames);
+      const token = typeOf(req);
+      const d = await ops.diff(token, req.getId(), olds.props, news.props, news.secretNames);
       const res = new provproto.DiffResponse().setChanges(d.changes ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
       res.setReplacesList(d.replaces);
       res.setDeletebeforereplace(d.deleteBeforeReplace);
@@ -228,7 +229,8 @@ export function providerService(engineAddress: string | undefined): provrpc.IRes
       const oldInputs = unwrap(req.getOldInputs()).props;
       // The change is judged against the stored outputs: where they moved away from the stored inputs (drift the
       // service's answer to another change brought in), the engine must show the outputs' value, not the inputs'.
-      const shownFromInputs = (key: string) => (key in news.props || key in oldInputs) && isDeepStrictEqual(oldInputs[key], olds.props[key]);
+      // The field's own equality counts too: QuotaLimits' stored inputs hold the declared figures, its outputs all of them.
+      const shownFromInputs = (key: string) => (key in news.props || key in oldInputs) && (isDeepStrictEqual(oldInputs[key], olds.props[key]) || ops.fieldAgrees(token, key, oldInputs[key], olds.props[key]));
       for (const key of d.diffs) res.getDetaileddiffMap().set(key, propertyDiff(olds.props[key], news.props[key], d.replaces.includes(key), shownFromInputs(key)));
       return res;
     }),

@@ -52,6 +52,7 @@ export { resolveConnection, setPluginConfig, settingNames, MissingSettingError, 
 export { operationContext, startOperation } from "./engine/engine-operation";
 export { movedKeys } from "./engine/reach";
 export { PartialFailure } from "./engine/errors";
+export { fieldEqual } from "./engine/diff";
 export { READ_FUNCTIONS, readFunction, type ReadFunction } from "./functions";
 export { UNKNOWN } from "./engine/unknown";
 export { RESOURCE_KEY, resourceIdentity } from "./engine/internal-keys";

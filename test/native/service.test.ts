@@ -166,6 +166,12 @@ describe("pulumi-resource-svc Diff of a replacement", () => {
     return unary<provproto.DiffResponse>((cb) => client.diff(diff, cb));
   }
 
+  it("a changed QuotaLimits figure is shown from the stored inputs, which hold the declared figures alone, not from the outputs, which hold every figure (adv14c F4)", async () => {
+    const d = await replacing("svc:infra:QuotaLimits", { service: "compute", region: "eu-west-1", limits: { vcpu: 210 } }, { limits: { vcpu: 250 } });
+    expect(d.getReplacesList()).toEqual([]);
+    expect(d.getDetaileddiffMap().get("limits")?.getInputdiff()).toBe(true);
+  });
+
   it("asks to delete first exactly when the replacement keeps a name the service holds unique (the engine creates first otherwise)", async () => {
     const kept = await replacing("svc:webhooks:EventType", { name: "native.dbr" }, { description: "another" });
     expect(kept.getReplacesList()).toEqual(["description"]);
