@@ -78,7 +78,7 @@ export class EngineOperation {
   readonly replacedDeleteFirst = new Set<string>();
   /** Resources of the program checked in this operation, by kind and name: their Diffs keep objects (claims.ts `kept`). */
   readonly checkedNames = new Set<string>();
-  /** Kinds whose skipped remote checks were noted (remote-checks.ts). */
+  /** What remote-checks.ts warned of once in this operation: a kind whose checks were skipped, a connection whose key may not write. */
   readonly notedSkips = new Set<string>();
   /**
    * The reach each connection's key was last read to have (reach.ts), by `connectionId` (a context object is not one

@@ -79,22 +79,22 @@ function wouldWrite(def: ResourceDefinition, inputs: Props, olds: Props): boolea
   return fieldEntries(def).some(([name, spec]) => (spec.api !== undefined || name === "profile") && isInputField(spec) && spec.mode !== "local" && !containsUnknown(inputs[name]) && !jsonEqual(inputs[name] ?? null, olds[name] ?? spec.default ?? null));
 }
 
-/** A key whose scope may not write, for a resource that would write: preview fails naming the setting, the scope it has and the one it needs. */
-async function scopeFailures(def: ResourceDefinition, inputs: Props, ctx: OperationContext, olds: Props): Promise<CheckFailure[]> {
+/**
+ * A key whose scope may not write, for a resource that would write: a warning, once per connection and operation,
+ * naming the setting, the scope it has and the one an `up` needs. Not a failure: a pipeline's preview job may hold a
+ * read key on purpose (the GitOps gate, forks included), and the `up` that applies runs with another.
+ */
+async function scopeWarning(def: ResourceDefinition, inputs: Props, ctx: OperationContext, olds: Props): Promise<void> {
   const shortfall = WRITE_SHORTFALL[def.product];
-  if (!shortfall || !wouldWrite(def, inputs, olds)) return [];
+  if (!shortfall || ctx.operation.notedSkips.has(`scope ${ctx.connectionId}`) || !wouldWrite(def, inputs, olds)) return;
   const found = await shortfall(ctx).catch(unlessUnreachable);
-  if (!found) return [];
+  if (!found) return;
+  ctx.operation.notedSkips.add(`scope ${ctx.connectionId}`);
   const key = settingNames(def.product, "ApiKey", profileOf(inputs));
-  const what = Object.keys(olds).length === 0 ? (def.singleton ? `taking over the ${def.noun}` : `creating this ${def.noun}`) : `changing this ${def.noun}`;
-  return [
-    {
-      property: "",
-      reason:
-        `The ${def.product} API key in ${key.configKey} (or ${key.envVar}) has the ${found.has} scope, which may ${found.may}; ${what} needs the ${found.needs} scope, and the service would refuse it (403 forbidden, reason scope). ` +
-        `Set a key with the ${found.needs} scope in ${key.configKey} (or ${key.envVar}).`,
-    },
-  ];
+  note(
+    `The ${def.product} API key in ${key.configKey} (or ${key.envVar}) has the ${found.has} scope, which may ${found.may}: this preview can read, but a \`pulumi up\` with it would be refused (403 forbidden, reason scope) for the changes shown. ` +
+      `Apply with a key of the ${found.needs} scope in ${key.configKey} (or ${key.envVar}).`,
+  );
 }
 
 /** The definition's remote checks, or the failure saying why they could not run. */
@@ -110,7 +110,8 @@ export async function remoteCheckFailures(def: ResourceDefinition, inputs: Props
     return [];
   }
   try {
-    const generic = [...(await scopeFailures(def, inputs, ctx, olds)), ...(await adoptionFailures(def, inputs, ctx, olds))];
+    await scopeWarning(def, inputs, ctx, olds);
+    const generic = await adoptionFailures(def, inputs, ctx, olds);
     return [...generic, ...((await def.hooks?.checkRemote?.(inputs, ctx, olds)) ?? [])];
   } catch (err) {
     if (!isUnreachable(err)) throw err;

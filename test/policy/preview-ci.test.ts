@@ -16,7 +16,12 @@ import { cliRunner } from "../support/runner";
 import { REPO_ROOT } from "./pack-build";
 
 const SCRIPT = path.join(REPO_ROOT, "examples/gitops/preview-ci.ts");
-const TSX = path.join(REPO_ROOT, "node_modules/.bin/tsx");
+/**
+ * The gate runs as one process, node with tsx as its loader (as `npm run preview:ci` runs it): the tsx CLI is a parent
+ * that relays a signal to its child and SIGKILLs it when it has not acknowledged within 60 ms, which a busy gate under
+ * load missed, leaving the policy pack it had started running.
+ */
+const GATE = [process.execPath, "--import", "tsx"] as const;
 const PACK_DIR = path.join(REPO_ROOT, "policy");
 let dir: string;
 
@@ -27,7 +32,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 function gate(args: string[], env: NodeJS.ProcessEnv = {}, started?: (pid: number) => void): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [SCRIPT, ...args], { cwd: REPO_ROOT, env: { ...process.env, GITHUB_STEP_SUMMARY: "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(GATE[0], [...GATE.slice(1), SCRIPT, ...args], { cwd: REPO_ROOT, env: { ...process.env, GITHUB_STEP_SUMMARY: "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
     started?.(child.pid!);
     let output = "";
     child.stdout.on("data", (d) => (output += d));
