@@ -13,9 +13,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { closeSharedDispatcher, providers } from "../../provider";
 import { newOperation } from "../support/operation";
-import { setNoteSink } from "../../provider/engine/errors";
 import { call, control, useEmulator } from "../support/emulator";
-import { configure, Driver, useWorkspace, type Workspace } from "./support";
+import { configure, Driver, noted, useWorkspace, type Workspace } from "./support";
 
 const endpoint = providers["webhooks:Endpoint"]!;
 const inbox = providers["inboxes:Inbox"]!;
@@ -137,17 +136,6 @@ describe("a Webhooks key whose scope may not write: the preview of a resource th
     await configure(endpoint, { "svc:webhooksUrl": emu().webhooksUrl, "svc:webhooksApiKey": ws.webhooks[scope] });
     return ws;
   };
-  /** The warnings `run` makes the provider note. */
-  async function noted(run: () => Promise<unknown>): Promise<string[]> {
-    const warnings: string[] = [];
-    setNoteSink((m) => warnings.push(m));
-    try {
-      await run();
-    } finally {
-      setNoteSink((m) => void process.stderr.write(`warning: ${m}\n`));
-    }
-    return warnings;
-  }
 
   it("new endpoints with a read key: one warning naming the setting, the scope it has and the one an up needs; no failure", async () => {
     await readKeyWorkspace("read");

@@ -6,6 +6,7 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { expect } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { call, control, lastSeq, requestsSince } from "../support/emulator";
+import { setNoteSink } from "../../provider/engine/errors";
 
 export interface Workspace {
   workspace_id: string;
@@ -96,4 +97,16 @@ export class Driver {
   raw(method: string, path: string, key: string, body?: unknown) {
     return call(this.emu, method, `/webhooks${path}`, { key, body });
   }
+}
+
+export /** The warnings `run` makes the provider note. */
+async function noted(run: () => Promise<unknown>): Promise<string[]> {
+  const warnings: string[] = [];
+  setNoteSink((m) => warnings.push(m));
+  try {
+    await run();
+  } finally {
+    setNoteSink((m) => void process.stderr.write(`warning: ${m}\n`));
+  }
+  return warnings;
 }

@@ -13,28 +13,15 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { PartialFailure, providers } from "../../provider";
 import { newOperation } from "../support/operation";
-import { setNoteSink } from "../../provider/engine/errors";
 import { RESOURCE_KEY } from "../../provider/engine/internal-keys";
 import { call, control, useEmulator } from "../support/emulator";
-import { configure, Driver, useWorkspace, type Props, type Workspace } from "../provider/support";
+import { configure, Driver, noted, useWorkspace, type Props, type Workspace } from "../provider/support";
 
 const emu = useEmulator();
 const eventTypes = providers["webhooks:EventType"]!;
 const endpoints = providers["webhooks:Endpoint"]!;
 let ws: Workspace;
 const listed = async (path: string) => (await call(emu(), "GET", `/webhooks${path}?limit=200`, { key: ws.webhooks.admin })).body.data as Props[];
-
-/** The warnings `run` makes the provider note. */
-async function noted(run: () => Promise<unknown>): Promise<string[]> {
-  const warnings: string[] = [];
-  setNoteSink((m) => warnings.push(m));
-  try {
-    await run();
-  } finally {
-    setNoteSink((m) => void process.stderr.write(`warning: ${m}\n`));
-  }
-  return warnings;
-}
 
 beforeEach(async () => {
   newOperation();
