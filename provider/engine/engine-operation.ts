@@ -79,7 +79,7 @@ export class EngineOperation {
   /** Resources of the program checked in this operation, by kind and name: their Diffs keep objects (claims.ts `kept`). */
   readonly checkedNames = new Set<string>();
   /** What remote-checks.ts warned of once in this operation: a kind whose checks were skipped, a connection whose key may not write. */
-  readonly notedSkips = new Set<string>();
+  readonly warnedOnce = new Set<string>();
   /**
    * The reach each connection's key was last read to have (reach.ts), by `connectionId` (a context object is not one
    * per connection when the key comes from the environment), for Diff, which cannot wait: an Error when it could not be read (why).

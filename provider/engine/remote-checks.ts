@@ -86,10 +86,10 @@ function wouldWrite(def: ResourceDefinition, inputs: Props, olds: Props): boolea
  */
 async function scopeWarning(def: ResourceDefinition, inputs: Props, ctx: OperationContext, olds: Props): Promise<void> {
   const shortfall = WRITE_SHORTFALL[def.product];
-  if (!shortfall || ctx.operation.notedSkips.has(`scope ${ctx.connectionId}`) || !wouldWrite(def, inputs, olds)) return;
+  if (!shortfall || ctx.operation.warnedOnce.has(`scope ${ctx.connectionId}`) || !wouldWrite(def, inputs, olds)) return;
   const found = await shortfall(ctx).catch(unlessUnreachable);
   if (!found) return;
-  ctx.operation.notedSkips.add(`scope ${ctx.connectionId}`);
+  ctx.operation.warnedOnce.add(`scope ${ctx.connectionId}`);
   const key = settingNames(def.product, "ApiKey", profileOf(inputs));
   note(
     `The ${def.product} API key in ${key.configKey} (or ${key.envVar}) has the ${found.has} scope, which may ${found.may}: this preview can read, but a \`pulumi up\` with it would be refused (403 forbidden, reason scope) for the changes shown. ` +
@@ -103,8 +103,8 @@ export async function remoteCheckFailures(def: ResourceDefinition, inputs: Props
   if (skip !== false) {
     if (skip !== true) return [skip];
     // One warning per kind and operation (a message, no result).
-    if (!ctx.operation.notedSkips.has(def.kind)) {
-      ctx.operation.notedSkips.add(def.kind);
+    if (!ctx.operation.warnedOnce.has(def.kind)) {
+      ctx.operation.warnedOnce.add(def.kind);
       note(`${SKIP_REMOTE_CHECKS.configKey} is set: preview did not read the service to check ${def.noun} resources (plan ceilings and features, allocations, names already taken, objects to adopt, the key's scope); the service judges them at update.`);
     }
     return [];
