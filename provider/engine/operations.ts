@@ -15,6 +15,7 @@
 import { isApiError } from "../client";
 import { InvalidSettingError, MissingSettingError, profileOf, reconcileWindowSeconds } from "../config";
 import { canonicalJson } from "../../rules/event-schema";
+import { withArticle } from "../../rules/names";
 import { adoptionIdOf, adoptionInputOf, differsMessage, notOnExistingMessage, readToAdopt } from "./adoption";
 import { checkInputs } from "./check";
 import { named } from "./claims";
@@ -334,7 +335,7 @@ export function operationsFor<F extends Fields>(definition: ResourceDefinition<F
     if (marked !== undefined && marked !== ownerTokenOf(news))
       note(`${adoptionInput} ${id}: the ${def.noun} carried the owner mark of another resource (owner ${marked}), now this one's. If that resource is of another stack, both stacks now manage the ${def.noun}: remove it from one with \`pulumi state delete <urn>\` (a rename within this stack needs nothing more).`);
     else if (!marks && marked === undefined) {
-      const why = !owner ? `a ${def.noun} carries no owner mark` : !owner.rewritable ? `its ${owner.name} cannot be written again` : `its ${owner.name} holds the program's or a person's text`;
+      const why = !owner ? `${withArticle(def.noun)} carries no owner mark` : !owner.rewritable ? `its ${owner.name} cannot be written again` : `its ${owner.name} holds the program's or a person's text`;
       note(`${adoptionInput} ${id}: the ${def.noun} cannot be marked as this resource's (${why}), so a resource that held it before cannot tell it was adopted: its delete would delete it. Rename with \`aliases\` instead of adoption, or remove the old resource with \`pulumi state delete <urn>\` rather than destroying it.`);
     }
   }

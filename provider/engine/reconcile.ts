@@ -14,6 +14,7 @@ import { SvcUnknownOutcomeError, type SvcClient } from "../client";
 import { CREATE_RESENDS } from "../client/retry";
 import { record } from "../client/stats";
 import { reconcileWindowSeconds } from "../config";
+import { withArticle } from "../../rules/names";
 import { fieldEqual } from "./diff";
 import type { OperationContext, Props, ResourceDefinition } from "./fields";
 import { jsonEqual } from "./json";
@@ -133,7 +134,7 @@ function repeatedFailure(def: ResourceDefinition, last: SvcUnknownOutcomeError, 
 export function unprovenMessage(def: ResourceDefinition, ids: string[]): string {
   const owner = def.ownerField ? ` (it was not marked as this resource's: the program sets \`${def.ownerField}\`, where an unset one carries the owner mark)` : "";
   return (
-    `${ids.length === 1 ? `${/^[aeiou]/.test(def.noun) ? "an" : "a"} ${def.noun} matching this resource was found` : `${ids.length} ${def.noun}s matching this resource were found`}, created since the request was sent and held by no other resource of the stack: ${ids.join(", ")}. ` +
+    `${ids.length === 1 ? `${withArticle(def.noun)} matching this resource was found` : `${ids.length} ${def.noun}s matching this resource were found`}, created since the request was sent and held by no other resource of the stack: ${ids.join(", ")}. ` +
     `It may be the one this create made, or another stack's or person's identical ${def.noun}; nothing proves which${owner}, so the provider took none and made no other. ` +
     `The state keeps this question until it is answered: adopt the one that is this resource's (${def.adoptHint.replace(/\.$/, "")}), or delete those that are this stack's extras, then run \`pulumi up\` again. ` +
     `If none is this stack's, run \`pulumi state delete <this resource's URN>\` and \`pulumi up\`: a new one is made.`
